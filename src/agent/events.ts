@@ -1,0 +1,17 @@
+/** The typed events the agent loop emits; every UI (REPL, headless printer, stream-json) only consumes these. */
+import type { Usage } from "../llm/types.ts";
+
+/** Why a task ended. */
+export type ExitReason = "done" | "error" | "cancelled" | "length" | "max_turns" | "token_budget" | "runaway";
+
+/** One thing that happened during a task, in order. */
+export type AgentEvent =
+  | { type: "model_start"; turn: number }
+  | { type: "reasoning_delta"; text: string }
+  | { type: "text_delta"; text: string }
+  | { type: "tool_call"; id: string; name: string; arguments: string }
+  | { type: "tool_result"; id: string; name: string; content: string; isError: boolean }
+  | { type: "usage"; usage: Usage; total: Usage }
+  | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string }
+  | { type: "notice"; level: "info" | "warn"; message: string }
+  | { type: "final"; text: string; exitReason: ExitReason; partial: boolean };

@@ -1,0 +1,118 @@
+/** Provider-neutral types shared by the LLM client, the agent loop and the tools. */
+
+/** One tool call as the model asked for it; `arguments` is the raw JSON text, exactly as streamed. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+/** Token usage of one model call (or a sum of calls). */
+export interface Usage {
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+  /** Prompt tokens served from the provider's cache, when reported. */
+  cachedTokens?: number;
+  /** Completion tokens spent on reasoning, when reported. */
+  reasoningTokens?: number;
+}
+
+/** Why the model stopped: "stop", "tool_calls", "length", "content_filter", or a provider's own word. */
+export type FinishReason = string;
+
+/** One complete model response, assembled from a stream that ended properly. */
+export interface AssistantTurn {
+  text: string;
+  reasoning: string;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  usage?: Usage;
+  /** Model name the provider reported, when it did. */
+  model?: string;
+}
+
+/** A conversation message in tern's own shape; the client maps it to the wire format. */
+export type Message =
+  | { role: "system"; content: string }
+  | { role: "user"; content: string }
+  | {
+    role: "assistant";
+    content: string;
+    /** Kept only on messages that carried tool calls (DeepSeek/Kimi require it back, even ""). */
+    reasoning?: string;
+    toolCalls?: ToolCall[];
+  }
+  | { role: "tool"; toolCallId: string; name: string; content: string; isError: boolean };
+
+/** What the model is told about a tool. `parameters` is a JSON Schema object. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One model call's input. */
+export interface ChatRequest {
+  model: string;
+  messages: Message[];
+  tools: ToolSpec[];
+  maxTokens?: number;
+  temperature?: number;
+}
+
+/** Incremental output of one model call, in arrival order. */
+export type StreamEvent =
+  | { type: "reasoning_delta"; text: string }
+  | { type: "text_delta"; text: string }
+  | { type: "tool_call_delta"; index: number; id?: string; name?: string; argumentsDelta: string };
+
+/** What went wrong in a model call, in words a caller can branch on. */
+export type LlmErrorKind =
+  | "http" // the server answered with an error status
+  | "stream_error" // an error object arrived inside the stream
+  | "interrupted" // the stream ended without [DONE] or a finish_reason
+  | "network" // the connection failed or dropped
+  | "bad_response" // the server sent something that is not a chat-completions stream
+  | "aborted"; // the caller's AbortSignal fired
+
+/** A typed model-call failure carrying the provider's own message. */
+export class LlmError extends Error {
+  readonly kind: LlmErrorKind;
+  readonly status?: number;
+  /** Raw Retry-After header value, when the server sent one. */
+  readonly retryAfter?: string;
+  /** True when some text or reasoning of this attempt was already delivered to onEvent. */
+  readonly partialOutput: boolean;
+
+  constructor(
+    kind: LlmErrorKind,
+    message: string,
+    options: { status?: number; retryAfter?: string; partialOutput?: boolean; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "LlmError";
+    this.kind = kind;
+    this.status = options.status;
+    this.retryAfter = options.retryAfter;
+    this.partialOutput = options.partialOutput ?? false;
+  }
+
+  /** Whether a fresh attempt could succeed (408/409/429/5xx, network, interrupted). */
+  get retryable(): boolean {
+    if (this.kind === "network" || this.kind === "interrupted") return true;
+    if (this.kind === "http" && this.status !== undefined) {
+      return [408, 409, 429, 500, 502, 503, 504].includes(this.status);
+    }
+    return false;
+  }
+}
+
+/** A streaming chat-completions client. */
+export interface LlmClient {
+  /**
+   * Runs one model call, delivering deltas to `onEvent` as they arrive. Resolves only with a complete turn
+   * ([DONE] or a finish_reason seen); otherwise rejects with an LlmError. Never returns a half turn.
+   */
+  stream(request: ChatRequest, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AssistantTurn>;
+}
