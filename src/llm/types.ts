@@ -114,5 +114,9 @@ export interface LlmClient {
    * Runs one model call, delivering deltas to `onEvent` as they arrive. Resolves only with a complete turn
    * ([DONE] or a finish_reason seen); otherwise rejects with an LlmError. Never returns a half turn.
    */
-  stream(request: ChatRequest, signal: AbortSignal, onEvent: (event: StreamEvent) => void): Promise<AssistantTurn>;
+  stream(
+    request: ChatRequest,
+    signal: AbortSignal,
+    onEvent: (event: StreamEvent) => void,
+  ): Promise<AssistantTurn>;
 }

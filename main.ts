@@ -1,0 +1,82 @@
+/** tern's entry: parse arguments → build the configuration → run the REPL or one headless task. */
+import { HELP_TEXT, parseCliArgs, UsageError, VERSION } from "./src/cli/args.ts";
+import { ConfigError, loadConfig } from "./src/config/config.ts";
+import { createApprovalGate } from "./src/agent/approval.ts";
+import { systemPrompt } from "./src/agent/prompt.ts";
+import { ChatCompletionsClient } from "./src/llm/chat_completions.ts";
+import { builtinTools } from "./src/tools/all.ts";
+import { createRegistry } from "./src/tools/registry.ts";
+import { runHeadless } from "./src/cli/headless.ts";
+import { runRepl } from "./src/cli/repl.ts";
+import { createLineReader } from "./src/cli/line_reader.ts";
+import { streamSink } from "./src/cli/render.ts";
+
+async function main(argv: string[]): Promise<number> {
+  const args = parseCliArgs(argv);
+  if (args.help) return print(HELP_TEXT);
+  if (args.version) return print(`tern ${VERSION}`);
+  const root = Deno.realPathSync(Deno.cwd());
+  const config = await loadConfig({ args, env: Deno.env.toObject(), root });
+  for (const warning of config.warnings) console.error(`tern: ${warning}`);
+  const client = new ChatCompletionsClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
+  const loop = {
+    client,
+    registry: createRegistry(builtinTools()),
+    model: config.model,
+    root,
+    maxTurns: config.maxTurns,
+    tokenBudget: config.tokenBudget,
+  };
+  const history = [{ role: "system" as const, content: systemPrompt(root) }];
+  if (config.prompt !== undefined) {
+    const controller = new AbortController();
+    // SIGINT/SIGTERM cancel the task; the loop still ends it cleanly (exit 130, json result printed).
+    for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => controller.abort());
+    return await runHeadless({
+      task: config.prompt,
+      output: config.output,
+      history,
+      stdout: streamSink(Deno.stdout),
+      stderr: streamSink(Deno.stderr),
+      loop: { ...loop, signal: controller.signal, approve: createApprovalGate(config.approve) },
+    });
+  }
+  const banner = [
+    `tern ${VERSION} · ${config.model} via ${config.provider} · approval: ${config.approve}`,
+    `project root: ${root}`,
+    ...(config.notice ? [config.notice] : []),
+  ];
+  return await runRepl({
+    banner,
+    systemPrompt: history[0].content,
+    policy: config.approve,
+    reader: createLineReader(),
+    sink: streamSink(Deno.stdout),
+    loop,
+  });
+}
+
+function print(text: string): number {
+  console.log(text);
+  return 0;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`tern: ${error.message}\ntry 'tern --help' for usage`);
+      Deno.exit(2);
+    }
+    if (error instanceof ConfigError) {
+      console.error(`tern: ${error.message}`);
+      Deno.exit(2);
+    }
+    // Anything else is a bug in tern: still one line, never a stack trace (TERN_DEBUG=1 shows it).
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`tern: unexpected error: ${message}`);
+    if (Deno.env.get("TERN_DEBUG")) console.error(error);
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,68 @@
+/** `tern -p TASK`: one task, answer on stdout, progress on stderr, an exit code scripts can rely on. */
+import type { ExitReason } from "../agent/events.ts";
+import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
+import type { Message } from "../llm/types.ts";
+import { Renderer, type Sink } from "./render.ts";
+
+/** The output format of a headless run. */
+export type OutputFormat = "text" | "json" | "stream-json";
+
+/** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
+export function exitCodeFor(reason: ExitReason): number {
+  if (reason === "done") return 0;
+  if (reason === "error") return 1;
+  if (reason === "cancelled") return 130;
+  return 3;
+}
+
+/** What a headless run needs besides the loop's own options. */
+export interface HeadlessOptions {
+  task: string;
+  output: OutputFormat;
+  history: Message[];
+  stdout: Sink;
+  stderr: Sink;
+  loop: Omit<LoopOptions, "onEvent">;
+}
+
+/** Runs the task and prints its result; resolves with the process exit code. */
+export async function runHeadless(options: HeadlessOptions): Promise<number> {
+  const { output, stdout, stderr } = options;
+  const progress = new Renderer(stderr, { showText: false, showReasoning: false, useColor: stderr.isTerminal });
+  const onEvent: LoopOptions["onEvent"] = output === "stream-json"
+    ? (event) => stdout.write(JSON.stringify(event) + "\n")
+    : (event) => progress.handle(event);
+  let result: TaskResult;
+  try {
+    result = await runTask(options.history, options.task, { ...options.loop, onEvent });
+  } finally {
+    progress.dispose();
+  }
+  if (result.error) stderr.write(`tern: ${result.error}\n`);
+  if (output === "json") {
+    stdout.write(JSON.stringify(resultObject(result)) + "\n");
+  } else if (output === "text") {
+    if (result.partial) stderr.write(`tern: ⚠ partial: stopped early (${result.exitReason})\n`);
+    if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
+  }
+  return exitCodeFor(result.exitReason);
+}
+
+/** The `--output json` object: `{result, exit_reason, turns, tool_calls, usage}` (+ partial, error). */
+export function resultObject(result: TaskResult): Record<string, unknown> {
+  return {
+    result: result.text,
+    exit_reason: result.exitReason,
+    partial: result.partial,
+    turns: result.turns,
+    tool_calls: result.toolCalls,
+    usage: {
+      prompt_tokens: result.usage.promptTokens,
+      completion_tokens: result.usage.completionTokens,
+      total_tokens: result.usage.totalTokens,
+      cached_tokens: result.usage.cachedTokens ?? 0,
+      reasoning_tokens: result.usage.reasoningTokens ?? 0,
+    },
+    ...(result.error ? { error: result.error } : {}),
+  };
+}

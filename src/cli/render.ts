@@ -1,0 +1,183 @@
+/** Turns AgentEvents into what a person reads in the terminal: streamed text, tool lines, usage, a spinner. */
+import { styleText } from "node:util";
+import type { AgentEvent } from "../agent/events.ts";
+import type { Usage } from "../llm/types.ts";
+
+type Color = "gray" | "red" | "green" | "yellow" | "cyan" | "bold" | "dim";
+
+/** Where rendered text goes; `isTerminal` decides colours and the spinner. */
+export interface Sink {
+  write(text: string): void;
+  isTerminal: boolean;
+}
+
+/** A sink over a Deno stream (stdout or stderr). */
+export function streamSink(stream: typeof Deno.stdout | typeof Deno.stderr): Sink {
+  const encoder = new TextEncoder();
+  return {
+    write: (text) => {
+      const bytes = encoder.encode(text);
+      let written = 0;
+      while (written < bytes.length) written += stream.writeSync(bytes.subarray(written));
+    },
+    isTerminal: stream.isTerminal(),
+  };
+}
+
+/** What the renderer shows: the REPL shows everything, headless progress shows tool lines only. */
+export interface RenderOptions {
+  showText: boolean;
+  showReasoning: boolean;
+  useColor: boolean;
+}
+
+const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/** Renders one task's events; call `dispose()` when done so the spinner timer never leaks. */
+export class Renderer {
+  #sink: Sink;
+  #options: RenderOptions;
+  #atLineStart = true;
+  #mode: "none" | "reasoning" | "text" = "none";
+  #spinner?: { timer: number; started: number; label: string };
+
+  constructor(sink: Sink, options: RenderOptions) {
+    this.#sink = sink;
+    this.#options = options;
+  }
+
+  /** Handles one event. */
+  handle(event: AgentEvent): void {
+    switch (event.type) {
+      case "model_start":
+        this.#startSpinner("thinking");
+        break;
+      case "reasoning_delta":
+        if (this.#options.showReasoning) this.#stream("reasoning", event.text);
+        break;
+      case "text_delta":
+        if (this.#options.showText) this.#stream("text", event.text);
+        break;
+      case "tool_call":
+        this.#line(`${this.#paint("cyan", "⏺")} ${this.#paint("bold", event.name)} ${summarizeArgs(event.arguments)}`);
+        if (event.name === "execute_command") this.#startSpinner("running");
+        break;
+      case "tool_result":
+        this.#line(this.#resultLine(event.content, event.isError));
+        break;
+      case "usage":
+        this.#line(this.#paint("dim", formatUsage(event.usage)));
+        break;
+      case "retry":
+        this.#line(this.#paint("yellow", `retrying in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason}), ` +
+          `attempt ${event.attempt}/${event.maxAttempts}`));
+        break;
+      case "notice":
+        this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", event.message));
+        break;
+      case "final":
+        this.#stopSpinner();
+        if (!this.#atLineStart) this.#write("\n");
+        this.#mode = "none";
+        break;
+    }
+  }
+
+  /** Stops the spinner and ends the current line, e.g. before an approval prompt takes the terminal. */
+  pause(): void {
+    this.#stopSpinner();
+    if (!this.#atLineStart) this.#write("\n");
+    this.#mode = "none";
+  }
+
+  /** Prints a line of its own (banner, errors, notes). */
+  print(text: string, color?: Color): void {
+    this.#line(color ? this.#paint(color, text) : text);
+  }
+
+  /** Releases the spinner timer. */
+  dispose(): void {
+    this.#stopSpinner();
+  }
+
+  #resultLine(content: string, isError: boolean): string {
+    const first = content.split("\n").find((line) => line.trim() !== "") ?? "";
+    const shown = first.length > 100 ? first.slice(0, 99) + "…" : first;
+    const status = isError ? this.#paint("red", "error") : this.#paint("green", "ok");
+    return `  ${this.#paint("dim", "⎿")} ${status} ${this.#paint("dim", shown)}`;
+  }
+
+  #stream(mode: "reasoning" | "text", text: string): void {
+    if (text === "") return;
+    this.#stopSpinner();
+    if (this.#mode !== mode && !this.#atLineStart) this.#write("\n");
+    this.#mode = mode;
+    this.#write(mode === "reasoning" ? this.#paint("gray", text) : text);
+  }
+
+  #line(text: string): void {
+    this.#stopSpinner();
+    if (!this.#atLineStart) this.#write("\n");
+    this.#mode = "none";
+    this.#write(text + "\n");
+  }
+
+  #write(text: string): void {
+    this.#sink.write(text);
+    this.#atLineStart = text.endsWith("\n");
+  }
+
+  #paint(color: Color, text: string): string {
+    return this.#options.useColor ? styleText(color, text) : text;
+  }
+
+  #startSpinner(label: string): void {
+    this.#stopSpinner();
+    if (!this.#sink.isTerminal) return;
+    const started = Date.now();
+    let frame = 0;
+    const draw = () => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      this.#sink.write(`\r${this.#paint("cyan", SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length])} ` +
+        this.#paint("dim", `${label} ${seconds}s`));
+    };
+    draw();
+    this.#spinner = { timer: setInterval(draw, 100), started, label };
+  }
+
+  #stopSpinner(): void {
+    if (!this.#spinner) return;
+    clearInterval(this.#spinner.timer);
+    this.#spinner = undefined;
+    this.#sink.write("\r\x1b[2K");
+  }
+}
+
+/** A short, one-line view of a tool call's arguments: the values, cut to fit. */
+export function summarizeArgs(raw: string): string {
+  let shown: string;
+  try {
+    const args = JSON.parse(raw || "{}");
+    shown = typeof args === "object" && args !== null
+      ? Object.entries(args).map(([key, value]) => summarizeValue(key, value)).join(" ")
+      : String(args);
+  } catch {
+    shown = raw;
+  }
+  shown = shown.replace(/\s+/g, " ").trim();
+  return shown.length > 80 ? shown.slice(0, 79) + "…" : shown;
+}
+
+function summarizeValue(key: string, value: unknown): string {
+  if (key === "path" || key === "command") return String(value);
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return `${key}=${text.length > 24 ? text.slice(0, 23) + "…" : text}`;
+}
+
+/** "tokens: 1,234 in (1,000 cached) · 56 out (20 reasoning)". */
+export function formatUsage(usage: Usage): string {
+  const n = (value: number) => value.toLocaleString("en-US");
+  const cached = usage.cachedTokens ? ` (${n(usage.cachedTokens)} cached)` : "";
+  const reasoning = usage.reasoningTokens ? ` (${n(usage.reasoningTokens)} reasoning)` : "";
+  return `tokens: ${n(usage.promptTokens)} in${cached} · ${n(usage.completionTokens)} out${reasoning}`;
+}

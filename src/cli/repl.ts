@@ -1,0 +1,84 @@
+/** The interactive REPL: prompt, slash commands, one task per line, Ctrl-C cancels the running task. */
+import { type ApprovalPolicy, createApprovalGate } from "../agent/approval.ts";
+import { type LoopOptions, runTask } from "../agent/loop.ts";
+import type { Message } from "../llm/types.ts";
+import { terminalAsker } from "./approve.ts";
+import type { LineReader } from "./line_reader.ts";
+import { formatUsage, Renderer, type Sink } from "./render.ts";
+
+/** What the REPL needs: the loop's options minus what it builds per task. */
+export interface ReplOptions {
+  banner: string[];
+  systemPrompt: string;
+  policy: ApprovalPolicy;
+  reader: LineReader;
+  sink: Sink;
+  loop: Omit<LoopOptions, "onEvent" | "signal" | "approve">;
+}
+
+const HELP = [
+  "Type a task and press Enter. While a task runs, Ctrl-C cancels it.",
+  "  /help   this help",
+  "  /clear  start a new conversation (forget the history)",
+  "  /exit   leave (also /quit, Ctrl-D, or Ctrl-C twice on an empty prompt)",
+];
+
+/** Runs until the user leaves; resolves with the exit code (0). */
+export async function runRepl(options: ReplOptions): Promise<number> {
+  const screen = new Renderer(options.sink, { showText: true, showReasoning: true, useColor: options.sink.isTerminal });
+  for (const line of options.banner) screen.print(line, "dim");
+  screen.print("/help for commands · Ctrl-C cancels a running task · Ctrl-D exits", "dim");
+  const history: Message[] = [{ role: "system", content: options.systemPrompt }];
+  try {
+    while (true) {
+      const input = await options.reader.read("\n› ");
+      if (input === null) return 0;
+      const line = input.trim();
+      if (line === "") continue;
+      if (line.startsWith("/")) {
+        if (runSlashCommand(line, history, screen) === "exit") return 0;
+        continue;
+      }
+      await runOneTask(line, history, options, screen);
+    }
+  } finally {
+    screen.dispose();
+    options.reader.close();
+  }
+}
+
+function runSlashCommand(line: string, history: Message[], screen: Renderer): "exit" | "continue" {
+  const command = line.split(/\s+/)[0];
+  if (command === "/exit" || command === "/quit") return "exit";
+  if (command === "/help") HELP.forEach((text) => screen.print(text));
+  else if (command === "/clear") {
+    history.splice(1);
+    screen.print("Conversation cleared.", "dim");
+  } else screen.print(`Unknown command ${command}. /help lists the commands.`, "yellow");
+  return "continue";
+}
+
+async function runOneTask(task: string, history: Message[], options: ReplOptions, screen: Renderer): Promise<void> {
+  const controller = new AbortController();
+  const cancel = () => {
+    if (!controller.signal.aborted) controller.abort();
+  };
+  const asker = options.sink.isTerminal
+    ? terminalAsker({ beforeAsk: () => screen.pause(), onInterrupt: cancel })
+    : undefined;
+  Deno.addSignalListener("SIGINT", cancel);
+  try {
+    const result = await runTask(history, task, {
+      ...options.loop,
+      approve: createApprovalGate(options.policy, asker),
+      signal: controller.signal,
+      onEvent: (event) => screen.handle(event),
+    });
+    if (result.exitReason === "cancelled") screen.print("Cancelled. The conversation is kept; type the next task.", "yellow");
+    else if (result.error) screen.print(`error: ${result.error}`, "red");
+    else if (result.partial) screen.print(`⚠ partial: stopped early (${result.exitReason})`, "yellow");
+    if (result.turns > 1) screen.print(`task total: ${formatUsage(result.usage)}`, "dim");
+  } finally {
+    Deno.removeSignalListener("SIGINT", cancel);
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * Configuration: which model to talk to and how. Precedence, highest first: command-line flags, the real
+ * environment, `.env` in the project root (variable by variable), then the provider preset.
+ */
+import type { ApproveMode, CliArgs, OutputFormat } from "../cli/args.ts";
+import { loadDotenv } from "./dotenv.ts";
+import {
+  DEFAULT_PROVIDER,
+  findProvider,
+  LOCAL_PROVIDERS,
+  type ProviderPreset,
+  PROVIDERS,
+} from "./providers.ts";
+
+/** Everything a run needs to know before it starts. */
+export interface Config {
+  /** The preset's name (see `findProvider`). */
+  provider: string;
+  model: string;
+  /** Without a trailing slash; `/chat/completions` and `/models` are appended to it. */
+  baseUrl: string;
+  /** Absent when the endpoint needs none: send no Authorization header then. */
+  apiKey?: string;
+  /** The preset's context window, in tokens. */
+  contextWindow: number;
+  /** The project root: the sandbox. */
+  root: string;
+  /** One line for the banner when tern chose something the user did not ask for (a local server). */
+  notice?: string;
+  /** Lines of `.env` that were skipped, one warning each, for stderr. */
+  warnings: string[];
+  approve: ApproveMode;
+  output: OutputFormat;
+  /** The headless task (`-p`); absent for the REPL. */
+  prompt?: string;
+  maxTurns?: number;
+  tokenBudget?: number;
+}
+
+/** A configuration that cannot work; `message` is one line that says what to set. Exit code 2. */
+export class ConfigError extends Error {
+  /** The process exit code for a configuration error. */
+  readonly exitCode = 2;
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** A local OpenAI-compatible server that may be running. */
+export interface LocalCandidate {
+  provider: ProviderPreset;
+  baseUrl: string;
+}
+
+/** A local server that answered, with the model ids it listed (possibly none). */
+export interface LocalServer extends LocalCandidate {
+  models: string[];
+}
+
+/** Finds a running local server, or null; `loadConfig` calls it only when no key is set. */
+export type ProbeLocal = () => Promise<LocalServer | null>;
+
+/** The inputs of `loadConfig`; `env` is the real environment (e.g. `Deno.env.toObject()`). */
+export interface LoadConfigOptions {
+  args: CliArgs;
+  env: Record<string, string | undefined>;
+  root: string;
+  /** Defaults to `probeLocalServers()` on Ollama's and llama.cpp's usual ports. */
+  probeLocal?: ProbeLocal;
+}
+
+/** The default probe targets: Ollama on 127.0.0.1:11434, then llama.cpp on 127.0.0.1:8080. */
+export const LOCAL_CANDIDATES: readonly LocalCandidate[] = LOCAL_PROVIDERS.map((provider) => ({
+  provider,
+  baseUrl: provider.baseUrl,
+}));
+
+/**
+ * Builds the configuration. Throws a `ConfigError` (exit code 2) for an unknown provider, a base URL that
+ * is not http(s), or a missing key when no local server answers. A base URL override never needs a key.
+ */
+export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
+  const { args, root } = options;
+  const dotenv = await loadDotenv(root);
+  const env = mergeEnv(dotenv.values, options.env);
+  const chosen = args.provider ?? env.TERN_PROVIDER;
+  const preset = chosen === undefined ? DEFAULT_PROVIDER : presetNamed(chosen, args.provider !== undefined);
+  const baseUrl = args.baseUrl !== undefined
+    ? httpUrl("--base-url", args.baseUrl)
+    : env.TERN_BASE_URL && httpUrl("TERN_BASE_URL", env.TERN_BASE_URL);
+  const model = args.model ?? env.TERN_MODEL;
+  const apiKey = env.TERN_API_KEY ?? (preset.keyEnv === null ? undefined : env[preset.keyEnv]);
+  const common = {
+    root,
+    warnings: dotenv.warnings,
+    approve: args.approve,
+    output: args.output,
+    ...(args.prompt !== undefined && { prompt: args.prompt }),
+    ...(args.maxTurns !== undefined && { maxTurns: args.maxTurns }),
+    ...(args.tokenBudget !== undefined && { tokenBudget: args.tokenBudget }),
+  };
+  if (apiKey !== undefined || preset.keyEnv === null || baseUrl !== undefined) {
+    return {
+      ...common,
+      provider: preset.name,
+      model: model ?? preset.defaultModel,
+      baseUrl: baseUrl ?? preset.baseUrl,
+      ...(apiKey !== undefined && { apiKey }),
+      contextWindow: preset.contextWindow,
+    };
+  }
+  const local = chosen === undefined ? await (options.probeLocal ?? probeLocalServers)() : null;
+  if (local === null) throw new ConfigError(missingKeyMessage(preset));
+  return {
+    ...common,
+    provider: local.provider.name,
+    model: model ?? local.models[0] ?? local.provider.defaultModel,
+    baseUrl: trimSlashes(local.baseUrl),
+    contextWindow: local.provider.contextWindow,
+    notice: `no API key set; using local ${local.provider.label} at ${trimSlashes(local.baseUrl)}`,
+  };
+}
+
+/**
+ * Asks each candidate's `GET {baseUrl}/models` in parallel, each within `timeoutMs`, and returns the first
+ * candidate (in list order) that answered 2xx with an OpenAI-style `{data: [...]}` list; otherwise null.
+ * The list shape is required so an unrelated web server on port 8080 is not mistaken for a model server.
+ */
+export async function probeLocalServers(
+  candidates: readonly LocalCandidate[] = LOCAL_CANDIDATES,
+  options: { timeoutMs?: number } = {},
+): Promise<LocalServer | null> {
+  const timeoutMs = options.timeoutMs ?? 300;
+  const answers = await Promise.all(candidates.map((candidate) => listModels(candidate.baseUrl, timeoutMs)));
+  const index = answers.findIndex((models) => models !== null);
+  return index < 0 ? null : { ...candidates[index], models: answers[index]! };
+}
+
+/** The model ids a server lists, or null when it does not answer like an OpenAI-compatible server in time. */
+async function listModels(baseUrl: string, timeoutMs: number): Promise<string[] | null> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const response = await fetch(`${trimSlashes(baseUrl)}/models`, { signal: controller.signal });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return null;
+    }
+    const body: unknown = await response.json();
+    const data = (body as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data)) return null;
+    return data.map((entry) => entry?.id).filter((id): id is string => typeof id === "string" && id !== "");
+  } catch {
+    return null; // refused, timed out or not JSON: no usable server there
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** `.env` values overlaid with the real environment; blank values count as unset, others are trimmed. */
+function mergeEnv(
+  dotenv: Record<string, string>,
+  real: Record<string, string | undefined>,
+): Record<string, string | undefined> {
+  const merged: Record<string, string | undefined> = {};
+  for (const source of [dotenv, real]) {
+    for (const [key, value] of Object.entries(source)) {
+      const trimmed = value?.trim();
+      if (trimmed) merged[key] = trimmed;
+    }
+  }
+  return merged;
+}
+
+/** The preset called `name`; a `ConfigError` listing the known ones otherwise. */
+function presetNamed(name: string, fromFlag: boolean): ProviderPreset {
+  const preset = findProvider(name);
+  if (preset) return preset;
+  const source = fromFlag ? "--provider" : "TERN_PROVIDER";
+  const known = PROVIDERS.map((p) => p.name).join(", ");
+  throw new ConfigError(`unknown provider '${name}' (from ${source}); known providers: ${known}`);
+}
+
+/** `value` as an http(s) URL without trailing slashes; a `ConfigError` naming `source` otherwise. */
+function httpUrl(source: string, value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    throw new ConfigError(`${source} must be an http:// or https:// URL (got '${value}')`);
+  }
+  return trimSlashes(value.trim());
+}
+
+/** `url` without trailing slashes, so paths can be appended with one `/`. */
+function trimSlashes(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+/** The one line telling the user which variable to set. */
+function missingKeyMessage(preset: ProviderPreset): string {
+  return `no API key: set ${preset.keyEnv} (or TERN_API_KEY) in the environment or in .env in the project ` +
+    `root, or pick a local provider with --provider ollama`;
+}

@@ -1,0 +1,214 @@
+/** Resolves model-given paths inside the project root and refuses everything else, before touching it. */
+
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { ToolError } from "./tool.ts";
+
+/** Longest path accepted, in characters. */
+export const MAX_PATH_CHARS = 4096;
+
+/** Largest file read or edited, in bytes. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Symlinks followed while resolving one path before giving up (as Linux's ELOOP does). */
+const MAX_SYMLINK_HOPS = 40;
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf];
+
+/** A path proven to be inside the root, with every symlink resolved. */
+export interface GuardedPath {
+  /** Absolute real path (symlinks resolved); for a missing path, its real parent plus the missing names. */
+  real: string;
+  /** `real` relative to the root ("." for the root itself): the name to show in messages. */
+  rel: string;
+  /** lstat of `real` when it exists (never a symlink: those were resolved), else null. */
+  info: Deno.FileInfo | null;
+}
+
+/** A text file read through the guard. */
+export interface TextFile extends GuardedPath {
+  info: Deno.FileInfo;
+  /** The decoded text, without the byte-order mark. */
+  text: string;
+  /** True when the file starts with a UTF-8 byte-order mark (to be written back on edits). */
+  bom: boolean;
+  /** Size in bytes on disk. */
+  bytes: number;
+}
+
+/** Shows a model-given path in an error without flooding it (5,000 characters) or hiding control bytes. */
+export function showPath(path: string): string {
+  const shown = path.length > 120 ? `${path.slice(0, 60)}…(${path.length} characters)` : path;
+  return JSON.stringify(shown);
+}
+
+/** True when `path` is `root` or below it; separator-aware (`/proj-evil` is not inside `/proj`). */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+function outside(path: string): ToolError {
+  return new ToolError(
+    `${showPath(path)} is outside the project root: only paths inside the project can be used ` +
+      `(give them relative to the project root).`,
+  );
+}
+
+/** Checks the raw text of a path before any resolution. */
+function checkRaw(path: string): void {
+  if (path.length === 0) throw new ToolError(`path is empty: give a path relative to the project root.`);
+  if (path.includes("\0")) throw new ToolError(`${showPath(path)} contains a NUL byte: not a valid path.`);
+  if (path.length > MAX_PATH_CHARS) {
+    throw new ToolError(
+      `path is ${path.length} characters long; the limit is ${MAX_PATH_CHARS}: use a shorter path.`,
+    );
+  }
+}
+
+async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw error;
+  }
+}
+
+/**
+ * Resolves `path` component by component from the root, following symlinks by hand, so nothing outside
+ * the root is ever stat'ed or read, even to check it; a dangling symlink is followed to where it would
+ * create a file. `~` and `%2e` are ordinary names here.
+ */
+export async function resolvePath(root: string, path: string): Promise<GuardedPath> {
+  checkRaw(path);
+  const lexical = resolve(root, path);
+  if (!isInside(root, lexical)) throw outside(path);
+  const parts = relative(root, lexical).split(sep).filter((part) => part !== "");
+  let current = root;
+  let currentInfo: Deno.FileInfo | null = null;
+  let hops = 0;
+  while (parts.length > 0) {
+    const next = join(current, parts.shift()!);
+    const info = await lstatOrNull(next);
+    if (info === null) {
+      const real = join(next, ...parts);
+      return { real, rel: relative(root, real), info: null };
+    }
+    if (info.isSymlink) {
+      if (++hops > MAX_SYMLINK_HOPS) throw new ToolError(`${showPath(path)}: too many levels of symbolic links.`);
+      // `current` is already real, so resolving the link text against it lexically is exact.
+      const target = resolve(current, await Deno.readLink(next));
+      if (!isInside(root, target)) throw outside(path);
+      parts.unshift(...relative(root, target).split(sep).filter((part) => part !== ""));
+      current = root;
+      currentInfo = null;
+      continue;
+    }
+    if (parts.length > 0 && !info.isDirectory) {
+      throw new ToolError(
+        `${showPath(path)}: "${relative(root, next)}" is a file, not a directory, so nothing can be inside it.`,
+      );
+    }
+    current = next;
+    currentInfo = info;
+  }
+  // Belt and braces: the kernel's own answer must agree that the path is inside.
+  if (!isInside(root, await Deno.realPath(current))) throw outside(path);
+  return { real: current, rel: relative(root, current) || ".", info: currentInfo ?? await Deno.lstat(current) };
+}
+
+/** Names what a non-regular, non-directory file is, for refusals. */
+export function kindOf(info: Deno.FileInfo): string {
+  if (info.isFifo) return "a FIFO (named pipe)";
+  if (info.isSocket) return "a socket";
+  if (info.isCharDevice || info.isBlockDevice) return "a device";
+  if (info.isDirectory) return "a directory";
+  if (info.isSymlink) return "a symbolic link";
+  return "a regular file";
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / (1024 * 1024)).toFixed(1);
+}
+
+/** Resolves a path that must be an existing regular file under the size limit; refuses before opening. */
+export async function resolveForRead(root: string, path: string): Promise<GuardedPath & { info: Deno.FileInfo }> {
+  const guarded = await resolvePath(root, path);
+  const { info, rel } = guarded;
+  if (info === null) {
+    throw new ToolError(`${showPath(path)} not found: check the path with list_dir.`);
+  }
+  if (info.isDirectory) throw new ToolError(`${showPath(rel)} is a directory: use list_dir.`);
+  if (!info.isFile) throw new ToolError(`${showPath(rel)} is not a regular file (it is ${kindOf(info)}).`);
+  if (info.size > MAX_FILE_BYTES) {
+    throw new ToolError(`${showPath(rel)}: file is ${megabytes(info.size)} MB; over the 10 MB limit.`);
+  }
+  return { ...guarded, info };
+}
+
+/** Reads all of an open file, refusing to go past the size limit even if the file grew since stat. */
+async function readCapped(file: Deno.FsFile, size: number, rel: string): Promise<Uint8Array> {
+  // One spare byte tells a file that grew past its stat'ed size; growth is tolerated up to the limit.
+  let buffer = new Uint8Array(size + 1);
+  let total = 0;
+  while (true) {
+    if (total === buffer.length) {
+      if (buffer.length > MAX_FILE_BYTES) throw new ToolError(`${showPath(rel)}: file is over the 10 MB limit.`);
+      const bigger = new Uint8Array(Math.min(buffer.length * 2, MAX_FILE_BYTES + 1));
+      bigger.set(buffer);
+      buffer = bigger;
+    }
+    const read = await file.read(buffer.subarray(total));
+    if (read === null) return buffer.subarray(0, total);
+    total += read;
+  }
+}
+
+/** True when `bytes` starts with the UTF-8 byte-order mark. */
+export function hasBom(bytes: Uint8Array): boolean {
+  return UTF8_BOM.every((byte, i) => bytes[i] === byte);
+}
+
+/** The UTF-8 byte-order mark, to put back when writing a file that had one. */
+export function bomBytes(): Uint8Array {
+  return new Uint8Array(UTF8_BOM);
+}
+
+/**
+ * Reads a regular file inside the root as strict UTF-8. The opened handle must be the very file that was
+ * checked (same device and inode), which defeats swapping the path between the check and the open.
+ */
+export async function readTextFile(root: string, path: string): Promise<TextFile> {
+  const guarded = await resolveForRead(root, path);
+  const { real, rel, info } = guarded;
+  let bytes: Uint8Array;
+  {
+    using file = await Deno.open(real, { read: true });
+    const opened = await file.stat();
+    if (opened.dev !== info.dev || opened.ino !== info.ino || !opened.isFile) {
+      throw new ToolError(`${showPath(rel)} changed while it was being opened: try again.`);
+    }
+    bytes = await readCapped(file, info.size, rel);
+  }
+  let text: string;
+  try {
+    // The decoder drops a leading BOM itself (ignoreBOM: false), which is what display wants.
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ToolError(`${showPath(rel)}: binary file, ${bytes.length} bytes (not valid UTF-8 text).`);
+  }
+  return { ...guarded, info, text, bom: hasBom(bytes), bytes: bytes.length };
+}
+
+/** Resolves a path to write: it may be missing, but must not be a directory or a special file. */
+export async function resolveForWrite(root: string, path: string): Promise<GuardedPath> {
+  const guarded = await resolvePath(root, path);
+  const { info, rel } = guarded;
+  if (info?.isDirectory) {
+    throw new ToolError(`${showPath(rel)} is a directory: give the path of a file inside it.`);
+  }
+  if (info !== null && !info.isFile) {
+    throw new ToolError(`${showPath(rel)} is not a regular file (it is ${kindOf(info)}): it cannot be written.`);
+  }
+  return guarded;
+}

@@ -1,0 +1,80 @@
+/** read_file: show a text file with line numbers, a page at a time. */
+
+import { readTextFile } from "./path_guard.ts";
+import { cutLine } from "./_truncate.ts";
+import { type Tool, type ToolContext, ToolError } from "./tool.ts";
+
+/** Most lines returned by one call. */
+export const MAX_LINES = 2000;
+
+/** Most characters returned by one call, so 2000 very long lines cannot flood the context. */
+const MAX_PAGE_CHARS = 100_000;
+
+const description = `Read a text file in the project, with line numbers (like cat -n).
+Returns at most ${MAX_LINES} lines per call; lines longer than 2000 characters are cut. When more lines remain, \
+the output ends with the offset to continue from. Use list_dir for directories. Binary files, special files and \
+files over 10 MB are refused.`;
+
+const parameters = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Path of the file, relative to the project root." },
+    offset: {
+      type: "integer",
+      minimum: 1,
+      description: "Line number to start from (1-based). Default 1.",
+    },
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_LINES,
+      description: `Number of lines to return, at most ${MAX_LINES}. Default ${MAX_LINES}.`,
+    },
+  },
+  required: ["path"],
+  additionalProperties: false,
+};
+
+/** Arguments of read_file, as validated against its schema. */
+export type ReadFileArgs = { path: string; offset?: number; limit?: number };
+
+/** Splits text into lines as an editor shows them: no empty last line after a final newline, no CR. */
+function splitLines(text: string): string[] {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  return lines.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
+}
+
+async function run(args: ReadFileArgs, ctx: ToolContext): Promise<string> {
+  const file = await readTextFile(ctx.root, args.path);
+  if (file.text === "") return "(empty file)";
+  const lines = splitLines(file.text);
+  const offset = args.offset ?? 1;
+  if (offset > lines.length) {
+    throw new ToolError(
+      `offset ${offset} is past the end: ${file.rel} has ${lines.length} line${lines.length === 1 ? "" : "s"}.`,
+    );
+  }
+  const last = Math.min(lines.length, offset - 1 + (args.limit ?? MAX_LINES));
+  const out: string[] = [];
+  let chars = 0;
+  let next = offset;
+  for (; next <= last; next++) {
+    const row = `${String(next).padStart(6)}\t${cutLine(lines[next - 1])}`;
+    if (chars + row.length > MAX_PAGE_CHARS && out.length > 0) break;
+    out.push(row);
+    chars += row.length + 1;
+  }
+  const remaining = lines.length - next + 1;
+  if (remaining > 0) out.push(`(${remaining} more line${remaining === 1 ? "" : "s"}: call read_file with offset=${next})`);
+  return out.join("\n");
+}
+
+/** The read_file tool. */
+export const readFileTool: Tool<ReadFileArgs> = {
+  name: "read_file",
+  description,
+  parameters,
+  effect: "read",
+  run,
+};

@@ -1,0 +1,74 @@
+/** write_file: create or overwrite a file with the given content, atomically. */
+
+import { dirname } from "node:path";
+import { atomicWrite } from "./_atomic_write.ts";
+import { bomBytes, hasBom, resolveForWrite, showPath } from "./path_guard.ts";
+import { type Tool, type ToolContext, ToolError } from "./tool.ts";
+
+const description = `Create a file, or replace a whole file, with the given content.
+Missing parent directories are created. Prefer edit_file to change part of an existing file: it is cheaper and \
+safer. The path must be inside the project.`;
+
+const parameters = {
+  type: "object",
+  properties: {
+    path: { type: "string", description: "Path of the file, relative to the project root." },
+    content: { type: "string", description: "The complete new content of the file." },
+  },
+  required: ["path", "content"],
+  additionalProperties: false,
+};
+
+/** Arguments of write_file, as validated against its schema. */
+export type WriteFileArgs = { path: string; content: string };
+
+/** True when the file at `path` starts with a UTF-8 BOM; reads three bytes at most. */
+async function startsWithBom(path: string): Promise<boolean> {
+  using file = await Deno.open(path, { read: true });
+  const head = new Uint8Array(3);
+  let got = 0;
+  while (got < 3) {
+    const read = await file.read(head.subarray(got));
+    if (read === null) break;
+    got += read;
+  }
+  return got === 3 && hasBom(head);
+}
+
+/** Creates the missing parents; resolveForWrite proved them to be missing names below real in-root dirs. */
+async function makeParents(path: string, shown: string): Promise<void> {
+  try {
+    await Deno.mkdir(dirname(path), { recursive: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists || error instanceof Deno.errors.NotADirectory) {
+      throw new ToolError(`${showPath(shown)}: a parent path exists and is not a directory.`);
+    }
+    throw error;
+  }
+}
+
+async function run(args: WriteFileArgs, ctx: ToolContext): Promise<string> {
+  const target = await resolveForWrite(ctx.root, args.path);
+  const existing = target.info;
+  let data = new TextEncoder().encode(args.content);
+  // The model saw the file without its BOM (read_file strips it); keep it, as an editor would.
+  if (existing !== null && !args.content.startsWith("\uFEFF") && await startsWithBom(target.real)) {
+    const withBom = new Uint8Array(data.length + 3);
+    withBom.set(bomBytes());
+    withBom.set(data, 3);
+    data = withBom;
+  }
+  if (existing === null) await makeParents(target.real, target.rel);
+  const mode = existing?.mode == null ? undefined : existing.mode & 0o7777;
+  await atomicWrite(target.real, data, { mode });
+  return `${existing === null ? "Created" : "Overwrote"} ${target.rel} (${data.length} bytes)`;
+}
+
+/** The write_file tool. */
+export const writeFileTool: Tool<WriteFileArgs> = {
+  name: "write_file",
+  description,
+  parameters,
+  effect: "write",
+  run,
+};

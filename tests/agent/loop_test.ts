@@ -1,0 +1,231 @@
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "node:assert/strict";
+import { runTask, type LoopOptions } from "../../src/agent/loop.ts";
+import type { AgentEvent } from "../../src/agent/events.ts";
+import { createApprovalGate } from "../../src/agent/approval.ts";
+import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
+import type { Message } from "../../src/llm/types.ts";
+import { createRegistry } from "../../src/tools/registry.ts";
+import type { Tool } from "../../src/tools/tool.ts";
+import { type FakeModel, type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
+
+const echoTool: Tool<{ text: string }> = {
+  name: "echo",
+  description: "Echoes text back.",
+  parameters: {
+    type: "object",
+    properties: { text: { type: "string", description: "what to echo" } },
+    required: ["text"],
+    additionalProperties: false,
+  },
+  effect: "read",
+  run: (args) => Promise.resolve(`echo: ${args.text}`),
+};
+
+const failingTool: Tool = {
+  name: "explode",
+  description: "Always fails.",
+  parameters: { type: "object", properties: {} },
+  effect: "read",
+  run: () => Promise.reject(new Error("kaboom")),
+};
+
+const writeCalls: string[] = [];
+const writeTool: Tool<{ text: string }> = {
+  name: "write_note",
+  description: "Pretends to write.",
+  parameters: { type: "object", properties: { text: { type: "string", description: "note" } }, required: ["text"] },
+  effect: "write",
+  run: (args) => {
+    writeCalls.push(args.text);
+    return Promise.resolve("written");
+  },
+};
+
+/** A tool that blocks until the task is cancelled, so a test can cancel mid-tool. */
+const waitTool: Tool = {
+  name: "wait_forever",
+  description: "Waits until cancelled.",
+  parameters: { type: "object", properties: {} },
+  effect: "read",
+  run: (_args, ctx) =>
+    new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("stopped")))),
+};
+
+function options(model: FakeModel, extra: Partial<LoopOptions> = {}): LoopOptions & { events: AgentEvent[] } {
+  const events: AgentEvent[] = [];
+  return {
+    client: new ChatCompletionsClient({ baseUrl: model.url, apiKey: "k" }),
+    registry: createRegistry([echoTool, failingTool, writeTool, waitTool]),
+    model: "fake",
+    root: Deno.cwd(),
+    approve: createApprovalGate("all"),
+    signal: new AbortController().signal,
+    onEvent: (event) => events.push(event),
+    events,
+    ...extra,
+  };
+}
+
+function system(): Message[] {
+  return [{ role: "system", content: "test" }];
+}
+
+Deno.test("runTask() returns the text as the final answer when the model calls no tool", async () => {
+  await using model = await startFakeModel([{ text: "Hello!", usage: { prompt_tokens: 10, completion_tokens: 2 } }]);
+  const history = system();
+  const opts = options(model);
+  const result = await runTask(history, "hi", opts);
+  assertEquals(result.exitReason, "done");
+  assertEquals(result.text, "Hello!");
+  assertEquals(result.usage.promptTokens, 10);
+  assertEquals(history.slice(1), [{ role: "user", content: "hi" }, { role: "assistant", content: "Hello!" }]);
+  const kinds = opts.events.map((event) => event.type).filter((type, i, all) => type !== all[i - 1]);
+  assertEquals(kinds, ["model_start", "text_delta", "usage", "final"]);
+  assertEquals(opts.events[0], { type: "model_start", turn: 1 });
+  assertEquals(opts.events.at(-1), { type: "final", text: "Hello!", exitReason: "done", partial: false });
+});
+
+Deno.test("runTask() runs tool calls, wraps results as untrusted data, and goes on", async () => {
+  await using model = await startFakeModel([
+    { reasoning: "think", toolCalls: [{ name: "echo", arguments: '{"text":"a"}' }] },
+    { text: "Done." },
+  ]);
+  const history = system();
+  const opts = options(model);
+  const result = await runTask(history, "go", opts);
+  assertEquals(result.exitReason, "done");
+  assertEquals(result.turns, 2);
+  assertEquals(result.toolCalls, 1);
+  const toolMessage = history[3] as Extract<Message, { role: "tool" }>;
+  assertEquals(toolMessage.role, "tool");
+  assertEquals(toolMessage.content, '<tool_result tool="echo" trust="untrusted-data">echo: a</tool_result>');
+  const assistant = history[2] as Extract<Message, { role: "assistant" }>;
+  assertEquals(assistant.reasoning, "think");
+  const sent = (model.requests[1].messages as Record<string, unknown>[])[2];
+  assertEquals(sent.reasoning_content, "think");
+  const types = opts.events.map((event) => event.type);
+  assert(types.indexOf("tool_call") < types.indexOf("tool_result"));
+});
+
+Deno.test("runTask() shows text that comes with tool calls and continues the loop", async () => {
+  await using model = await startFakeModel([
+    { text: "Let me check.", toolCalls: [{ name: "echo", arguments: '{"text":"x"}' }] },
+    { text: "All good." },
+  ]);
+  const opts = options(model);
+  const result = await runTask(system(), "go", opts);
+  assertEquals(result.text, "All good.");
+  const streamed = opts.events.filter((event) => event.type === "text_delta").map((event) => event.text).join("");
+  assertEquals(streamed, "Let me check.All good.");
+});
+
+Deno.test("runTask() reports an empty response as an error, not an empty answer", async () => {
+  await using model = await startFakeModel([{ text: "" }]);
+  const result = await runTask(system(), "go", options(model));
+  assertEquals(result.exitReason, "error");
+  assertEquals(result.error, "the model returned an empty response");
+});
+
+Deno.test("runTask() turns bad calls into error results the model can act on, one per call id", async () => {
+  await using model = await startFakeModel([
+    {
+      toolCalls: [
+        { name: "nope", arguments: "{}" },
+        { name: "echo", arguments: '{"text": ' },
+        { name: "echo", arguments: '{"txt":"a"}' },
+        { name: "explode", arguments: "{}" },
+      ],
+    },
+    { text: "I see the errors." },
+  ]);
+  const history = system();
+  const result = await runTask(history, "go", options(model));
+  assertEquals(result.exitReason, "done");
+  const tools = history.filter((message) => message.role === "tool") as Extract<Message, { role: "tool" }>[];
+  assertEquals(tools.length, 4);
+  assert(tools.every((message) => message.isError));
+  assertEquals(tools.map((message) => message.toolCallId), (history[2] as { toolCalls: { id: string }[] }).toolCalls.map(
+    (call) => call.id,
+  ));
+  assertStringIncludes(tools[0].content, "echo");
+  assertMatch(tools[1].content, /JSON/);
+  assertStringIncludes(tools[2].content, "text");
+  assertStringIncludes(tools[3].content, "kaboom");
+});
+
+Deno.test("runTask() does not run a denied write and tells the model why", async () => {
+  writeCalls.length = 0;
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "write_note", arguments: '{"text":"x"}' }] },
+    { text: "Could not write." },
+  ]);
+  const history = system();
+  await runTask(history, "go", options(model, { approve: createApprovalGate("ask") }));
+  assertEquals(writeCalls, []);
+  const result = history[3] as Extract<Message, { role: "tool" }>;
+  assert(result.isError);
+  assertStringIncludes(result.content, "--approve");
+});
+
+Deno.test("runTask() never presents a cut answer as complete (finish_reason length)", async () => {
+  await using model = await startFakeModel([{ text: "The answer is", finishReason: "length" }]);
+  const result = await runTask(system(), "go", options(model));
+  assertEquals(result.exitReason, "length");
+  assert(result.partial);
+});
+
+Deno.test("runTask() stops at --max-turns with a partial result", async () => {
+  await using model = await startFakeModel((_body, _i) => ({ toolCalls: [{ name: "echo", arguments: '{"text":"x"}' }] }));
+  const result = await runTask(system(), "go", options(model, { maxTurns: 3 }));
+  assertEquals(result.exitReason, "max_turns");
+  assertEquals(result.turns, 3);
+  assert(result.partial);
+});
+
+Deno.test("runTask() cancelled mid-tool gives every call a result and the next task's history is accepted", async () => {
+  const script: ScriptedTurn[] = [
+    { toolCalls: [{ name: "wait_forever", arguments: "{}" }, { name: "echo", arguments: '{"text":"later"}' }] },
+    { text: "Fresh answer." },
+  ];
+  await using model = await startFakeModel(script);
+  const history = system();
+  const controller = new AbortController();
+  const opts = options(model, { signal: controller.signal });
+  const first = runTask(history, "go", {
+    ...opts,
+    onEvent: (event) => {
+      if (event.type === "tool_call" && event.name === "wait_forever") setTimeout(() => controller.abort(), 20);
+    },
+  });
+  const result = await first;
+  assertEquals(result.exitReason, "cancelled");
+  const tools = history.filter((message) => message.role === "tool") as Extract<Message, { role: "tool" }>[];
+  assertEquals(tools.length, 2);
+  assert(tools.every((message) => message.content.includes("cancelled by the user")));
+  const next = await runTask(history, "again", options(model));
+  assertEquals(next.exitReason, "done");
+  assertEquals(next.text, "Fresh answer.");
+});
+
+Deno.test("runTask() cancelled while streaming ends as cancelled and keeps history valid", async () => {
+  await using model = await startFakeModel([{ text: "slow answer here", chunkSize: 2, chunkDelayMs: 30 }, {
+    text: "Next.",
+  }]);
+  const history = system();
+  const controller = new AbortController();
+  const run = runTask(history, "go", {
+    ...options(model, { signal: controller.signal }),
+    onEvent: (event) => {
+      if (event.type === "text_delta") controller.abort();
+    },
+  });
+  assertEquals((await run).exitReason, "cancelled");
+  assertEquals((await runTask(history, "again", options(model))).text, "Next.");
+});
+
+Deno.test("runTask() reports a provider error in words and ends with exit reason error", async () => {
+  await using model = await startFakeModel([{ status: 401, errorBody: '{"error":{"message":"Invalid API key"}}' }]);
+  const result = await runTask(system(), "go", options(model));
+  assertEquals(result.exitReason, "error");
+  assertStringIncludes(result.error ?? "", "Invalid API key");
+});

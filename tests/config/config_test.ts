@@ -1,0 +1,243 @@
+import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
+import { join } from "node:path";
+import { parseCliArgs } from "../../src/cli/args.ts";
+import {
+  type Config,
+  ConfigError,
+  type LoadConfigOptions,
+  loadConfig,
+  type LocalCandidate,
+  probeLocalServers,
+} from "../../src/config/config.ts";
+import { findProvider } from "../../src/config/providers.ts";
+
+const OLLAMA = findProvider("ollama")!;
+const LLAMACPP = findProvider("llamacpp")!;
+const NO_LOCAL_SERVER = () => Promise.resolve(null);
+const MISSING_DEEPSEEK_KEY = "no API key: set DEEPSEEK_API_KEY (or TERN_API_KEY) in the environment or in .env " +
+  "in the project root, or pick a local provider with --provider ollama";
+
+/** A temp project root, with a `.env` holding `dotenv` when given; removed when the test is done. */
+async function tempRoot(dotenv?: string): Promise<{ path: string } & AsyncDisposable> {
+  const path = await Deno.makeTempDir({ prefix: "tern_config_" });
+  if (dotenv !== undefined) await Deno.writeTextFile(join(path, ".env"), dotenv);
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
+/** A real local server on 127.0.0.1:0 answering `GET /v1/models` with `respond()`. */
+function fakeServer(respond: () => Response | Promise<Response>): { baseUrl: string } & AsyncDisposable {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) => new URL(request.url).pathname === "/v1/models" ? respond() : new Response("nope", { status: 404 }),
+  );
+  return { baseUrl: `http://127.0.0.1:${server.addr.port}/v1`, [Symbol.asyncDispose]: () => server.shutdown() };
+}
+
+/** A fake server listing `ids` the way Ollama and llama.cpp do. */
+function modelServer(ids: string[]) {
+  return fakeServer(() => Response.json({ object: "list", data: ids.map((id) => ({ id, object: "model" })) }));
+}
+
+/** `loadConfig` for the command line `argv` in `root`, with no local server unless one is given. */
+function load(root: string, argv: string[], env: Record<string, string>, extra: Partial<LoadConfigOptions> = {}) {
+  return loadConfig({ args: parseCliArgs(argv), env, root, probeLocal: NO_LOCAL_SERVER, ...extra });
+}
+
+/** The Config fields that do not depend on the provider, as given by an empty command line. */
+function defaults(root: string): Pick<Config, "root" | "warnings" | "approve" | "output"> {
+  return { root, warnings: [], approve: "ask", output: "text" };
+}
+
+Deno.test("loadConfig() uses the DeepSeek preset when only DEEPSEEK_API_KEY is set", async () => {
+  await using root = await tempRoot();
+  deepStrictEqual(await load(root.path, [], { DEEPSEEK_API_KEY: "sk-ds" }), {
+    ...defaults(root.path),
+    provider: "deepseek",
+    model: "deepseek-chat",
+    baseUrl: "https://api.deepseek.com",
+    apiKey: "sk-ds",
+    contextWindow: 128_000,
+  });
+});
+
+Deno.test("loadConfig() lets flags beat the environment, and the environment beat .env", async () => {
+  await using root = await tempRoot("TERN_PROVIDER=glm\nTERN_MODEL=dotenv-model\nTERN_BASE_URL=http://dotenv/v1\n");
+  const env = { TERN_PROVIDER: "kimi", TERN_MODEL: "env-model", TERN_BASE_URL: "http://env/v1", TERN_API_KEY: "k" };
+  const fromEnv = await load(root.path, [], env);
+  deepStrictEqual([fromEnv.provider, fromEnv.model, fromEnv.baseUrl], ["kimi", "env-model", "http://env/v1"]);
+  const argv = ["--provider", "qwen", "--model", "flag-model", "--base-url", "https://flag.example/v1/"];
+  const fromFlags = await load(root.path, argv, env);
+  deepStrictEqual([fromFlags.provider, fromFlags.model, fromFlags.baseUrl], [
+    "qwen",
+    "flag-model",
+    "https://flag.example/v1",
+  ]);
+});
+
+Deno.test("loadConfig() reads the provider, model and key from .env in the root", async () => {
+  await using root = await tempRoot("TERN_PROVIDER=openai\nTERN_MODEL=gpt-test\nOPENAI_API_KEY='sk-openai'\n");
+  deepStrictEqual(await load(root.path, [], {}), {
+    ...defaults(root.path),
+    provider: "openai",
+    model: "gpt-test",
+    baseUrl: "https://api.openai.com/v1",
+    apiKey: "sk-openai",
+    contextWindow: 1_047_576,
+  });
+});
+
+Deno.test("loadConfig() prefers a real environment variable over the same one in .env", async () => {
+  await using root = await tempRoot("DEEPSEEK_API_KEY=from-dotenv\n");
+  equal((await load(root.path, [], { DEEPSEEK_API_KEY: "from-env" })).apiKey, "from-env");
+  equal((await load(root.path, [], {})).apiKey, "from-dotenv");
+});
+
+Deno.test("loadConfig() lets TERN_API_KEY override the provider's own key variable", async () => {
+  await using root = await tempRoot("TERN_API_KEY=tern-from-dotenv\n");
+  equal((await load(root.path, [], { DEEPSEEK_API_KEY: "ds", TERN_API_KEY: "tern" })).apiKey, "tern");
+  equal((await load(root.path, [], { DEEPSEEK_API_KEY: "ds" })).apiKey, "tern-from-dotenv");
+});
+
+Deno.test("loadConfig() carries the headless options and .env warnings into the config", async () => {
+  await using root = await tempRoot("DEEPSEEK_API_KEY=k\nnot a line\n");
+  const argv = ["-p", "fix it", "--output", "json", "--approve", "edits", "--max-turns", "5", "--token-budget", "9000"];
+  const config = await load(root.path, argv, {});
+  deepStrictEqual(
+    [config.prompt, config.output, config.approve, config.maxTurns, config.tokenBudget, config.warnings],
+    ["fix it", "json", "edits", 5, 9000, [".env line 2: expected KEY=VALUE"]],
+  );
+});
+
+Deno.test("loadConfig() rejects an unknown provider with one line listing the known ones", async () => {
+  await using root = await tempRoot();
+  const known = "deepseek, openai, glm, kimi, qwen, openrouter, ollama, llamacpp";
+  await rejects(load(root.path, ["--provider", "nosuch"], { TERN_API_KEY: "k" }), {
+    name: "ConfigError",
+    message: `unknown provider 'nosuch' (from --provider); known providers: ${known}`,
+    exitCode: 2,
+  });
+  await rejects(load(root.path, [], { TERN_PROVIDER: "gork", TERN_API_KEY: "k" }), {
+    message: `unknown provider 'gork' (from TERN_PROVIDER); known providers: ${known}`,
+  });
+});
+
+Deno.test("loadConfig() rejects a base URL that is not http or https, naming where it came from", async () => {
+  await using root = await tempRoot();
+  await rejects(load(root.path, ["--base-url", "ftp://host/v1"], {}), {
+    message: "--base-url must be an http:// or https:// URL (got 'ftp://host/v1')",
+  });
+  await rejects(load(root.path, [], { TERN_BASE_URL: "localhost:8000" }), {
+    message: "TERN_BASE_URL must be an http:// or https:// URL (got 'localhost:8000')",
+  });
+});
+
+Deno.test("loadConfig() without a key or a local server fails with one line naming the variable", async () => {
+  await using root = await tempRoot("DEEPSEEK_API_KEY=\n");
+  const error = await load(root.path, [], { DEEPSEEK_API_KEY: "  " }).catch((e) => e);
+  ok(error instanceof ConfigError);
+  deepStrictEqual([error.message, error.exitCode], [MISSING_DEEPSEEK_KEY, 2]);
+  ok(!error.message.includes("\n"));
+});
+
+Deno.test("loadConfig() does not probe for a local server when a hosted provider was chosen", async () => {
+  await using root = await tempRoot();
+  let probed = false;
+  const probeLocal = () => {
+    probed = true;
+    return Promise.resolve(null);
+  };
+  await rejects(load(root.path, ["--provider", "openai"], {}, { probeLocal }), {
+    message: "no API key: set OPENAI_API_KEY (or TERN_API_KEY) in the environment or in .env in the project " +
+      "root, or pick a local provider with --provider ollama",
+  });
+  equal(probed, false);
+});
+
+Deno.test("loadConfig() uses a local server that answers when no key is set, with a notice", async () => {
+  await using root = await tempRoot();
+  await using server = modelServer(["qwen2.5-coder:7b", "llama3:8b"]);
+  const candidates: LocalCandidate[] = [{ provider: OLLAMA, baseUrl: server.baseUrl }];
+  const config = await load(root.path, [], {}, { probeLocal: () => probeLocalServers(candidates) });
+  deepStrictEqual(config, {
+    ...defaults(root.path),
+    provider: "ollama",
+    model: "qwen2.5-coder:7b",
+    baseUrl: server.baseUrl,
+    contextWindow: OLLAMA.contextWindow,
+    notice: `no API key set; using local Ollama at ${server.baseUrl}`,
+  });
+});
+
+Deno.test("loadConfig() keeps the chosen model on a local server, else its listed or default model", async () => {
+  await using root = await tempRoot();
+  await using listing = modelServer(["listed"]);
+  await using empty = modelServer([]);
+  const probeAt = (baseUrl: string) => () => probeLocalServers([{ provider: LLAMACPP, baseUrl }]);
+  equal((await load(root.path, ["--model", "mine"], {}, { probeLocal: probeAt(listing.baseUrl) })).model, "mine");
+  equal((await load(root.path, [], { TERN_MODEL: "env" }, { probeLocal: probeAt(listing.baseUrl) })).model, "env");
+  equal((await load(root.path, [], {}, { probeLocal: probeAt(empty.baseUrl) })).model, LLAMACPP.defaultModel);
+});
+
+Deno.test("loadConfig() accepts a base URL override without any key and sends none", async () => {
+  await using root = await tempRoot();
+  const config = await load(root.path, ["--base-url", "http://127.0.0.1:9999/v1"], {});
+  deepStrictEqual(config, {
+    ...defaults(root.path),
+    provider: "deepseek",
+    model: "deepseek-chat",
+    baseUrl: "http://127.0.0.1:9999/v1",
+    contextWindow: 128_000,
+  });
+  equal("apiKey" in config, false);
+});
+
+Deno.test("loadConfig() needs no key for an explicitly chosen local provider", async () => {
+  await using root = await tempRoot();
+  deepStrictEqual(await load(root.path, ["--provider", "ollama"], {}), {
+    ...defaults(root.path),
+    provider: "ollama",
+    model: "qwen2.5-coder",
+    baseUrl: "http://127.0.0.1:11434/v1",
+    contextWindow: OLLAMA.contextWindow,
+  });
+});
+
+Deno.test("probeLocalServers() prefers the earlier candidate when several answer", async () => {
+  await using first = modelServer(["a"]);
+  await using second = modelServer(["b"]);
+  const found = await probeLocalServers([
+    { provider: OLLAMA, baseUrl: first.baseUrl },
+    { provider: LLAMACPP, baseUrl: second.baseUrl },
+  ]);
+  deepStrictEqual(found, { provider: OLLAMA, baseUrl: first.baseUrl, models: ["a"] });
+});
+
+Deno.test("probeLocalServers() skips servers that are closed or do not list models", async () => {
+  const closed = modelServer(["x"]);
+  await closed[Symbol.asyncDispose]();
+  await using html = fakeServer(() => new Response("<html>dev server</html>"));
+  await using failing = fakeServer(() => new Response("busy", { status: 503 }));
+  await using working = modelServer(["ok"]);
+  const found = await probeLocalServers([
+    { provider: OLLAMA, baseUrl: closed.baseUrl },
+    { provider: OLLAMA, baseUrl: html.baseUrl },
+    { provider: OLLAMA, baseUrl: failing.baseUrl },
+    { provider: LLAMACPP, baseUrl: working.baseUrl },
+  ]);
+  deepStrictEqual(found, { provider: LLAMACPP, baseUrl: working.baseUrl, models: ["ok"] });
+  equal(await probeLocalServers([{ provider: OLLAMA, baseUrl: html.baseUrl }]), null);
+});
+
+Deno.test("probeLocalServers() gives up on a server slower than the timeout", async () => {
+  const { promise: released, resolve: release } = Promise.withResolvers<void>();
+  await using slow = fakeServer(async () => {
+    await released;
+    return Response.json({ data: [{ id: "late" }] });
+  });
+  const started = performance.now();
+  const found = await probeLocalServers([{ provider: OLLAMA, baseUrl: slow.baseUrl }], { timeoutMs: 50 });
+  release();
+  equal(found, null);
+  match(String(Math.round(performance.now() - started)), /^\d+$/);
+  ok(performance.now() - started < 1_000);
+});

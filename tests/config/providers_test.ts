@@ -1,0 +1,58 @@
+import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { DEFAULT_PROVIDER, findProvider, LOCAL_PROVIDERS, PROVIDERS } from "../../src/config/providers.ts";
+
+Deno.test("findProvider() finds every preset by its name", () => {
+  for (const preset of PROVIDERS) equal(findProvider(preset.name), preset);
+});
+
+Deno.test("findProvider() ignores case and surrounding spaces", () => {
+  equal(findProvider("  DeepSeek "), findProvider("deepseek"));
+});
+
+Deno.test("findProvider() returns undefined for an unknown name", () => {
+  equal(findProvider("nosuch"), undefined);
+  equal(findProvider(""), undefined);
+});
+
+Deno.test("PROVIDERS have unique names, http(s) base URLs without a trailing slash and a context window", () => {
+  const names = PROVIDERS.map((preset) => preset.name);
+  equal(new Set(names).size, names.length);
+  for (const preset of PROVIDERS) {
+    ok(/^https?:\/\/[^/]+/.test(preset.baseUrl), preset.name);
+    ok(!preset.baseUrl.endsWith("/"), preset.name);
+    ok(preset.defaultModel !== "", preset.name);
+    ok(Number.isInteger(preset.contextWindow) && preset.contextWindow >= 8_192, preset.name);
+  }
+});
+
+Deno.test("the default provider is DeepSeek, keyed by DEEPSEEK_API_KEY", () => {
+  deepStrictEqual(DEFAULT_PROVIDER, {
+    name: "deepseek",
+    label: "DeepSeek",
+    baseUrl: "https://api.deepseek.com",
+    keyEnv: "DEEPSEEK_API_KEY",
+    defaultModel: "deepseek-chat",
+    contextWindow: 128_000,
+  });
+});
+
+Deno.test("every hosted provider names its key variable and the local ones need none", () => {
+  const keys = Object.fromEntries(PROVIDERS.map((preset) => [preset.name, preset.keyEnv]));
+  deepStrictEqual(keys, {
+    deepseek: "DEEPSEEK_API_KEY",
+    openai: "OPENAI_API_KEY",
+    glm: "ZHIPUAI_API_KEY",
+    kimi: "MOONSHOT_API_KEY",
+    qwen: "DASHSCOPE_API_KEY",
+    openrouter: "OPENROUTER_API_KEY",
+    ollama: null,
+    llamacpp: null,
+  });
+});
+
+Deno.test("LOCAL_PROVIDERS are Ollama then llama.cpp on 127.0.0.1", () => {
+  deepStrictEqual(LOCAL_PROVIDERS.map((preset) => [preset.name, preset.baseUrl]), [
+    ["ollama", "http://127.0.0.1:11434/v1"],
+    ["llamacpp", "http://127.0.0.1:8080/v1"],
+  ]);
+});

@@ -1,0 +1,39 @@
+/** Runs the real CLI entry as a subprocess under the exact permission flags the binary bakes in. */
+import { fromFileUrl } from "node:url";
+
+const PROJECT = fromFileUrl(new URL("../../", import.meta.url));
+
+/** The narrowed permission flags, read from the one place they are written: deno.json's `flags` task. */
+export async function ternFlags(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(`${PROJECT}deno.json`));
+  const task: string = config.tasks.flags;
+  return task.replace(/^echo\s+/, "").split(/\s+/).filter(Boolean);
+}
+
+/** The output of one CLI run. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `tern ARGS` in `cwd` with only the given environment (plus PATH/HOME), stdin closed. */
+export async function runTern(options: { cwd: string; args: string[]; env?: Record<string, string> }): Promise<CliRun> {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...await ternFlags(), "--config", `${PROJECT}deno.json`, `${PROJECT}main.ts`, ...options.args],
+    cwd: options.cwd,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/root",
+      NO_COLOR: "1",
+      ...options.env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const output = await command.output();
+  const decoder = new TextDecoder();
+  return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+}
