@@ -31,7 +31,9 @@ async function main(argv: string[]): Promise<number> {
   if (config.prompt !== undefined) {
     const controller = new AbortController();
     // SIGINT/SIGTERM cancel the task; the loop still ends it cleanly (exit 130, json result printed).
-    for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, () => controller.abort());
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      Deno.addSignalListener(signal, () => controller.abort());
+    }
     return await runHeadless({
       task: config.prompt,
       output: config.output,

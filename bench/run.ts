@@ -4,9 +4,9 @@
  */
 import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_server.ts";
 import { ternFlags } from "../tests/support/cli.ts";
-import { fromFileUrl } from "node:url";
+import { fileURLToPath } from "node:url";
 
-const PROJECT = fromFileUrl(new URL("../", import.meta.url));
+const PROJECT = fileURLToPath(new URL("../", import.meta.url));
 const RUNS = 5;
 
 interface Measure {
@@ -71,13 +71,19 @@ try {
   const one = await measureMany(root, [answer]);
   const twenty = await measureMany(root, [...Array(20).fill(toolTurn), answer]);
   const perTurnMs = ((twenty.cpuSeconds - one.cpuSeconds) / 20) * 1000;
-  console.log(`one-turn tern -p: ${one.wallSeconds.toFixed(2)} s wall, ${one.peakRssMb.toFixed(0)} MB peak RSS, ` +
-    `${(one.cpuSeconds * 1000).toFixed(0)} ms CPU (median of ${RUNS})`);
-  console.log(`21-turn tern -p (20 read_file turns): ${twenty.wallSeconds.toFixed(2)} s wall, ` +
-    `${twenty.peakRssMb.toFixed(0)} MB peak RSS, ${(twenty.cpuSeconds * 1000).toFixed(0)} ms CPU`);
+  console.log(
+    `one-turn tern -p: ${one.wallSeconds.toFixed(2)} s wall, ${one.peakRssMb.toFixed(0)} MB peak RSS, ` +
+      `${(one.cpuSeconds * 1000).toFixed(0)} ms CPU (median of ${RUNS})`,
+  );
+  console.log(
+    `21-turn tern -p (20 read_file turns): ${twenty.wallSeconds.toFixed(2)} s wall, ` +
+      `${twenty.peakRssMb.toFixed(0)} MB peak RSS, ${(twenty.cpuSeconds * 1000).toFixed(0)} ms CPU`,
+  );
   console.log(`CPU per extra tool turn: ${perTurnMs.toFixed(1)} ms`);
-  console.log(`targets: one-turn ≤ 0.4 s (ratio ${(one.wallSeconds / 0.4).toFixed(2)}), ≤ 90 MB ` +
-    `(ratio ${(one.peakRssMb / 90).toFixed(2)}), ≤ 10 ms per turn (ratio ${(perTurnMs / 10).toFixed(2)})`);
+  console.log(
+    `targets: one-turn ≤ 0.4 s (ratio ${(one.wallSeconds / 0.4).toFixed(2)}), ≤ 90 MB ` +
+      `(ratio ${(one.peakRssMb / 90).toFixed(2)}), ≤ 10 ms per turn (ratio ${(perTurnMs / 10).toFixed(2)})`,
+  );
 } finally {
   await Deno.remove(root, { recursive: true });
 }

@@ -1,9 +1,13 @@
-import { assert, assertEquals, assertMatch, assertStringIncludes } from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "./support/assert.ts";
 import { type ScriptedTurn, startFakeModel } from "./support/fake_model_server.ts";
 import { runTern } from "./support/cli.ts";
+import { tempProject } from "./support/temp_project.ts";
 
 const HELLO_SCRIPT: ScriptedTurn[] = [
-  { reasoning: "Let me look at the file first.", toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] },
+  {
+    reasoning: "Let me look at the file first.",
+    toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }],
+  },
   {
     text: "Changing the greeting.",
     toolCalls: [{
@@ -15,10 +19,8 @@ const HELLO_SCRIPT: ScriptedTurn[] = [
   { text: "hello.txt now says Hello Agent.", usage: { prompt_tokens: 50, completion_tokens: 8 } },
 ];
 
-async function tempProject(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "tern-e2e-" });
-  await Deno.writeTextFile(`${dir}/hello.txt`, "Hello World\n");
-  return dir;
+function helloProject() {
+  return tempProject({ "hello.txt": "Hello World\n" });
 }
 
 function modelEnv(url: string): Record<string, string> {
@@ -26,108 +28,98 @@ function modelEnv(url: string): Record<string, string> {
 }
 
 Deno.test("tern -p reads, edits, runs a command and answers, under the narrowed flags", async () => {
-  const root = await tempProject();
+  await using project = await helloProject();
+  const root = project.path;
   await using model = await startFakeModel(HELLO_SCRIPT);
-  try {
-    const run = await runTern({ cwd: root, args: ["-p", "change the greeting", "--approve", "all"], env: modelEnv(model.url) });
-    assertEquals(run.code, 0, run.stderr);
-    assertEquals(run.stdout, "hello.txt now says Hello Agent.\n");
-    assertEquals(await Deno.readTextFile(`${root}/hello.txt`), "Hello Agent\n");
-    assertStringIncludes(run.stderr, "execute_command");
-    assertEquals(model.requests.length, 4);
-    const last = model.requests[3].messages as { role: string; content: string }[];
-    const commandResult = last.at(-1)!;
-    assertEquals(commandResult.role, "tool");
-    assertMatch(commandResult.content, /^<tool_result tool="execute_command" trust="untrusted-data">/);
-    assertStringIncludes(commandResult.content, "Hello Agent");
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  const run = await runTern({
+    cwd: root,
+    args: ["-p", "change the greeting", "--approve", "all"],
+    env: modelEnv(model.url),
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertEquals(run.stdout, "hello.txt now says Hello Agent.\n");
+  assertEquals(await Deno.readTextFile(`${root}/hello.txt`), "Hello Agent\n");
+  assertStringIncludes(run.stderr, "execute_command");
+  assertEquals(model.requests.length, 4);
+  const last = model.requests[3].messages as { role: string; content: string }[];
+  const commandResult = last.at(-1)!;
+  assertEquals(commandResult.role, "tool");
+  assertMatch(commandResult.content, /^<tool_result tool="execute_command" trust="untrusted-data">/);
+  assertStringIncludes(commandResult.content, "Hello Agent");
 });
 
 Deno.test("tern -p --output json prints one result object", async () => {
-  const root = await tempProject();
+  await using project = await helloProject();
+  const root = project.path;
   await using model = await startFakeModel(HELLO_SCRIPT);
-  try {
-    const run = await runTern({
-      cwd: root,
-      args: ["-p", "change the greeting", "--approve", "all", "--output", "json"],
-      env: modelEnv(model.url),
-    });
-    assertEquals(run.code, 0, run.stderr);
-    const result = JSON.parse(run.stdout);
-    assertEquals(result.result, "hello.txt now says Hello Agent.");
-    assertEquals(result.exit_reason, "done");
-    assertEquals(result.turns, 4);
-    assertEquals(result.tool_calls, 3);
-    assert(result.usage.prompt_tokens >= 50);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  const run = await runTern({
+    cwd: root,
+    args: ["-p", "change the greeting", "--approve", "all", "--output", "json"],
+    env: modelEnv(model.url),
+  });
+  assertEquals(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assertEquals(result.result, "hello.txt now says Hello Agent.");
+  assertEquals(result.exit_reason, "done");
+  assertEquals(result.turns, 4);
+  assertEquals(result.tool_calls, 3);
+  assert(result.usage.prompt_tokens >= 50);
 });
 
 Deno.test("tern -p with the default ask policy and no terminal refuses the edit and says how to allow it", async () => {
-  const root = await tempProject();
+  await using project = await helloProject();
+  const root = project.path;
   await using model = await startFakeModel([HELLO_SCRIPT[1], { text: "I could not edit the file." }]);
-  try {
-    const run = await runTern({ cwd: root, args: ["-p", "change the greeting"], env: modelEnv(model.url) });
-    assertEquals(run.code, 0, run.stderr);
-    assertEquals(await Deno.readTextFile(`${root}/hello.txt`), "Hello World\n");
-    const messages = model.requests[1].messages as { role: string; content: string }[];
-    assertStringIncludes(messages.at(-1)!.content, "--approve");
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  const run = await runTern({ cwd: root, args: ["-p", "change the greeting"], env: modelEnv(model.url) });
+  assertEquals(run.code, 0, run.stderr);
+  assertEquals(await Deno.readTextFile(`${root}/hello.txt`), "Hello World\n");
+  const messages = model.requests[1].messages as { role: string; content: string }[];
+  assertStringIncludes(messages.at(-1)!.content, "--approve");
 });
 
 Deno.test("tern -p --output stream-json prints one event per line, ending with final", async () => {
-  const root = await tempProject();
+  await using project = await helloProject();
+  const root = project.path;
   await using model = await startFakeModel([{ reasoning: "hm", text: "Hi there." }]);
-  try {
-    const run = await runTern({ cwd: root, args: ["-p", "hi", "--output", "stream-json"], env: modelEnv(model.url) });
-    assertEquals(run.code, 0, run.stderr);
-    const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
-    assertEquals(events.at(-1), { type: "final", text: "Hi there.", exitReason: "done", partial: false });
-    assert(events.some((event) => event.type === "reasoning_delta"));
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  const run = await runTern({
+    cwd: root,
+    args: ["-p", "hi", "--output", "stream-json"],
+    env: modelEnv(model.url),
+  });
+  assertEquals(run.code, 0, run.stderr);
+  const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  assertEquals(events.at(-1), { type: "final", text: "Hi there.", exitReason: "done", partial: false });
+  assert(events.some((event) => event.type === "reasoning_delta"));
 });
 
 Deno.test("tern -p without a key or local server prints one line naming the variable and exits 2", async () => {
-  const root = await tempProject();
-  try {
-    const run = await runTern({ cwd: root, args: ["-p", "hi"] });
-    assertEquals(run.code, 2);
-    assertStringIncludes(run.stderr, "DEEPSEEK_API_KEY");
-    assertStringIncludes(run.stderr, ".env");
-    assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  await using project = await helloProject();
+  const root = project.path;
+  const run = await runTern({ cwd: root, args: ["-p", "hi"] });
+  assertEquals(run.code, 2);
+  assertStringIncludes(run.stderr, "DEEPSEEK_API_KEY");
+  assertStringIncludes(run.stderr, ".env");
+  assertEquals(run.stderr.trim().split("\n").length, 1, run.stderr);
 });
 
 Deno.test("tern with an unknown flag exits 2 with a usage line", async () => {
-  const root = await tempProject();
-  try {
-    const run = await runTern({ cwd: root, args: ["--frobnicate"] });
-    assertEquals(run.code, 2);
-    assertStringIncludes(run.stderr, "--frobnicate");
-    assert(!run.stderr.includes("    at "), "no stack trace");
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  await using project = await helloProject();
+  const root = project.path;
+  const run = await runTern({ cwd: root, args: ["--frobnicate"] });
+  assertEquals(run.code, 2);
+  assertStringIncludes(run.stderr, "--frobnicate");
+  assert(!run.stderr.includes("    at "), "no stack trace");
 });
 
 Deno.test("tern -p exits 1 with the provider's message on HTTP 401", async () => {
-  const root = await tempProject();
-  await using model = await startFakeModel([{ status: 401, errorBody: '{"error":{"message":"Invalid API key"}}' }]);
-  try {
-    const run = await runTern({ cwd: root, args: ["-p", "hi"], env: modelEnv(model.url) });
-    assertEquals(run.code, 1);
-    assertStringIncludes(run.stderr, "Invalid API key");
-    assert(!run.stderr.includes("    at "), "no stack trace");
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+  await using project = await helloProject();
+  const root = project.path;
+  await using model = await startFakeModel([{
+    status: 401,
+    errorBody: '{"error":{"message":"Invalid API key"}}',
+  }]);
+  const run = await runTern({ cwd: root, args: ["-p", "hi"], env: modelEnv(model.url) });
+  assertEquals(run.code, 1);
+  assertStringIncludes(run.stderr, "Invalid API key");
+  assert(!run.stderr.includes("    at "), "no stack trace");
 });

@@ -1,5 +1,12 @@
 /** The ReAct loop for one user task: model call → tool calls → results → model call, until an answer. */
-import { type AssistantTurn, LlmError, type LlmClient, type Message, type ToolCall, type Usage } from "../llm/types.ts";
+import {
+  type AssistantTurn,
+  type LlmClient,
+  LlmError,
+  type Message,
+  type ToolCall,
+  type Usage,
+} from "../llm/types.ts";
 import type { Registry } from "../tools/registry.ts";
 import { wrapToolResult } from "../tools/boundary.ts";
 import type { ApprovalGate } from "./approval.ts";
@@ -36,7 +43,10 @@ const CANCELLED = "cancelled by the user";
 
 /** Sums two usages (missing optional counts stay missing when both lack them). */
 export function addUsage(a: Usage, b: Usage): Usage {
-  const sum = (x?: number, y?: number) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
+  const sum = (
+    x?: number,
+    y?: number,
+  ) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
   const out: Usage = {
     promptTokens: a.promptTokens + b.promptTokens,
     completionTokens: a.completionTokens + b.completionTokens,
@@ -58,7 +68,11 @@ export function emptyUsage(): Usage {
  * Runs one user task to its end. Appends the user message, assistant messages and tool results to
  * `history`. Never throws for model or tool failures: they end the task with exitReason "error".
  */
-export async function runTask(history: Message[], userText: string, options: LoopOptions): Promise<TaskResult> {
+export async function runTask(
+  history: Message[],
+  userText: string,
+  options: LoopOptions,
+): Promise<TaskResult> {
   history.push({ role: "user", content: userText });
   const state = { turns: 0, toolCalls: 0, usage: emptyUsage() };
   const end = (text: string, exitReason: ExitReason, error?: string): TaskResult => {
@@ -92,16 +106,26 @@ export async function runTask(history: Message[], userText: string, options: Loo
       history.push({ role: "assistant", content: turn.text });
       return end(turn.text, "done");
     }
-    history.push({ role: "assistant", content: turn.text, reasoning: turn.reasoning, toolCalls: turn.toolCalls });
+    history.push({
+      role: "assistant",
+      content: turn.text,
+      reasoning: turn.reasoning,
+      toolCalls: turn.toolCalls,
+    });
     state.toolCalls += turn.toolCalls.length;
     await runToolCalls(turn.toolCalls, history, options);
     if (options.signal.aborted) return end("", "cancelled");
   }
 }
 
-function budgetExceeded(state: { turns: number; usage: Usage }, options: LoopOptions): ExitReason | undefined {
+function budgetExceeded(
+  state: { turns: number; usage: Usage },
+  options: LoopOptions,
+): ExitReason | undefined {
   if (options.maxTurns !== undefined && state.turns >= options.maxTurns) return "max_turns";
-  if (options.tokenBudget !== undefined && state.usage.totalTokens >= options.tokenBudget) return "token_budget";
+  if (options.tokenBudget !== undefined && state.usage.totalTokens >= options.tokenBudget) {
+    return "token_budget";
+  }
   return undefined;
 }
 
@@ -130,7 +154,9 @@ function failModelCall(
 async function runToolCalls(calls: ToolCall[], history: Message[], options: LoopOptions): Promise<void> {
   for (const call of calls) {
     options.onEvent({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
-    const result = options.signal.aborted ? { content: CANCELLED, isError: true } : await runOneCall(call, options);
+    const result = options.signal.aborted
+      ? { content: CANCELLED, isError: true }
+      : await runOneCall(call, options);
     options.onEvent({ type: "tool_result", id: call.id, name: call.name, ...result });
     history.push({
       role: "tool",
@@ -142,7 +168,10 @@ async function runToolCalls(calls: ToolCall[], history: Message[], options: Loop
   }
 }
 
-async function runOneCall(call: ToolCall, options: LoopOptions): Promise<{ content: string; isError: boolean }> {
+async function runOneCall(
+  call: ToolCall,
+  options: LoopOptions,
+): Promise<{ content: string; isError: boolean }> {
   const tool = options.registry.get(call.name);
   if (tool && tool.effect !== "read") {
     const decision = await options.approve({ call, effect: tool.effect });
@@ -150,6 +179,8 @@ async function runOneCall(call: ToolCall, options: LoopOptions): Promise<{ conte
     if (!decision.allow) return { content: decision.reason, isError: true };
   }
   const result = await options.registry.execute(call, { root: options.root, signal: options.signal });
-  if (options.signal.aborted && result.isError) return { content: `${CANCELLED} (${result.content})`, isError: true };
+  if (options.signal.aborted && result.isError) {
+    return { content: `${CANCELLED} (${result.content})`, isError: true };
+  }
   return result;
 }

@@ -10,15 +10,31 @@ import { summarizeArgs } from "./render.ts";
 export function terminalAsker(options: { beforeAsk: () => void; onInterrupt: () => void }): AskHuman {
   return async (request: ApprovalRequest) => {
     options.beforeAsk();
-    const verb = request.effect === "exec" ? "Run" : "Allow";
     try {
-      return await confirm({
-        message: `${verb} ${request.call.name} ${summarizeArgs(request.call.arguments)}?`,
-        default: true,
-      });
+      return await confirm({ message: describeCall(request), default: true });
     } catch {
       options.onInterrupt();
       return false;
     }
   };
+}
+
+/** The question shown to the human: a command is shown whole, since that is what will run. */
+export function describeCall(request: ApprovalRequest): string {
+  const { name, arguments: raw } = request.call;
+  try {
+    const args = JSON.parse(raw || "{}");
+    if (request.effect === "exec" && typeof args.command === "string") {
+      return `Run command:\n  ${args.command}\n`;
+    }
+    if (typeof args.path === "string") {
+      const size = typeof args.content === "string"
+        ? ` (${new TextEncoder().encode(args.content).length} bytes)`
+        : "";
+      return `Allow ${name} on ${args.path}${size}?`;
+    }
+  } catch {
+    // Unparseable arguments: the registry will reject them anyway; show them raw.
+  }
+  return `Allow ${name} ${summarizeArgs(raw)}?`;
 }

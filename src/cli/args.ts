@@ -135,7 +135,8 @@ function usageMessage(code: string, message: string): string {
   }
   const option = quoted.replace(/ <value>$/, "");
   if (message.includes("ambiguous")) {
-    const name = option.split(", ").pop();
+    // parseArgs's own hint names the long form: "... use '--print=-XYZ' or '-p-XYZ'."
+    const name = /'(--[^=']+)=/.exec(message)?.[1] ?? option;
     return `option '${option}' needs a value; for a value starting with '-', write ${name}=VALUE`;
   }
   if (message.includes("argument missing")) return `option '${option}' needs a value`;

@@ -2,10 +2,8 @@
 import type { ExitReason } from "../agent/events.ts";
 import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
 import type { Message } from "../llm/types.ts";
+import type { OutputFormat } from "./args.ts";
 import { Renderer, type Sink } from "./render.ts";
-
-/** The output format of a headless run. */
-export type OutputFormat = "text" | "json" | "stream-json";
 
 /** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
 export function exitCodeFor(reason: ExitReason): number {
@@ -28,7 +26,11 @@ export interface HeadlessOptions {
 /** Runs the task and prints its result; resolves with the process exit code. */
 export async function runHeadless(options: HeadlessOptions): Promise<number> {
   const { output, stdout, stderr } = options;
-  const progress = new Renderer(stderr, { showText: false, showReasoning: false, useColor: stderr.isTerminal });
+  const progress = new Renderer(stderr, {
+    showText: false,
+    showReasoning: false,
+    useColor: stderr.isTerminal,
+  });
   const onEvent: LoopOptions["onEvent"] = output === "stream-json"
     ? (event) => stdout.write(JSON.stringify(event) + "\n")
     : (event) => progress.handle(event);

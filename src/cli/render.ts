@@ -39,7 +39,7 @@ export class Renderer {
   #options: RenderOptions;
   #atLineStart = true;
   #mode: "none" | "reasoning" | "text" = "none";
-  #spinner?: { timer: number; started: number; label: string };
+  #spinner?: { timer: ReturnType<typeof setInterval>; started: number; label: string };
 
   constructor(sink: Sink, options: RenderOptions) {
     this.#sink = sink;
@@ -59,7 +59,9 @@ export class Renderer {
         if (this.#options.showText) this.#stream("text", event.text);
         break;
       case "tool_call":
-        this.#line(`${this.#paint("cyan", "⏺")} ${this.#paint("bold", event.name)} ${summarizeArgs(event.arguments)}`);
+        this.#line(
+          `${this.#paint("cyan", "⏺")} ${this.#paint("bold", event.name)} ${summarizeArgs(event.arguments)}`,
+        );
         if (event.name === "execute_command") this.#startSpinner("running");
         break;
       case "tool_result":
@@ -69,8 +71,13 @@ export class Renderer {
         this.#line(this.#paint("dim", formatUsage(event.usage)));
         break;
       case "retry":
-        this.#line(this.#paint("yellow", `retrying in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason}), ` +
-          `attempt ${event.attempt}/${event.maxAttempts}`));
+        this.#line(
+          this.#paint(
+            "yellow",
+            `retrying in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason}), ` +
+              `attempt ${event.attempt}/${event.maxAttempts}`,
+          ),
+        );
         break;
       case "notice":
         this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", event.message));
@@ -138,8 +145,10 @@ export class Renderer {
     let frame = 0;
     const draw = () => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      this.#sink.write(`\r${this.#paint("cyan", SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length])} ` +
-        this.#paint("dim", `${label} ${seconds}s`));
+      this.#sink.write(
+        `\r${this.#paint("cyan", SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length])} ` +
+          this.#paint("dim", `${label} ${seconds}s`),
+      );
     };
     draw();
     this.#spinner = { timer: setInterval(draw, 100), started, label };

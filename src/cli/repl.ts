@@ -25,7 +25,11 @@ const HELP = [
 
 /** Runs until the user leaves; resolves with the exit code (0). */
 export async function runRepl(options: ReplOptions): Promise<number> {
-  const screen = new Renderer(options.sink, { showText: true, showReasoning: true, useColor: options.sink.isTerminal });
+  const screen = new Renderer(options.sink, {
+    showText: true,
+    showReasoning: true,
+    useColor: options.sink.isTerminal,
+  });
   for (const line of options.banner) screen.print(line, "dim");
   screen.print("/help for commands · Ctrl-C cancels a running task · Ctrl-D exits", "dim");
   const history: Message[] = [{ role: "system", content: options.systemPrompt }];
@@ -58,7 +62,12 @@ function runSlashCommand(line: string, history: Message[], screen: Renderer): "e
   return "continue";
 }
 
-async function runOneTask(task: string, history: Message[], options: ReplOptions, screen: Renderer): Promise<void> {
+async function runOneTask(
+  task: string,
+  history: Message[],
+  options: ReplOptions,
+  screen: Renderer,
+): Promise<void> {
   const controller = new AbortController();
   const cancel = () => {
     if (!controller.signal.aborted) controller.abort();
@@ -74,8 +83,9 @@ async function runOneTask(task: string, history: Message[], options: ReplOptions
       signal: controller.signal,
       onEvent: (event) => screen.handle(event),
     });
-    if (result.exitReason === "cancelled") screen.print("Cancelled. The conversation is kept; type the next task.", "yellow");
-    else if (result.error) screen.print(`error: ${result.error}`, "red");
+    if (result.exitReason === "cancelled") {
+      screen.print("Cancelled. The conversation is kept; type the next task.", "yellow");
+    } else if (result.error) screen.print(`error: ${result.error}`, "red");
     else if (result.partial) screen.print(`⚠ partial: stopped early (${result.exitReason})`, "yellow");
     if (result.turns > 1) screen.print(`task total: ${formatUsage(result.usage)}`, "dim");
   } finally {

@@ -47,8 +47,11 @@ export function isInside(root: string, path: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
+/** The refusal of a path that is, or leads, outside the project root. */
+export class OutsideRootError extends ToolError {}
+
 function outside(path: string): ToolError {
-  return new ToolError(
+  return new OutsideRootError(
     `${showPath(path)} is outside the project root: only paths inside the project can be used ` +
       `(give them relative to the project root).`,
   );
@@ -169,9 +172,12 @@ export function hasBom(bytes: Uint8Array): boolean {
   return UTF8_BOM.every((byte, i) => bytes[i] === byte);
 }
 
-/** The UTF-8 byte-order mark, to put back when writing a file that had one. */
-export function bomBytes(): Uint8Array {
-  return new Uint8Array(UTF8_BOM);
+/** `bytes` with the UTF-8 byte-order mark in front, to write back a file that had one. */
+export function prependBom(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length + UTF8_BOM.length);
+  out.set(UTF8_BOM);
+  out.set(bytes, UTF8_BOM.length);
+  return out;
 }
 
 /**

@@ -2,7 +2,7 @@
 
 import { dirname } from "node:path";
 import { atomicWrite } from "./_atomic_write.ts";
-import { bomBytes, hasBom, resolveForWrite, showPath } from "./path_guard.ts";
+import { hasBom, prependBom, resolveForWrite, showPath } from "./path_guard.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 
 const description = `Create a file, or replace a whole file, with the given content.
@@ -53,10 +53,7 @@ async function run(args: WriteFileArgs, ctx: ToolContext): Promise<string> {
   let data = new TextEncoder().encode(args.content);
   // The model saw the file without its BOM (read_file strips it); keep it, as an editor would.
   if (existing !== null && !args.content.startsWith("\uFEFF") && await startsWithBom(target.real)) {
-    const withBom = new Uint8Array(data.length + 3);
-    withBom.set(bomBytes());
-    withBom.set(data, 3);
-    data = withBom;
+    data = prependBom(data);
   }
   if (existing === null) await makeParents(target.real, target.rel);
   const mode = existing?.mode == null ? undefined : existing.mode & 0o7777;

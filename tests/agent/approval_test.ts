@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertStringIncludes } from "node:assert/strict";
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { type ApprovalRequest, createApprovalGate, needsApproval } from "../../src/agent/approval.ts";
 
 const call = (name: string) => ({ id: "call_1", name, arguments: "{}" });

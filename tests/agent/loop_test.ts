@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertMatch, assertStringIncludes } from "node:assert/strict";
-import { runTask, type LoopOptions } from "../../src/agent/loop.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
+import { type LoopOptions, runTask } from "../../src/agent/loop.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { createApprovalGate } from "../../src/agent/approval.ts";
 import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
@@ -33,7 +33,11 @@ const writeCalls: string[] = [];
 const writeTool: Tool<{ text: string }> = {
   name: "write_note",
   description: "Pretends to write.",
-  parameters: { type: "object", properties: { text: { type: "string", description: "note" } }, required: ["text"] },
+  parameters: {
+    type: "object",
+    properties: { text: { type: "string", description: "note" } },
+    required: ["text"],
+  },
   effect: "write",
   run: (args) => {
     writeCalls.push(args.text);
@@ -48,7 +52,9 @@ const waitTool: Tool = {
   parameters: { type: "object", properties: {} },
   effect: "read",
   run: (_args, ctx) =>
-    new Promise((_resolve, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("stopped")))),
+    new Promise((_resolve, reject) =>
+      ctx.signal.addEventListener("abort", () => reject(new Error("stopped")))
+    ),
 };
 
 function options(model: FakeModel, extra: Partial<LoopOptions> = {}): LoopOptions & { events: AgentEvent[] } {
@@ -71,7 +77,10 @@ function system(): Message[] {
 }
 
 Deno.test("runTask() returns the text as the final answer when the model calls no tool", async () => {
-  await using model = await startFakeModel([{ text: "Hello!", usage: { prompt_tokens: 10, completion_tokens: 2 } }]);
+  await using model = await startFakeModel([{
+    text: "Hello!",
+    usage: { prompt_tokens: 10, completion_tokens: 2 },
+  }]);
   const history = system();
   const opts = options(model);
   const result = await runTask(history, "hi", opts);
@@ -115,7 +124,9 @@ Deno.test("runTask() shows text that comes with tool calls and continues the loo
   const opts = options(model);
   const result = await runTask(system(), "go", opts);
   assertEquals(result.text, "All good.");
-  const streamed = opts.events.filter((event) => event.type === "text_delta").map((event) => event.text).join("");
+  const streamed = opts.events.filter((event) => event.type === "text_delta").map((event) => event.text).join(
+    "",
+  );
   assertEquals(streamed, "Let me check.All good.");
 });
 
@@ -144,9 +155,12 @@ Deno.test("runTask() turns bad calls into error results the model can act on, on
   const tools = history.filter((message) => message.role === "tool") as Extract<Message, { role: "tool" }>[];
   assertEquals(tools.length, 4);
   assert(tools.every((message) => message.isError));
-  assertEquals(tools.map((message) => message.toolCallId), (history[2] as { toolCalls: { id: string }[] }).toolCalls.map(
-    (call) => call.id,
-  ));
+  assertEquals(
+    tools.map((message) => message.toolCallId),
+    (history[2] as { toolCalls: { id: string }[] }).toolCalls.map(
+      (call) => call.id,
+    ),
+  );
   assertStringIncludes(tools[0].content, "echo");
   assertMatch(tools[1].content, /JSON/);
   assertStringIncludes(tools[2].content, "text");
@@ -175,7 +189,9 @@ Deno.test("runTask() never presents a cut answer as complete (finish_reason leng
 });
 
 Deno.test("runTask() stops at --max-turns with a partial result", async () => {
-  await using model = await startFakeModel((_body, _i) => ({ toolCalls: [{ name: "echo", arguments: '{"text":"x"}' }] }));
+  await using model = await startFakeModel((_body, _i) => ({
+    toolCalls: [{ name: "echo", arguments: '{"text":"x"}' }],
+  }));
   const result = await runTask(system(), "go", options(model, { maxTurns: 3 }));
   assertEquals(result.exitReason, "max_turns");
   assertEquals(result.turns, 3);
@@ -184,7 +200,9 @@ Deno.test("runTask() stops at --max-turns with a partial result", async () => {
 
 Deno.test("runTask() cancelled mid-tool gives every call a result and the next task's history is accepted", async () => {
   const script: ScriptedTurn[] = [
-    { toolCalls: [{ name: "wait_forever", arguments: "{}" }, { name: "echo", arguments: '{"text":"later"}' }] },
+    {
+      toolCalls: [{ name: "wait_forever", arguments: "{}" }, { name: "echo", arguments: '{"text":"later"}' }],
+    },
     { text: "Fresh answer." },
   ];
   await using model = await startFakeModel(script);
@@ -194,7 +212,9 @@ Deno.test("runTask() cancelled mid-tool gives every call a result and the next t
   const first = runTask(history, "go", {
     ...opts,
     onEvent: (event) => {
-      if (event.type === "tool_call" && event.name === "wait_forever") setTimeout(() => controller.abort(), 20);
+      if (event.type === "tool_call" && event.name === "wait_forever") {
+        setTimeout(() => controller.abort(), 20);
+      }
     },
   });
   const result = await first;
@@ -224,7 +244,10 @@ Deno.test("runTask() cancelled while streaming ends as cancelled and keeps histo
 });
 
 Deno.test("runTask() reports a provider error in words and ends with exit reason error", async () => {
-  await using model = await startFakeModel([{ status: 401, errorBody: '{"error":{"message":"Invalid API key"}}' }]);
+  await using model = await startFakeModel([{
+    status: 401,
+    errorBody: '{"error":{"message":"Invalid API key"}}',
+  }]);
   const result = await runTask(system(), "go", options(model));
   assertEquals(result.exitReason, "error");
   assertStringIncludes(result.error ?? "", "Invalid API key");

@@ -1,11 +1,11 @@
-import { deepStrictEqual, equal, match, ok, rejects } from "node:assert/strict";
+import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
 import { join } from "node:path";
 import { parseCliArgs } from "../../src/cli/args.ts";
 import {
   type Config,
   ConfigError,
-  type LoadConfigOptions,
   loadConfig,
+  type LoadConfigOptions,
   type LocalCandidate,
   probeLocalServers,
 } from "../../src/config/config.ts";
@@ -14,7 +14,8 @@ import { findProvider } from "../../src/config/providers.ts";
 const OLLAMA = findProvider("ollama")!;
 const LLAMACPP = findProvider("llamacpp")!;
 const NO_LOCAL_SERVER = () => Promise.resolve(null);
-const MISSING_DEEPSEEK_KEY = "no API key: set DEEPSEEK_API_KEY (or TERN_API_KEY) in the environment or in .env " +
+const MISSING_DEEPSEEK_KEY =
+  "no API key: set DEEPSEEK_API_KEY (or TERN_API_KEY) in the environment or in .env " +
   "in the project root, or pick a local provider with --provider ollama";
 
 /** A temp project root, with a `.env` holding `dotenv` when given; removed when the test is done. */
@@ -28,18 +29,29 @@ async function tempRoot(dotenv?: string): Promise<{ path: string } & AsyncDispos
 function fakeServer(respond: () => Response | Promise<Response>): { baseUrl: string } & AsyncDisposable {
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
-    (request) => new URL(request.url).pathname === "/v1/models" ? respond() : new Response("nope", { status: 404 }),
+    (request) =>
+      new URL(request.url).pathname === "/v1/models" ? respond() : new Response("nope", { status: 404 }),
   );
-  return { baseUrl: `http://127.0.0.1:${server.addr.port}/v1`, [Symbol.asyncDispose]: () => server.shutdown() };
+  return {
+    baseUrl: `http://127.0.0.1:${server.addr.port}/v1`,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
 }
 
 /** A fake server listing `ids` the way Ollama and llama.cpp do. */
 function modelServer(ids: string[]) {
-  return fakeServer(() => Response.json({ object: "list", data: ids.map((id) => ({ id, object: "model" })) }));
+  return fakeServer(() =>
+    Response.json({ object: "list", data: ids.map((id) => ({ id, object: "model" })) })
+  );
 }
 
 /** `loadConfig` for the command line `argv` in `root`, with no local server unless one is given. */
-function load(root: string, argv: string[], env: Record<string, string>, extra: Partial<LoadConfigOptions> = {}) {
+function load(
+  root: string,
+  argv: string[],
+  env: Record<string, string>,
+  extra: Partial<LoadConfigOptions> = {},
+) {
   return loadConfig({ args: parseCliArgs(argv), env, root, probeLocal: NO_LOCAL_SERVER, ...extra });
 }
 
@@ -61,8 +73,15 @@ Deno.test("loadConfig() uses the DeepSeek preset when only DEEPSEEK_API_KEY is s
 });
 
 Deno.test("loadConfig() lets flags beat the environment, and the environment beat .env", async () => {
-  await using root = await tempRoot("TERN_PROVIDER=glm\nTERN_MODEL=dotenv-model\nTERN_BASE_URL=http://dotenv/v1\n");
-  const env = { TERN_PROVIDER: "kimi", TERN_MODEL: "env-model", TERN_BASE_URL: "http://env/v1", TERN_API_KEY: "k" };
+  await using root = await tempRoot(
+    "TERN_PROVIDER=glm\nTERN_MODEL=dotenv-model\nTERN_BASE_URL=http://dotenv/v1\n",
+  );
+  const env = {
+    TERN_PROVIDER: "kimi",
+    TERN_MODEL: "env-model",
+    TERN_BASE_URL: "http://env/v1",
+    TERN_API_KEY: "k",
+  };
   const fromEnv = await load(root.path, [], env);
   deepStrictEqual([fromEnv.provider, fromEnv.model, fromEnv.baseUrl], ["kimi", "env-model", "http://env/v1"]);
   const argv = ["--provider", "qwen", "--model", "flag-model", "--base-url", "https://flag.example/v1/"];
@@ -75,7 +94,9 @@ Deno.test("loadConfig() lets flags beat the environment, and the environment bea
 });
 
 Deno.test("loadConfig() reads the provider, model and key from .env in the root", async () => {
-  await using root = await tempRoot("TERN_PROVIDER=openai\nTERN_MODEL=gpt-test\nOPENAI_API_KEY='sk-openai'\n");
+  await using root = await tempRoot(
+    "TERN_PROVIDER=openai\nTERN_MODEL=gpt-test\nOPENAI_API_KEY='sk-openai'\n",
+  );
   deepStrictEqual(await load(root.path, [], {}), {
     ...defaults(root.path),
     provider: "openai",
@@ -100,7 +121,18 @@ Deno.test("loadConfig() lets TERN_API_KEY override the provider's own key variab
 
 Deno.test("loadConfig() carries the headless options and .env warnings into the config", async () => {
   await using root = await tempRoot("DEEPSEEK_API_KEY=k\nnot a line\n");
-  const argv = ["-p", "fix it", "--output", "json", "--approve", "edits", "--max-turns", "5", "--token-budget", "9000"];
+  const argv = [
+    "-p",
+    "fix it",
+    "--output",
+    "json",
+    "--approve",
+    "edits",
+    "--max-turns",
+    "5",
+    "--token-budget",
+    "9000",
+  ];
   const config = await load(root.path, argv, {});
   deepStrictEqual(
     [config.prompt, config.output, config.approve, config.maxTurns, config.tokenBudget, config.warnings],
@@ -147,7 +179,8 @@ Deno.test("loadConfig() does not probe for a local server when a hosted provider
     return Promise.resolve(null);
   };
   await rejects(load(root.path, ["--provider", "openai"], {}, { probeLocal }), {
-    message: "no API key: set OPENAI_API_KEY (or TERN_API_KEY) in the environment or in .env in the project " +
+    message:
+      "no API key: set OPENAI_API_KEY (or TERN_API_KEY) in the environment or in .env in the project " +
       "root, or pick a local provider with --provider ollama",
   });
   equal(probed, false);
@@ -173,8 +206,14 @@ Deno.test("loadConfig() keeps the chosen model on a local server, else its liste
   await using listing = modelServer(["listed"]);
   await using empty = modelServer([]);
   const probeAt = (baseUrl: string) => () => probeLocalServers([{ provider: LLAMACPP, baseUrl }]);
-  equal((await load(root.path, ["--model", "mine"], {}, { probeLocal: probeAt(listing.baseUrl) })).model, "mine");
-  equal((await load(root.path, [], { TERN_MODEL: "env" }, { probeLocal: probeAt(listing.baseUrl) })).model, "env");
+  equal(
+    (await load(root.path, ["--model", "mine"], {}, { probeLocal: probeAt(listing.baseUrl) })).model,
+    "mine",
+  );
+  equal(
+    (await load(root.path, [], { TERN_MODEL: "env" }, { probeLocal: probeAt(listing.baseUrl) })).model,
+    "env",
+  );
   equal((await load(root.path, [], {}, { probeLocal: probeAt(empty.baseUrl) })).model, LLAMACPP.defaultModel);
 });
 
@@ -238,6 +277,5 @@ Deno.test("probeLocalServers() gives up on a server slower than the timeout", as
   const found = await probeLocalServers([{ provider: OLLAMA, baseUrl: slow.baseUrl }], { timeoutMs: 50 });
   release();
   equal(found, null);
-  match(String(Math.round(performance.now() - started)), /^\d+$/);
   ok(performance.now() - started < 1_000);
 });

@@ -33,6 +33,12 @@ export interface ScriptedTurn {
   chunkSize?: number;
 }
 
+type Json = Record<string, unknown>;
+
+function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** Splits text into pieces of `size` characters (code points, so no surrogate pair is cut). */
 export function fragments(text: string, size: number): string[] {
   const chars = [...text];
@@ -56,13 +62,19 @@ export function turnPayloads(turn: ScriptedTurn, context: { model: string; turnI
   (turn.toolCalls ?? []).forEach((call, index) => {
     const id = call.id ?? `call_${context.turnIndex}_${index}`;
     const [first = "", ...rest] = fragments(call.arguments, size);
-    const head: Record<string, unknown> = { index, type: "function", function: { name: call.name, arguments: first } };
+    const head: Record<string, unknown> = {
+      index,
+      type: "function",
+      function: { name: call.name, arguments: first },
+    };
     if (id !== "") head.id = id;
     out.push(chunk({ tool_calls: [head] }));
     for (const piece of rest) out.push(chunk({ tool_calls: [{ index, function: { arguments: piece } }] }));
   });
   if (turn.streamError) return [...out, { error: { type: "server_error", ...turn.streamError } }];
-  const reason = turn.finishReason === undefined ? (turn.toolCalls?.length ? "tool_calls" : "stop") : turn.finishReason;
+  const reason = turn.finishReason === undefined
+    ? (turn.toolCalls?.length ? "tool_calls" : "stop")
+    : turn.finishReason;
   if (reason === null) out.push({ ...base, model: context.model, choices: [{ index: 0, delta: {} }] });
   else out.push(chunk({}, { finish_reason: reason }));
   out.push({ ...base, model: context.model, choices: [], usage: usageOf(turn) });
@@ -72,10 +84,15 @@ export function turnPayloads(turn: ScriptedTurn, context: { model: string; turnI
 function usageOf(turn: ScriptedTurn): Record<string, number> {
   if (turn.usage) {
     const { prompt_tokens, completion_tokens } = turn.usage;
-    return { prompt_tokens, completion_tokens, total_tokens: turn.usage.total_tokens ?? prompt_tokens + completion_tokens };
+    return {
+      prompt_tokens,
+      completion_tokens,
+      total_tokens: turn.usage.total_tokens ?? prompt_tokens + completion_tokens,
+    };
   }
   // A plausible default so budget code always sees usage: about four characters a token.
-  const produced = (turn.text ?? "") + (turn.reasoning ?? "") + (turn.toolCalls ?? []).map((c) => c.arguments).join("");
+  const produced = (turn.text ?? "") + (turn.reasoning ?? "") +
+    (turn.toolCalls ?? []).map((c) => c.arguments).join("");
   const completion = Math.ceil(produced.length / 4) + 1;
   return { prompt_tokens: 100, completion_tokens: completion, total_tokens: 100 + completion };
 }
@@ -88,42 +105,56 @@ function usageOf(turn: ScriptedTurn): Record<string, number> {
 export function checkRequest(body: Record<string, unknown>): string | undefined {
   if (typeof body.model !== "string" || body.model === "") return "model must be a non-empty string";
   if (body.stream !== true) return "stream must be true (this fake only streams)";
-  if (!Array.isArray(body.messages) || body.messages.length === 0) return "messages must be a non-empty array";
+  if (!Array.isArray(body.messages) || body.messages.length === 0) {
+    return "messages must be a non-empty array";
+  }
   let pending = new Set<string>();
-  for (const [i, message] of body.messages.entries()) {
-    const role = message?.role;
+  for (const [i, raw] of body.messages.entries()) {
+    const message: Json = isObject(raw) ? raw : {};
+    const role = message.role;
     if (role === "tool") {
-      const id = message.tool_call_id;
-      if (!pending.delete(id)) return `messages[${i}]: tool result for ${JSON.stringify(id)} answers no open call`;
+      const id = String(message.tool_call_id);
+      if (!pending.delete(id)) {
+        return `messages[${i}]: tool result for ${JSON.stringify(id)} answers no open call`;
+      }
       if (typeof message.content !== "string") return `messages[${i}]: tool content must be a string`;
       continue;
     }
-    if (!["system", "user", "assistant"].includes(role)) return `messages[${i}]: unknown role ${JSON.stringify(role)}`;
-    if (pending.size > 0) return `messages[${i}] (${role}): tool call(s) ${[...pending].join(", ")} have no result`;
+    if (role !== "system" && role !== "user" && role !== "assistant") {
+      return `messages[${i}]: unknown role ${JSON.stringify(role)}`;
+    }
+    if (pending.size > 0) {
+      return `messages[${i}] (${role}): tool call(s) ${[...pending].join(", ")} have no result`;
+    }
     if (role === "assistant" && message.tool_calls !== undefined) {
       const problem = checkToolCalls(message, i);
       if (typeof problem === "string") return problem;
       pending = problem;
     }
   }
-  if (pending.size > 0) return `tool call(s) ${[...pending].join(", ")} have no result at the end of messages`;
+  if (pending.size > 0) {
+    return `tool call(s) ${[...pending].join(", ")} have no result at the end of messages`;
+  }
   return undefined;
 }
 
-function checkToolCalls(message: Record<string, unknown>, i: number): string | Set<string> {
+function checkToolCalls(message: Json, i: number): string | Set<string> {
   const calls = message.tool_calls;
-  if (!Array.isArray(calls) || calls.length === 0) return `messages[${i}]: tool_calls must be a non-empty array`;
+  if (!Array.isArray(calls) || calls.length === 0) {
+    return `messages[${i}]: tool_calls must be a non-empty array`;
+  }
   if (typeof message.reasoning_content !== "string") {
     return `messages[${i}]: assistant message with tool_calls lacks reasoning_content (DeepSeek/Kimi reject it)`;
   }
   const ids = new Set<string>();
-  for (const call of calls) {
-    if (typeof call?.id !== "string" || call.id === "") return `messages[${i}]: a tool call has no id`;
+  for (const raw of calls) {
+    const call: Json = isObject(raw) ? raw : {};
+    const fn: Json = isObject(call.function) ? call.function : {};
+    if (typeof call.id !== "string" || call.id === "") return `messages[${i}]: a tool call has no id`;
     if (ids.has(call.id)) return `messages[${i}]: tool call id ${call.id} is used twice`;
-    if (call.type !== "function" || typeof call.function?.name !== "string") {
-      return `messages[${i}]: tool call ${call.id} must be {type:"function", function:{name, arguments}}`;
+    if (call.type !== "function" || typeof fn.name !== "string" || typeof fn.arguments !== "string") {
+      return `messages[${i}]: tool call ${call.id} must be {type:"function", function:{name, arguments: string}}`;
     }
-    if (typeof call.function.arguments !== "string") return `messages[${i}]: tool call ${call.id} arguments must be a string`;
     ids.add(call.id);
   }
   return ids;

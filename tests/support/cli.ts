@@ -1,7 +1,7 @@
 /** Runs the real CLI entry as a subprocess under the exact permission flags the binary bakes in. */
-import { fromFileUrl } from "node:url";
+import { fileURLToPath } from "node:url";
 
-const PROJECT = fromFileUrl(new URL("../../", import.meta.url));
+const PROJECT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The narrowed permission flags, read from the one place they are written: deno.json's `flags` task. */
 export async function ternFlags(): Promise<string[]> {
@@ -17,10 +17,19 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `tern ARGS` in `cwd` with only the given environment (plus PATH/HOME), stdin closed. */
-export async function runTern(options: { cwd: string; args: string[]; env?: Record<string, string> }): Promise<CliRun> {
+/** Runs `tern ARGS` in `cwd` with only the given environment (plus PATH/HOME); stdin is `input` or closed. */
+export async function runTern(
+  options: { cwd: string; args: string[]; env?: Record<string, string>; input?: string },
+): Promise<CliRun> {
   const command = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...await ternFlags(), "--config", `${PROJECT}deno.json`, `${PROJECT}main.ts`, ...options.args],
+    args: [
+      "run",
+      ...await ternFlags(),
+      "--config",
+      `${PROJECT}deno.json`,
+      `${PROJECT}main.ts`,
+      ...options.args,
+    ],
     cwd: options.cwd,
     clearEnv: true,
     env: {
@@ -29,11 +38,17 @@ export async function runTern(options: { cwd: string; args: string[]; env?: Reco
       NO_COLOR: "1",
       ...options.env,
     },
-    stdin: "null",
+    stdin: options.input === undefined ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
   });
-  const output = await command.output();
+  const child = command.spawn();
+  if (options.input !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(options.input));
+    await writer.close();
+  }
+  const output = await child.output();
   const decoder = new TextDecoder();
   return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
 }

@@ -1,0 +1,149 @@
+import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
+import { HELP_TEXT, parseCliArgs, UsageError, VERSION } from "../../src/cli/args.ts";
+
+/** Asserts that `argv` is bad usage with exactly `message`, on one line, exit code 2. */
+function assertUsageError(argv: string[], message: string) {
+  throws(() => parseCliArgs(argv), (error: unknown) => {
+    ok(error instanceof UsageError, `expected a UsageError for ${JSON.stringify(argv)}`);
+    deepStrictEqual([error.message, error.exitCode], [message, 2]);
+    return true;
+  });
+}
+
+Deno.test("parseCliArgs() with no arguments opens the REPL with the defaults", () => {
+  deepStrictEqual(parseCliArgs([]), { help: false, version: false, output: "text", approve: "ask" });
+});
+
+Deno.test("parseCliArgs() reads every option, long and short", () => {
+  const argv = [
+    "-p",
+    "fix the test",
+    "--output=stream-json",
+    "--provider",
+    "kimi",
+    "--model",
+    "kimi-k2",
+    "--base-url",
+    "http://127.0.0.1:8000/v1",
+    "--approve",
+    "all",
+    "--max-turns",
+    "12",
+    "--token-budget=50000",
+  ];
+  deepStrictEqual(parseCliArgs(argv), {
+    help: false,
+    version: false,
+    prompt: "fix the test",
+    output: "stream-json",
+    approve: "all",
+    provider: "kimi",
+    model: "kimi-k2",
+    baseUrl: "http://127.0.0.1:8000/v1",
+    maxTurns: 12,
+    tokenBudget: 50_000,
+  });
+  equal(parseCliArgs(["--print", "task"]).prompt, "task");
+});
+
+Deno.test("parseCliArgs() recognises -h, --help, -v and --version", () => {
+  equal(parseCliArgs(["-h"]).help, true);
+  equal(parseCliArgs(["--help"]).help, true);
+  equal(parseCliArgs(["-v"]).version, true);
+  equal(parseCliArgs(["--version"]).version, true);
+});
+
+Deno.test("parseCliArgs() lets --help through even with --output json and no task", () => {
+  equal(parseCliArgs(["--output", "json", "--help"]).help, true);
+});
+
+Deno.test("parseCliArgs() rejects an unknown option", () => {
+  assertUsageError(["--foo"], "unknown option '--foo'");
+  assertUsageError(["-x"], "unknown option '-x'");
+});
+
+Deno.test("parseCliArgs() rejects loose words and says to quote the task", () => {
+  assertUsageError(["fix", "it"], `unexpected argument 'fix'; to run a task, quote it: tern -p "TASK"`);
+  assertUsageError(["-p", "fix", "it"], `unexpected argument 'it'; to run a task, quote it: tern -p "TASK"`);
+});
+
+Deno.test("parseCliArgs() rejects an option missing its value", () => {
+  assertUsageError(["-p"], "option '-p, --print' needs a value");
+  assertUsageError(["--model"], "option '--model' needs a value");
+  assertUsageError(["--max-turns"], "option '--max-turns' needs a value");
+});
+
+Deno.test("parseCliArgs() rejects a value that looks like another option", () => {
+  assertUsageError(
+    ["--max-turns", "-3"],
+    "option '--max-turns' needs a value; for a value starting with '-', write --max-turns=VALUE",
+  );
+  assertUsageError(
+    ["-p", "-h"],
+    "option '-p' needs a value; for a value starting with '-', write --print=VALUE",
+  );
+});
+
+Deno.test("parseCliArgs() rejects a value given to a switch", () => {
+  assertUsageError(["--help=yes"], "option '-h, --help' does not take an argument");
+});
+
+Deno.test("parseCliArgs() rejects an empty task or empty names", () => {
+  assertUsageError(["-p", "  "], '-p needs a task, e.g. tern -p "fix the failing test"');
+  assertUsageError(["--provider="], "--provider needs a value");
+  assertUsageError(["--model", ""], "--model needs a value");
+  assertUsageError(["--base-url", " "], "--base-url needs a value");
+});
+
+Deno.test("parseCliArgs() rejects a bad --output or --approve value, listing the good ones", () => {
+  assertUsageError(
+    ["-p", "t", "--output", "yaml"],
+    "--output must be one of text, json, stream-json (got 'yaml')",
+  );
+  assertUsageError(["--approve", "yes"], "--approve must be one of ask, edits, all (got 'yes')");
+});
+
+Deno.test("parseCliArgs() rejects --max-turns and --token-budget that are not positive whole numbers", () => {
+  for (const value of ["0", "-1", "1.5", "1e3", "abc", "", "9007199254740993"]) {
+    assertUsageError(
+      [`--max-turns=${value}`],
+      `--max-turns must be a positive whole number (got '${value}')`,
+    );
+    assertUsageError(
+      [`--token-budget=${value}`],
+      `--token-budget must be a positive whole number (got '${value}')`,
+    );
+  }
+});
+
+Deno.test("parseCliArgs() rejects json and stream-json output without a -p task", () => {
+  assertUsageError(["--output", "json"], '--output json needs a headless task: tern -p "TASK" --output json');
+  assertUsageError(
+    ["--output", "stream-json"],
+    '--output stream-json needs a headless task: tern -p "TASK" --output stream-json',
+  );
+});
+
+Deno.test("HELP_TEXT names every option, environment variable and exit code", () => {
+  const expected = [
+    "--print",
+    "--output",
+    "--provider",
+    "--model",
+    "--base-url",
+    "--approve",
+    "--max-turns",
+    "--token-budget",
+    "--help",
+    "--version",
+    "TERN_PROVIDER",
+    "TERN_MODEL",
+    "TERN_BASE_URL",
+    "TERN_API_KEY",
+    "DEEPSEEK_API_KEY",
+    "130 cancelled",
+    VERSION,
+  ];
+  for (const word of expected) ok(HELP_TEXT.includes(word), word);
+  equal(VERSION, "0.1.0");
+});

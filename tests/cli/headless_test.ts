@@ -1,0 +1,36 @@
+import { assertEquals } from "../support/assert.ts";
+import { exitCodeFor, resultObject } from "../../src/cli/headless.ts";
+
+Deno.test("exitCodeFor() maps each exit reason to the CLI contract's code", () => {
+  assertEquals(exitCodeFor("done"), 0);
+  assertEquals(exitCodeFor("error"), 1);
+  assertEquals(exitCodeFor("cancelled"), 130);
+  for (const reason of ["length", "max_turns", "token_budget", "runaway"] as const) {
+    assertEquals(exitCodeFor(reason), 3);
+  }
+});
+
+Deno.test("resultObject() has the documented fields in snake_case", () => {
+  const object = resultObject({
+    text: "ok",
+    exitReason: "done",
+    partial: false,
+    turns: 2,
+    toolCalls: 1,
+    usage: { promptTokens: 10, completionTokens: 2, totalTokens: 12, cachedTokens: 4 },
+  });
+  assertEquals(object, {
+    result: "ok",
+    exit_reason: "done",
+    partial: false,
+    turns: 2,
+    tool_calls: 1,
+    usage: {
+      prompt_tokens: 10,
+      completion_tokens: 2,
+      total_tokens: 12,
+      cached_tokens: 4,
+      reasoning_tokens: 0,
+    },
+  });
+});

@@ -1,0 +1,208 @@
+/** A real HTTP fake of an OpenAI-compatible model on 127.0.0.1: scripted turns, fault injection, raw replay. */
+import { checkRequest, type ScriptedTurn, turnPayloads } from "./_fake_model_wire.ts";
+
+export type { ScriptedToolCall, ScriptedTurn } from "./_fake_model_wire.ts";
+
+/** A running fake model server; `await using` closes it. */
+export interface FakeModel extends AsyncDisposable {
+  /** Base URL, e.g. `http://127.0.0.1:PORT/v1`. */
+  url: string;
+  /** Parsed JSON bodies of the chat-completions requests received, in order (rejected ones included). */
+  requests: Record<string, unknown>[];
+  /** Stops the server, aborting in-flight streams and pending delays. */
+  close(): Promise<void>;
+}
+
+/** A script: a list of turns served in order, or a function choosing the turn for each request. */
+export type Script = ScriptedTurn[] | ((body: Record<string, unknown>, index: number) => ScriptedTurn);
+
+/** Where to listen; port 0 (the default) picks a free port. */
+export interface FakeModelOptions {
+  port?: number;
+  /** Called with a one-line summary of each request (the CLI logs them). */
+  onRequest?: (summary: string) => void;
+}
+
+/** One response: raw SSE frames plus how to pace them. */
+interface Plan {
+  frames: (string | Uint8Array)[];
+  delayMs?: number;
+  chunkDelayMs?: number;
+}
+
+const encoder = new TextEncoder();
+
+/** Starts a fake model serving `script` on POST /v1/chat/completions and a model list on GET /v1/models. */
+export function startFakeModel(script: Script, options: FakeModelOptions = {}): FakeModel {
+  const requests: Record<string, unknown>[] = [];
+  return serve(options.port ?? 0, async (body, signal) => {
+    const index = requests.length;
+    requests.push(body);
+    const problem = checkRequest(body);
+    options.onRequest?.(`#${index} ${problem ? `rejected: ${problem}` : "ok"}`);
+    if (problem) return errorResponse(400, `fake model: invalid request: ${problem}`);
+    let turn: ScriptedTurn;
+    try {
+      turn = pickTurn(script, body, index);
+    } catch (error) {
+      return errorResponse(500, `fake model: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (turn.delayMs) await sleep(turn.delayMs, signal);
+    if (turn.status !== undefined) return statusResponse(turn);
+    let frames = turnPayloads(turn, { model: String(body.model), turnIndex: index }).map(dataFrame);
+    if (turn.cutAfterChunks !== undefined) frames = frames.slice(0, turn.cutAfterChunks);
+    else if (!turn.omitDone && !turn.streamError) frames.push(dataFrame("[DONE]"));
+    return { frames, chunkDelayMs: turn.chunkDelayMs };
+  }, requests);
+}
+
+/** Options of a raw replay. */
+export interface ReplayOptions {
+  /** Cut the byte stream into pieces of this many bytes (default: one write per event). */
+  byteChunkSize?: number;
+  /** Line ending used between fields and events (default "\n"). */
+  eol?: "\n" | "\r\n" | "\r";
+  /** Append `data: [DONE]` (default true). */
+  done?: boolean;
+}
+
+/** Serves the same raw stream to every chat-completions request: each line as `data: <line>`, then [DONE]. */
+export function replayChunks(lines: string[], options: ReplayOptions = {}): FakeModel {
+  const eol = options.eol ?? "\n";
+  const events = lines.filter((line) => line.trim() !== "").map((line) => `data: ${line}${eol}${eol}`);
+  if (options.done ?? true) events.push(`data: [DONE]${eol}${eol}`);
+  const bytes = encoder.encode(events.join(""));
+  const size = options.byteChunkSize;
+  const pieces: Uint8Array[] = [];
+  if (size) { for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size)); }
+  else pieces.push(...events.map((event) => encoder.encode(event)));
+  const requests: Record<string, unknown>[] = [];
+  return serve(0, (body) => {
+    requests.push(body);
+    return Promise.resolve({ frames: pieces });
+  }, requests);
+}
+
+/** Serves a `*.chunks.txt` fixture file (one JSON payload per line) with replayChunks. */
+export async function replayFixture(path: string | URL, options: ReplayOptions = {}): Promise<FakeModel> {
+  return replayChunks((await Deno.readTextFile(path)).split("\n"), options);
+}
+
+type Handler = (body: Record<string, unknown>, signal: AbortSignal) => Promise<Plan | Response>;
+
+function serve(port: number, handle: Handler, requests: Record<string, unknown>[]): FakeModel {
+  const inFlight = new Set<AbortController>();
+  const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, async (req) => {
+    const path = new URL(req.url).pathname;
+    if (req.method === "GET" && path === "/v1/models") return Response.json(MODELS);
+    if (req.method !== "POST" || path !== "/v1/chat/completions") {
+      return errorResponse(404, `fake model: no route for ${req.method} ${path}`);
+    }
+    const body = await req.json().catch(() => undefined);
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      return errorResponse(400, "fake model: the request body is not a JSON object");
+    }
+    const controller = new AbortController();
+    inFlight.add(controller);
+    const release = () => inFlight.delete(controller);
+    // A client that hangs up must also end our pending delays.
+    req.signal.addEventListener("abort", () => controller.abort(new Error("client disconnected")));
+    try {
+      const plan = await handle(body, controller.signal);
+      if (plan instanceof Response) {
+        release();
+        return plan;
+      }
+      return new Response(paced(plan, controller, release), { headers: SSE_HEADERS });
+    } catch (error) {
+      release();
+      return errorResponse(503, `fake model: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  });
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      for (const controller of inFlight) controller.abort(new Error("fake model closed"));
+      await server.shutdown();
+    })();
+    return closing;
+  };
+  const url = `http://127.0.0.1:${server.addr.port}/v1`;
+  return { url, requests, close, [Symbol.asyncDispose]: close };
+}
+
+/** A body that writes the frames with the planned pauses; aborting errors it like a dropped connection. */
+function paced(plan: Plan, controller: AbortController, release: () => void): ReadableStream<Uint8Array> {
+  let next = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(stream) {
+      try {
+        if (next > 0 && plan.chunkDelayMs) await sleep(plan.chunkDelayMs, controller.signal);
+        if (controller.signal.aborted) throw controller.signal.reason;
+        if (next < plan.frames.length) {
+          const frame = plan.frames[next++];
+          stream.enqueue(typeof frame === "string" ? encoder.encode(frame) : frame);
+          return;
+        }
+        release();
+        stream.close();
+      } catch (error) {
+        release();
+        stream.error(error);
+      }
+    },
+    cancel() {
+      // The client went away: stop pending delays.
+      controller.abort(new Error("client disconnected"));
+      release();
+    },
+  });
+}
+
+function pickTurn(script: Script, body: Record<string, unknown>, index: number): ScriptedTurn {
+  if (typeof script === "function") return script(body, index);
+  const turn = script[index];
+  if (!turn) {
+    throw new Error(
+      `script exhausted: request #${index + 1} arrived but only ${script.length} turn(s) are scripted`,
+    );
+  }
+  return turn;
+}
+
+function statusResponse(turn: ScriptedTurn): Response {
+  const status = turn.status ?? 500;
+  const headers: Record<string, string> = {};
+  if (turn.retryAfter !== undefined) headers["retry-after"] = turn.retryAfter;
+  if (turn.errorBody !== undefined) return new Response(turn.errorBody, { status, headers });
+  return errorResponse(status, `fake model: scripted HTTP ${status}`, headers);
+}
+
+function errorResponse(status: number, message: string, headers: Record<string, string> = {}): Response {
+  const type = status >= 500 ? "server_error" : "invalid_request_error";
+  return Response.json({ error: { message, type, code: status } }, { status, headers });
+}
+
+function dataFrame(payload: unknown): string {
+  return `data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`;
+}
+
+/** Resolves after `ms`, or early when `signal` aborts; never leaves a timer behind. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
+}
+
+const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" };
+const MODELS = {
+  object: "list",
+  data: [{ id: "fake-model", object: "model", created: 0, owned_by: "tern-tests" }],
+};
