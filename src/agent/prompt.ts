@@ -1,5 +1,5 @@
 /** The system prompt: stable across turns and sessions so providers can cache it. */
-import { UNTRUSTED_DATA_NOTICE } from "../tools/boundary.ts";
+import { TOOL_RESULT_NOTICE } from "../tools/boundary.ts";
 
 /**
  * Builds the system prompt. It holds nothing that changes between requests (no clock, no counters), so
@@ -17,6 +17,6 @@ export function systemPrompt(root: string): string {
     "- If a tool returns an error, read it and fix the call instead of repeating it.",
     "- Ask the user only when the task is truly ambiguous.",
     "",
-    UNTRUSTED_DATA_NOTICE,
+    TOOL_RESULT_NOTICE,
   ].join("\n");
 }

@@ -88,7 +88,7 @@ class Watchdog {
   arm(ms: number, what: string): void {
     this.stop();
     this.#timer = setTimeout(() => {
-      this.expired = `${what} within ${Math.round(ms / 1000)} s`;
+      this.expired = `${what} within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`;
       this.#controller.abort(new Error(this.expired));
     }, ms);
   }
@@ -146,8 +146,9 @@ export class ChatCompletionsClient implements LlmClient {
       const why = watchdog.expired ?? describeCause(error);
       throw new LlmError("network", `Could not reach ${this.#baseUrl}: ${why}`, { cause: error });
     }
-    if (!response.ok) throw await this.#httpError(response);
-    return response;
+    if (response.ok) return response;
+    const error = await this.#httpError(response);
+    throw signal.aborted ? aborted(false) : error;
   }
 
   async #httpError(response: Response): Promise<LlmError> {
@@ -184,13 +185,22 @@ export class ChatCompletionsClient implements LlmClient {
           break; // nothing meaningful follows [DONE]; stop reading so the connection is released
         }
         if (payload === "") continue;
-        for (const event of assembler.push(parseChunk(payload, this.#baseUrl))) onEvent(event);
+        for (const event of assembler.push(this.#parse(payload, assembler))) onEvent(event);
       }
     } finally {
       await payloads.return(undefined);
     }
     if (signal.aborted) throw aborted(assembler.hasOutput);
     return assembler.finish();
+  }
+
+  #parse(payload: string, assembler: TurnAssembler): unknown {
+    try {
+      return JSON.parse(payload);
+    } catch {
+      const message = `${this.#baseUrl} sent a stream event that is not JSON: ${clip(payload, 120)}`;
+      throw new LlmError("bad_response", message, { partialOutput: assembler.hasOutput });
+    }
   }
 
   /** The next trimmed payload, or undefined at the end; read failures become typed errors. */
@@ -218,17 +228,6 @@ function aborted(partialOutput: boolean): LlmError {
   return new LlmError("aborted", "The model call was cancelled", { partialOutput });
 }
 
-function parseChunk(payload: string, source: string): unknown {
-  try {
-    return JSON.parse(payload);
-  } catch {
-    throw new LlmError(
-      "bad_response",
-      `${source} sent a stream event that is not JSON: ${clip(payload, 120)}`,
-    );
-  }
-}
-
 /** The provider's own words from an error body: `error.message`, `message`, `detail`, or the text itself. */
 export function providerMessage(body: string): string {
   const trimmed = body.trim();
@@ -246,11 +245,16 @@ export function providerMessage(body: string): string {
   return clip(trimmed.replace(/\s+/g, " "), 300);
 }
 
-/** The innermost human-readable part of a fetch failure, without the URL noise or a stack trace. */
+/** The innermost cause of a fetch failure, without the URL noise or a stack trace. */
 function describeCause(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const parts = message.split(/:\s+/).filter((part) => part.trim() !== "");
-  return parts.at(-1) ?? "connection failed";
+  let inner = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  const message = inner instanceof Error ? inner.message : String(inner);
+  const cleaned = message
+    .replace(/^error sending request for url \([^)]*\):\s*/, "")
+    .replace(/^client error \([^)]*\):\s*/, "")
+    .trim();
+  return cleaned || "connection failed";
 }
 
 function clip(text: string, max: number): string {

@@ -12,7 +12,11 @@ export interface AtomicWriteOptions {
  * Replaces `path` with `data` so readers see the old file or the new one, never half of it. The temp
  * file lives in the same directory (a rename is atomic only within one filesystem) and is removed on failure.
  */
-export async function atomicWrite(path: string, data: Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function atomicWrite(
+  path: string,
+  data: Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const suffix = crypto.randomUUID().slice(0, 8);
   const temp = join(dirname(path), `.${basename(path)}.tern-${suffix}.tmp`);
   try {

@@ -53,7 +53,12 @@ function chooseForms(text: string, oldText: string, newText: string): [string, s
 export function applyEdit(text: string, oldText: string, newText: string, replaceAll: boolean): EditOutcome {
   const [from, to, found] = chooseForms(text, oldText, newText);
   if (found.length === 0) return { kind: "not_found" };
-  if (found.length > 1 && !replaceAll) return { kind: "ambiguous", lines: found.map((at) => lineAt(text, at)) };
+  if (found.length > 1 && !replaceAll) {
+    return {
+      kind: "ambiguous",
+      lines: found.map((at) => lineAt(text, at)),
+    };
+  }
   const pieces = text.split(from);
   const count = pieces.length - 1;
   const normalise = (s: string) => s.replaceAll("\r\n", "\n");

@@ -7,7 +7,7 @@ export const MAX_LINE_CHARS = 2000;
 export const MAX_OUTPUT_CHARS = 8000;
 
 /** The marker put where text was removed from the middle. */
-export function cutMarker(count: number): string {
+function cutMarker(count: number): string {
   return `\n… [${count} characters cut] …\n`;
 }
 
@@ -48,11 +48,6 @@ export class HeadTail {
     // Trim only when the tail is well past its size, so a flood costs amortised O(1) per character.
     if (this.#tail.length > this.#tailMax * 2 + 4096) this.#trimTail();
     return this;
-  }
-
-  /** True when some of the text pushed so far will not appear in `toString()`. */
-  get truncated(): boolean {
-    return this.#dropped > 0 || this.#head.length + this.#tail.length > this.max;
   }
 
   /** The kept text, with the cut marked when something was removed. */

@@ -46,7 +46,9 @@ function ambiguous(rel: string, lines: number[]): ToolError {
 
 async function run(args: EditFileArgs, ctx: ToolContext): Promise<string> {
   if (args.old_text === "") {
-    throw new ToolError(`old_text is empty: give the exact text to replace (to create a file, use write_file).`);
+    throw new ToolError(
+      `old_text is empty: give the exact text to replace (to create a file, use write_file).`,
+    );
   }
   if (args.old_text === args.new_text) {
     throw new ToolError(`old_text and new_text are identical: the edit would change nothing.`);

@@ -58,7 +58,9 @@ async function describe(root: string, dir: string, entry: Deno.DirEntry): Promis
 async function run(args: ListDirArgs, ctx: ToolContext): Promise<string> {
   const given = args.path ?? ".";
   const dir = await resolvePath(ctx.root, given);
-  if (dir.info === null) throw new ToolError(`${showPath(given)} not found: list its parent to check the name.`);
+  if (dir.info === null) {
+    throw new ToolError(`${showPath(given)} not found: list its parent to check the name.`);
+  }
   if (dir.info.isFile) throw new ToolError(`${showPath(dir.rel)} is a file: use read_file.`);
   if (!dir.info.isDirectory) throw new ToolError(`${showPath(dir.rel)} is not a directory.`);
   const entries: Deno.DirEntry[] = [];
@@ -66,7 +68,9 @@ async function run(args: ListDirArgs, ctx: ToolContext): Promise<string> {
   if (entries.length === 0) return "(empty directory)";
   entries.sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   const shown = entries.slice(0, MAX_ENTRIES);
-  const lines = await Promise.all(shown.map(async (e) => cutLine(await describe(ctx.root, dir.real, e), MAX_ENTRY_CHARS)));
+  const lines = await Promise.all(
+    shown.map(async (e) => cutLine(await describe(ctx.root, dir.real, e), MAX_ENTRY_CHARS)),
+  );
   if (entries.length > MAX_ENTRIES) lines.push(`(${entries.length - MAX_ENTRIES} more entries not shown)`);
   return truncateMiddle(lines.join("\n"), MAX_LISTING_CHARS);
 }

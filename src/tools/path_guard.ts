@@ -98,7 +98,9 @@ export async function resolvePath(root: string, path: string): Promise<GuardedPa
       return { real, rel: relative(root, real), info: null };
     }
     if (info.isSymlink) {
-      if (++hops > MAX_SYMLINK_HOPS) throw new ToolError(`${showPath(path)}: too many levels of symbolic links.`);
+      if (++hops > MAX_SYMLINK_HOPS) {
+        throw new ToolError(`${showPath(path)}: too many levels of symbolic links.`);
+      }
       // `current` is already real, so resolving the link text against it lexically is exact.
       const target = resolve(current, await Deno.readLink(next));
       if (!isInside(root, target)) throw outside(path);
@@ -108,8 +110,9 @@ export async function resolvePath(root: string, path: string): Promise<GuardedPa
       continue;
     }
     if (parts.length > 0 && !info.isDirectory) {
+      const file = relative(root, next);
       throw new ToolError(
-        `${showPath(path)}: "${relative(root, next)}" is a file, not a directory, so nothing can be inside it.`,
+        `${showPath(path)}: "${file}" is a file, not a directory, so nothing can be inside it.`,
       );
     }
     current = next;
@@ -117,11 +120,15 @@ export async function resolvePath(root: string, path: string): Promise<GuardedPa
   }
   // Belt and braces: the kernel's own answer must agree that the path is inside.
   if (!isInside(root, await Deno.realPath(current))) throw outside(path);
-  return { real: current, rel: relative(root, current) || ".", info: currentInfo ?? await Deno.lstat(current) };
+  return {
+    real: current,
+    rel: relative(root, current) || ".",
+    info: currentInfo ?? await Deno.lstat(current),
+  };
 }
 
 /** Names what a non-regular, non-directory file is, for refusals. */
-export function kindOf(info: Deno.FileInfo): string {
+function kindOf(info: Deno.FileInfo): string {
   if (info.isFifo) return "a FIFO (named pipe)";
   if (info.isSocket) return "a socket";
   if (info.isCharDevice || info.isBlockDevice) return "a device";
@@ -135,7 +142,10 @@ function megabytes(bytes: number): string {
 }
 
 /** Resolves a path that must be an existing regular file under the size limit; refuses before opening. */
-export async function resolveForRead(root: string, path: string): Promise<GuardedPath & { info: Deno.FileInfo }> {
+export async function resolveForRead(
+  root: string,
+  path: string,
+): Promise<GuardedPath & { info: Deno.FileInfo }> {
   const guarded = await resolvePath(root, path);
   const { info, rel } = guarded;
   if (info === null) {
@@ -156,7 +166,9 @@ async function readCapped(file: Deno.FsFile, size: number, rel: string): Promise
   let total = 0;
   while (true) {
     if (total === buffer.length) {
-      if (buffer.length > MAX_FILE_BYTES) throw new ToolError(`${showPath(rel)}: file is over the 10 MB limit.`);
+      if (buffer.length > MAX_FILE_BYTES) {
+        throw new ToolError(`${showPath(rel)}: file is over the 10 MB limit.`);
+      }
       const bigger = new Uint8Array(Math.min(buffer.length * 2, MAX_FILE_BYTES + 1));
       bigger.set(buffer);
       buffer = bigger;
@@ -214,7 +226,9 @@ export async function resolveForWrite(root: string, path: string): Promise<Guard
     throw new ToolError(`${showPath(rel)} is a directory: give the path of a file inside it.`);
   }
   if (info !== null && !info.isFile) {
-    throw new ToolError(`${showPath(rel)} is not a regular file (it is ${kindOf(info)}): it cannot be written.`);
+    throw new ToolError(
+      `${showPath(rel)} is not a regular file (it is ${kindOf(info)}): it cannot be written.`,
+    );
   }
   return guarded;
 }

@@ -51,9 +51,8 @@ async function run(args: ReadFileArgs, ctx: ToolContext): Promise<string> {
   const lines = splitLines(file.text);
   const offset = args.offset ?? 1;
   if (offset > lines.length) {
-    throw new ToolError(
-      `offset ${offset} is past the end: ${file.rel} has ${lines.length} line${lines.length === 1 ? "" : "s"}.`,
-    );
+    const count = `${lines.length} line${lines.length === 1 ? "" : "s"}`;
+    throw new ToolError(`offset ${offset} is past the end: ${file.rel} has ${count}.`);
   }
   const last = Math.min(lines.length, offset - 1 + (args.limit ?? MAX_LINES));
   const out: string[] = [];
@@ -66,7 +65,9 @@ async function run(args: ReadFileArgs, ctx: ToolContext): Promise<string> {
     chars += row.length + 1;
   }
   const remaining = lines.length - next + 1;
-  if (remaining > 0) out.push(`(${remaining} more line${remaining === 1 ? "" : "s"}: call read_file with offset=${next})`);
+  if (remaining > 0) {
+    out.push(`(${remaining} more line${remaining === 1 ? "" : "s"}: call read_file with offset=${next})`);
+  }
   return out.join("\n");
 }
 

@@ -50,7 +50,7 @@ async function makeParents(path: string, shown: string): Promise<void> {
 async function run(args: WriteFileArgs, ctx: ToolContext): Promise<string> {
   const target = await resolveForWrite(ctx.root, args.path);
   const existing = target.info;
-  let data = new TextEncoder().encode(args.content);
+  let data: Uint8Array = new TextEncoder().encode(args.content);
   // The model saw the file without its BOM (read_file strips it); keep it, as an editor would.
   if (existing !== null && !args.content.startsWith("\uFEFF") && await startsWithBom(target.real)) {
     data = prependBom(data);

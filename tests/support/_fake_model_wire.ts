@@ -19,7 +19,7 @@ export interface ScriptedTurn {
   status?: number;
   retryAfter?: string;
   errorBody?: string;
-  /** Close the stream after N data chunks (no [DONE], no finish_reason). */
+  /** Close the stream after N data chunks, the role chunk included (no [DONE], no finish_reason). */
   cutAfterChunks?: number;
   /** Don't send `data: [DONE]`. */
   omitDone?: boolean;

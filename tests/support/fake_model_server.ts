@@ -48,6 +48,7 @@ export function startFakeModel(script: Script, options: FakeModelOptions = {}): 
       return errorResponse(500, `fake model: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (turn.delayMs) await sleep(turn.delayMs, signal);
+    if (signal.aborted) return errorResponse(503, "fake model: closed while the response was pending");
     if (turn.status !== undefined) return statusResponse(turn);
     let frames = turnPayloads(turn, { model: String(body.model), turnIndex: index }).map(dataFrame);
     if (turn.cutAfterChunks !== undefined) frames = frames.slice(0, turn.cutAfterChunks);
@@ -105,8 +106,6 @@ function serve(port: number, handle: Handler, requests: Record<string, unknown>[
     const controller = new AbortController();
     inFlight.add(controller);
     const release = () => inFlight.delete(controller);
-    // A client that hangs up must also end our pending delays.
-    req.signal.addEventListener("abort", () => controller.abort(new Error("client disconnected")));
     try {
       const plan = await handle(body, controller.signal);
       if (plan instanceof Response) {
@@ -131,7 +130,7 @@ function serve(port: number, handle: Handler, requests: Record<string, unknown>[
   return { url, requests, close, [Symbol.asyncDispose]: close };
 }
 
-/** A body that writes the frames with the planned pauses; aborting errors it like a dropped connection. */
+/** A body that writes the frames with the planned pauses; aborting ends it early. */
 function paced(plan: Plan, controller: AbortController, release: () => void): ReadableStream<Uint8Array> {
   let next = 0;
   return new ReadableStream<Uint8Array>({
@@ -146,9 +145,11 @@ function paced(plan: Plan, controller: AbortController, release: () => void): Re
         }
         release();
         stream.close();
-      } catch (error) {
+      } catch {
+        // Closing the server ends the stream early, as a dropped upstream would (no [DONE]); an error here
+        // would only make Deno.serve print a stack trace.
         release();
-        stream.error(error);
+        stream.close();
       }
     },
     cancel() {

@@ -1,0 +1,303 @@
+import assert from "node:assert/strict";
+import { toUsage, TurnAssembler } from "../../src/llm/turn_assembler.ts";
+import { type AssistantTurn, LlmError, type StreamEvent } from "../../src/llm/types.ts";
+
+/** A chat.completion.chunk with one choice. */
+function chunk(delta: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { id: "c", object: "chat.completion.chunk", model: "m", choices: [{ index: 0, delta, ...extra }] };
+}
+
+/** Feeds the chunks (and [DONE] unless told not to) and returns the events and the turn. */
+function run(
+  chunks: unknown[],
+  options: { done?: boolean } = {},
+): { events: StreamEvent[]; turn: AssistantTurn } {
+  const assembler = new TurnAssembler();
+  const events = chunks.flatMap((c) => assembler.push(c));
+  if (options.done ?? true) assembler.done();
+  return { events, turn: assembler.finish() };
+}
+
+function toolDelta(calls: unknown[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return chunk({ tool_calls: calls }, extra);
+}
+
+function assertLlmError(fn: () => unknown, kind: LlmError["kind"], pattern: RegExp, partial = false): void {
+  assert.throws(fn, (error: unknown) => {
+    assert.ok(error instanceof LlmError);
+    assert.equal(error.kind, kind);
+    assert.match(error.message, pattern);
+    assert.equal(error.partialOutput, partial);
+    return true;
+  });
+}
+
+Deno.test("TurnAssembler joins text deltas and emits one text_delta per non-empty piece", () => {
+  const { events, turn } = run([
+    chunk({ role: "assistant", content: "" }),
+    chunk({ content: "Hel" }),
+    chunk({
+      content: "lo",
+    }, { finish_reason: "stop" }),
+  ]);
+  assert.deepEqual(events, [{ type: "text_delta", text: "Hel" }, { type: "text_delta", text: "lo" }]);
+  assert.deepEqual(turn, { text: "Hello", reasoning: "", toolCalls: [], finishReason: "stop", model: "m" });
+});
+
+Deno.test("TurnAssembler reads reasoning from reasoning_content and from reasoning, never both twice", () => {
+  const { turn, events } = run([
+    chunk({ reasoning_content: "a", content: null }),
+    chunk({ reasoning: "b" }),
+    chunk({ reasoning_content: "c", reasoning: "c" }),
+    chunk({ reasoning_content: null, content: "x" }),
+  ]);
+  assert.equal(turn.reasoning, "abc");
+  assert.equal(turn.text, "x");
+  assert.deepEqual(events.map((e) => e.type), [
+    "reasoning_delta",
+    "reasoning_delta",
+    "reasoning_delta",
+    "text_delta",
+  ]);
+});
+
+Deno.test("TurnAssembler splits Mistral content parts into reasoning and text", () => {
+  const { turn } = run([
+    chunk({ content: [{ type: "thinking", thinking: [{ type: "text", text: "think " }] }] }),
+    chunk({ content: [{ type: "thinking", thinking: [{ type: "text", text: "more" }] }, { type: "image" }] }),
+    chunk({ content: [{ type: "text", text: "answer" }] }),
+    chunk({ content: "" }, { finish_reason: "stop" }),
+  ]);
+  assert.equal(turn.reasoning, "think more");
+  assert.equal(turn.text, "answer");
+});
+
+Deno.test("TurnAssembler merges tool-call fragments by index", () => {
+  const { turn, events } = run([
+    toolDelta([{ index: 0, id: "call_a", type: "function", function: { name: "read_file", arguments: "" } }]),
+    toolDelta([{ index: 0, function: { arguments: '{"pa' } }]),
+    toolDelta([{ index: 0, id: "", function: { arguments: 'th":"x"}' } }]),
+    chunk({}, { finish_reason: "tool_calls" }),
+  ]);
+  assert.deepEqual(turn.toolCalls, [{ id: "call_a", name: "read_file", arguments: '{"path":"x"}' }]);
+  assert.equal(turn.finishReason, "tool_calls");
+  assert.deepEqual(events, [
+    { type: "tool_call_delta", index: 0, id: "call_a", name: "read_file", argumentsDelta: "" },
+    { type: "tool_call_delta", index: 0, argumentsDelta: '{"pa' },
+    { type: "tool_call_delta", index: 0, argumentsDelta: 'th":"x"}' },
+  ]);
+});
+
+Deno.test("TurnAssembler assigns local ids to tool calls that never got one", () => {
+  const { turn } = run([
+    toolDelta([{ index: 0, function: { name: "a", arguments: "{}" } }, {
+      index: 1,
+      id: "",
+      function: { name: "b" },
+    }]),
+    toolDelta([{ index: 1, id: "", function: { arguments: "{}" } }]),
+  ]);
+  assert.deepEqual(turn.toolCalls, [{ id: "call_0", name: "a", arguments: "{}" }, {
+    id: "call_1",
+    name: "b",
+    arguments: "{}",
+  }]);
+});
+
+Deno.test("TurnAssembler keeps the first name when later fragments repeat it", () => {
+  const { turn } = run([
+    toolDelta([{ index: 0, id: "x", function: { name: "grep", arguments: "{" } }]),
+    toolDelta([{ index: 0, id: "x", function: { name: "grep", arguments: "}" } }]),
+  ]);
+  assert.deepEqual(turn.toolCalls, [{ id: "x", name: "grep", arguments: "{}" }]);
+});
+
+Deno.test("TurnAssembler uses the array position when fragments carry no index", () => {
+  const { turn } = run([
+    toolDelta([{ id: "w", function: { name: "weather", arguments: '{"c":"' } }, {
+      id: "t",
+      function: { name: "time", arguments: '{"z":"' },
+    }]),
+    toolDelta([{ index: 1, function: { arguments: 'UTC"}' } }, {
+      index: 0,
+      function: { arguments: 'Paris"}' },
+    }]),
+  ]);
+  assert.deepEqual(turn.toolCalls, [
+    { id: "w", name: "weather", arguments: '{"c":"Paris"}' },
+    { id: "t", name: "time", arguments: '{"z":"UTC"}' },
+  ]);
+});
+
+Deno.test("TurnAssembler continues the last call when a fragment has neither index nor id", () => {
+  const { turn } = run([
+    toolDelta([{ id: "a", function: { name: "ls", arguments: '{"p' } }]),
+    toolDelta([{ function: { arguments: '":1}' } }]),
+    toolDelta([{ id: "b", function: { name: "cat", arguments: "{" } }]),
+    toolDelta([{ function: { arguments: "}" } }]),
+    toolDelta([{ function: { name: "pwd", arguments: "{}" } }]),
+  ]);
+  assert.deepEqual(turn.toolCalls, [
+    { id: "a", name: "ls", arguments: '{"p":1}' },
+    { id: "b", name: "cat", arguments: "{}" },
+    { id: "call_2", name: "pwd", arguments: "{}" },
+  ]);
+});
+
+Deno.test("TurnAssembler orders tool calls by index when indices arrive out of order or start at 1", () => {
+  const { turn, events } = run([
+    toolDelta([{ index: 2, id: "second", function: { name: "b", arguments: "{}" } }]),
+    toolDelta([{ index: 1, id: "first", function: { name: "a", arguments: "{}" } }]),
+  ]);
+  assert.deepEqual(turn.toolCalls.map((c) => c.id), ["first", "second"]);
+  assert.deepEqual(events.map((e) => e.type === "tool_call_delta" && e.index), [2, 1]);
+});
+
+Deno.test("TurnAssembler accepts a numeric string index and rejects a nonsense one with a clear error", () => {
+  const { turn } = run([toolDelta([{ index: "0", id: "a", function: { name: "x", arguments: "{}" } }])]);
+  assert.deepEqual(turn.toolCalls, [{ id: "a", name: "x", arguments: "{}" }]);
+  const assembler = new TurnAssembler({ source: "http://h/v1" });
+  const bad = toolDelta([{ index: "zero", id: "a", function: { name: "x", arguments: "{}" } }]);
+  assertLlmError(
+    () => assembler.push(bad),
+    "bad_response",
+    /^http:\/\/h\/v1 sent a tool call with an invalid index "zero"/,
+  );
+});
+
+Deno.test("TurnAssembler takes a whole tool call in one fragment in the same chunk as finish_reason", () => {
+  const { turn } = run([
+    chunk({ role: "assistant", content: "" }),
+    toolDelta([{ id: "gS", function: { name: "weather", arguments: '{"l": "SF"}' } }], {
+      finish_reason: "tool_calls",
+    }),
+  ], { done: false });
+  assert.deepEqual(turn.toolCalls, [{ id: "gS", name: "weather", arguments: '{"l": "SF"}' }]);
+  assert.equal(turn.finishReason, "tool_calls");
+});
+
+Deno.test("TurnAssembler creates no tool call from empty tool_calls arrays", () => {
+  const { turn, events } = run([
+    chunk({ content: "", reasoning_content: "r", tool_calls: [] }),
+    chunk({ content: "t", tool_calls: [] }, { finish_reason: "stop" }),
+  ]);
+  assert.deepEqual(turn.toolCalls, []);
+  assert.equal(events.length, 2);
+});
+
+Deno.test("TurnAssembler keeps tool-call markup inside reasoning as reasoning", () => {
+  const markup = '<tool_call><function=get_weather>{"city":"Lisbon"}</function></tool_call>';
+  const json = '{"tool_calls":[{"id":"c","type":"function","function":{"name":"x","arguments":"{}"}}]}';
+  const { turn } = run([
+    chunk({ reasoning_content: markup.slice(0, 20) }),
+    chunk({ reasoning_content: markup.slice(20) + json }, { finish_reason: "stop" }),
+  ]);
+  assert.equal(turn.reasoning, markup + json);
+  assert.deepEqual(turn.toolCalls, []);
+});
+
+Deno.test("TurnAssembler skips choices [] chunks and ignores unknown fields", () => {
+  const { turn } = run([
+    { id: "", model: "", choices: [], created: 0, prompt_filter_results: [] },
+    chunk({ content: "a", provider_metadata: { x: 1 } }, { logprobs: null, content_filter_results: {} }),
+    { choices: [], usage: null, p: "padding" },
+    chunk({ content: "b" }, { finish_reason: "stop" }),
+  ]);
+  assert.equal(turn.text, "ab");
+  assert.equal(turn.model, "m");
+});
+
+Deno.test("TurnAssembler takes the model from the chunks, ignoring an empty placeholder model", () => {
+  const { turn } = run([{ choices: [], model: "" }, { ...chunk({ content: "x" }), model: "real" }, {
+    choices: [],
+    model: "",
+  }]);
+  assert.equal(turn.model, "real");
+});
+
+Deno.test("TurnAssembler keeps the last usage reported at top level or inside the choice", () => {
+  const { turn } = run([
+    chunk({ content: "x" }, { finish_reason: "stop", usage: { prompt_tokens: 1, completion_tokens: 1 } }),
+    { choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 20 } },
+    { choices: [], usage: null },
+  ]);
+  assert.deepEqual(turn.usage, { promptTokens: 10, completionTokens: 5, totalTokens: 20 });
+});
+
+Deno.test("toUsage() maps cached tokens from DeepSeek, OpenAI and Kimi fields, and reasoning tokens", () => {
+  const base = { prompt_tokens: 100, completion_tokens: 20 };
+  assert.deepEqual(
+    toUsage({ ...base, prompt_cache_hit_tokens: 80, prompt_tokens_details: { cached_tokens: 1 } }),
+    {
+      promptTokens: 100,
+      completionTokens: 20,
+      totalTokens: 120,
+      cachedTokens: 80,
+    },
+  );
+  assert.equal(toUsage({ ...base, prompt_tokens_details: { cached_tokens: 64 } })?.cachedTokens, 64);
+  assert.equal(toUsage({ ...base, cached_tokens: 32 })?.cachedTokens, 32);
+  assert.equal(toUsage({ ...base, completion_tokens_details: { reasoning_tokens: 7 } })?.reasoningTokens, 7);
+  assert.equal(toUsage({ queue_time: 1 }), undefined);
+  assert.equal(toUsage(null), undefined);
+});
+
+Deno.test("TurnAssembler completes on [DONE] alone and infers the finish reason", () => {
+  assert.equal(run([chunk({ content: "x" })]).turn.finishReason, "stop");
+  const withCall = run([toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{}" } }])]);
+  assert.equal(withCall.turn.finishReason, "tool_calls");
+});
+
+Deno.test("TurnAssembler reports a stream without [DONE] or finish_reason as interrupted", () => {
+  const assembler = new TurnAssembler({ source: "http://h/v1" });
+  assertLlmError(
+    () => assembler.finish(),
+    "interrupted",
+    /^The stream from http:\/\/h\/v1 ended after 0 chunk/,
+  );
+  assembler.push(chunk({ content: "partial" }));
+  assertLlmError(() => assembler.finish(), "interrupted", /ended after 1 chunk\(s\) without \[DONE\]/, true);
+});
+
+Deno.test("TurnAssembler marks partial output only after a text or reasoning delta", () => {
+  const assembler = new TurnAssembler();
+  assembler.push(toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{" } }]));
+  assert.equal(assembler.hasOutput, false);
+  assembler.push(chunk({ reasoning_content: "r" }));
+  assert.equal(assembler.hasOutput, true);
+});
+
+Deno.test("TurnAssembler turns each in-stream error shape into a stream_error with the provider's words", () => {
+  const cases: [unknown, string][] = [
+    [{ error: { message: "Overloaded", type: "server_error", code: 529 } }, "Overloaded (server_error, 529)"],
+    [{ error: { message: "Bad", type: "x", code: null } }, "Bad (x)"],
+    [{ error: "quota exceeded" }, "quota exceeded"],
+    [{ object: "error", message: "Service unavailable", type: "internal" }, "Service unavailable (internal)"],
+    [
+      { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
+      "Overloaded (overloaded_error)",
+    ],
+  ];
+  for (const [payload, message] of cases) {
+    const assembler = new TurnAssembler({ source: "S" });
+    assembler.push(chunk({ content: "so far" }));
+    assertLlmError(
+      () => assembler.push(payload),
+      "stream_error",
+      new RegExp(`^Stream error from S: ${escape(message)}$`),
+      true,
+    );
+  }
+});
+
+Deno.test("TurnAssembler rejects a chunk that is not an object and a tool call without a name", () => {
+  assertLlmError(() => new TurnAssembler().push(42), "bad_response", /not a JSON object/);
+  const assembler = new TurnAssembler();
+  assembler.push(toolDelta([{ index: 0, id: "a", function: { arguments: "{}" } }]));
+  assembler.done();
+  assertLlmError(() => assembler.finish(), "bad_response", /tool call #0 without a name/);
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

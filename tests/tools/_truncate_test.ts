@@ -1,0 +1,32 @@
+import assert from "node:assert/strict";
+import { cutLine, HeadTail, truncateMiddle } from "../../src/tools/_truncate.ts";
+
+Deno.test("truncateMiddle() leaves short text alone", () => {
+  assert.equal(truncateMiddle("short", 10), "short");
+});
+
+Deno.test("truncateMiddle() keeps head and tail and counts the cut", () => {
+  assert.equal(truncateMiddle("abcdefghij", 4), "ab\n… [6 characters cut] …\nij");
+});
+
+Deno.test("HeadTail keeps bounded memory over a flood and matches truncateMiddle", () => {
+  const capture = new HeadTail(100);
+  let all = "";
+  for (let i = 0; i < 20_000; i++) {
+    const chunk = `line ${i}\n`;
+    capture.push(chunk);
+    all += chunk;
+  }
+  assert.equal(capture.toString(), truncateMiddle(all, 100));
+});
+
+Deno.test("HeadTail never splits a surrogate pair at the head boundary", () => {
+  const text = "a" + "😀".repeat(10);
+  const out = new HeadTail(4).push(text).toString();
+  assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(out), JSON.stringify(out));
+});
+
+Deno.test("cutLine() cuts after max characters with a marker", () => {
+  assert.equal(cutLine("abcdef", 4), "abcd… [line cut: 2 more characters]");
+  assert.equal(cutLine("abc", 4), "abc");
+});

@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { builtinTools } from "../../src/tools/all.ts";
+import type { ToolResult } from "../../src/tools/tool.ts";
+import { alive, tempProject } from "./_helpers.ts";
+
+const repo = join(import.meta.dirname!, "../..");
+
+/** The permission flags tern runs with, from their one place in deno.json. */
+async function ternFlags(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(join(repo, "deno.json")));
+  return String(config.tasks.flags).replace(/^echo\s+/, "").split(/\s+/);
+}
+
+/** Runs tool calls in `root` in a child Deno under tern's own flags. */
+async function runSandboxed(root: string, calls: [string, Record<string, unknown>][]): Promise<ToolResult[]> {
+  const args = [
+    "run",
+    ...await ternFlags(),
+    "--config",
+    join(repo, "deno.json"),
+    join(repo, "tests/tools/_sandbox_driver.ts"),
+    JSON.stringify(calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) }))),
+  ];
+  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).output();
+  assert.ok(success, new TextDecoder().decode(stderr));
+  return JSON.parse(new TextDecoder().decode(stdout));
+}
+
+Deno.test("builtinTools() returns the five tools with distinct names and described fields", () => {
+  const tools = builtinTools();
+  assert.deepEqual(tools.map((t) => t.name).sort(), [
+    "edit_file",
+    "execute_command",
+    "list_dir",
+    "read_file",
+    "write_file",
+  ]);
+  for (const tool of tools) {
+    const properties = tool.parameters.properties as Record<string, { description?: string }>;
+    for (const [field, schema] of Object.entries(properties)) {
+      assert.ok(schema.description, `${tool.name}.${field}`);
+    }
+  }
+});
+
+Deno.test("builtinTools() work, and refuse the outside, under tern's exact permission flags", async () => {
+  await using p = await tempProject();
+  await Deno.symlink("/etc/passwd", join(p.root, "passwd"));
+  await Deno.symlink(p.outside, join(p.root, "out"));
+  const results = await runSandboxed(p.root, [
+    ["write_file", { path: "src/a.txt", content: "one\ntwo\n" }],
+    ["edit_file", { path: "src/a.txt", old_text: "two", new_text: "2" }],
+    ["read_file", { path: "src/a.txt" }],
+    ["list_dir", {}],
+    ["execute_command", { command: "cat src/a.txt" }],
+    ["read_file", { path: "passwd" }],
+    ["read_file", { path: "out/secret.txt" }],
+    ["write_file", { path: "out/planted.txt", content: "x" }],
+    ["list_dir", { path: "out" }],
+    ["execute_command", { command: "sleep 5 & echo $!; wait", timeout_ms: 300 }],
+  ]);
+  const timedOut = results.pop()!;
+  assert.match(timedOut.content, /timed out after 0\.3 s/);
+  assert.equal(await alive(Number.parseInt(timedOut.content, 10)), false);
+  assert.deepEqual(results.slice(0, 5), [
+    { content: "Created src/a.txt (8 bytes)", isError: false },
+    { content: "Edited src/a.txt: replaced 1 occurrence (+1 −1 lines)", isError: false },
+    { content: "     1\tone\n     2\t2", isError: false },
+    { content: "out -> (outside the project)\npasswd -> (outside the project)\nsrc/", isError: false },
+    { content: "one\n2\n[exit code 0]", isError: false },
+  ]);
+  for (const result of results.slice(5)) {
+    assert.equal(result.isError, true);
+    assert.match(result.content, /outside the project root/);
+    assert.ok(!result.content.includes(p.outside) && !result.content.includes("/etc"), result.content);
+  }
+});

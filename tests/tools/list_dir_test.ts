@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { listDirTool } from "../../src/tools/list_dir.ts";
+import { call, sh, tempProject } from "./_helpers.ts";
+
+Deno.test("listDir() sorts entries and marks directories, symlinks and FIFOs", async () => {
+  await using p = await tempProject();
+  await Deno.mkdir(join(p.root, "src"));
+  await Deno.writeTextFile(join(p.root, "b.txt"), "");
+  await Deno.writeTextFile(join(p.root, "src/main.ts"), "");
+  await Deno.symlink("src/main.ts", join(p.root, "a-link"));
+  await Deno.symlink("gone.txt", join(p.root, "c-dangling"));
+  await Deno.symlink("/etc/passwd", join(p.root, "d-passwd"));
+  await Deno.symlink(p.outside, join(p.root, "e-out"));
+  await sh("mkfifo f-fifo", p.root);
+  const result = await call(listDirTool, {}, p.ctx);
+  assert.deepEqual(result, {
+    content: [
+      "a-link -> src/main.ts",
+      "b.txt",
+      "c-dangling -> gone.txt (missing)",
+      "d-passwd -> (outside the project)",
+      "e-out -> (outside the project)",
+      "f-fifo (fifo)",
+      "src/",
+    ].join("\n"),
+    isError: false,
+  });
+  assert.ok(!result.content.includes(p.outside));
+});
+
+Deno.test("listDir() lists a subdirectory and says when a directory is empty", async () => {
+  await using p = await tempProject();
+  await Deno.mkdir(join(p.root, "src/empty"), { recursive: true });
+  await Deno.writeTextFile(join(p.root, "src/x.ts"), "");
+  assert.deepEqual(await call(listDirTool, { path: "src" }, p.ctx), {
+    content: "empty/\nx.ts",
+    isError: false,
+  });
+  assert.deepEqual(await call(listDirTool, { path: "src/empty" }, p.ctx), {
+    content: "(empty directory)",
+    isError: false,
+  });
+});
+
+Deno.test("listDir() caps the listing at 500 entries with a note", async () => {
+  await using p = await tempProject();
+  await sh("mkdir many && cd many && touch $(seq -f 'f%04g' 1 620)", p.root);
+  const { content } = await call(listDirTool, { path: "many" }, p.ctx);
+  const lines = content.split("\n");
+  assert.equal(lines.length, 501);
+  assert.equal(lines[0], "f0001");
+  assert.equal(lines[499], "f0500");
+  assert.equal(lines[500], "(120 more entries not shown)");
+});
+
+Deno.test("listDir() refuses a file, pointing to read_file", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, "a.txt"), "");
+  assert.deepEqual(await call(listDirTool, { path: "a.txt" }, p.ctx), {
+    content: '"a.txt" is a file: use read_file.',
+    isError: true,
+  });
+});
+
+Deno.test("listDir() refuses directories outside: symlinked, ../, absolute, /proj-evil", async () => {
+  await using p = await tempProject();
+  await Deno.symlink(p.outside, join(p.root, "out"));
+  for (const path of ["out", "out/", "..", "../outside", p.outside, p.evil, "/etc"]) {
+    const result = await call(listDirTool, { path }, p.ctx);
+    assert.ok(result.isError, path);
+    assert.match(result.content, /outside the project root/);
+    assert.ok(!result.content.includes("secret.txt"));
+  }
+});
+
+Deno.test("listDir() refuses missing paths, NUL bytes and long paths", async () => {
+  await using p = await tempProject();
+  const cases: [string, RegExp][] = [
+    ["nope", /"nope" not found/],
+    ["~", /"~" not found/],
+    ["a\0", /NUL byte/],
+    ["d/".repeat(2500), /limit is 4096/],
+  ];
+  for (const [path, pattern] of cases) {
+    const result = await call(listDirTool, { path }, p.ctx);
+    assert.ok(result.isError, path);
+    assert.match(result.content, pattern);
+  }
+});

@@ -1,0 +1,160 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  isInside,
+  OutsideRootError,
+  readTextFile,
+  resolveForRead,
+  resolveForWrite,
+  resolvePath,
+} from "../../src/tools/path_guard.ts";
+import { ToolError } from "../../src/tools/tool.ts";
+import { sh, tempProject } from "./_helpers.ts";
+
+/** Asserts that `promise` rejects with a ToolError whose message matches and shows no outside path. */
+async function refused(promise: Promise<unknown>, pattern: RegExp, hidden: string[] = []): Promise<string> {
+  const error = await promise.then(() => null, (e) => e);
+  assert.ok(error instanceof ToolError, `expected a ToolError, got ${error}`);
+  assert.match(error.message, pattern);
+  for (const text of hidden) {
+    assert.ok(!error.message.includes(text), `message reveals ${text}: ${error.message}`);
+  }
+  return error.message;
+}
+
+Deno.test("isInside() is separator-aware: /proj-evil is not inside /proj", () => {
+  assert.equal(isInside("/proj", "/proj"), true);
+  assert.equal(isInside("/proj", "/proj/a/b"), true);
+  assert.equal(isInside("/proj", "/proj/..foo"), true);
+  assert.equal(isInside("/proj", "/proj-evil"), false);
+  assert.equal(isInside("/proj", "/proj-evil/x"), false);
+  assert.equal(isInside("/proj", "/"), false);
+  assert.equal(isInside("/proj", "/etc/passwd"), false);
+});
+
+Deno.test("resolvePath() accepts relative and in-root absolute paths", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, "a.txt"), "x");
+  const relative = await resolvePath(p.root, "a.txt");
+  const absolute = await resolvePath(p.root, join(p.root, "a.txt"));
+  assert.deepEqual([relative.real, relative.rel], [join(p.root, "a.txt"), "a.txt"]);
+  assert.deepEqual([absolute.real, absolute.rel], [join(p.root, "a.txt"), "a.txt"]);
+  assert.equal((await resolvePath(p.root, ".")).rel, ".");
+});
+
+Deno.test("resolvePath() refuses ../ escapes, absolute paths outside and the /proj-evil sibling", async () => {
+  await using p = await tempProject();
+  await refused(resolvePath(p.root, "../outside/secret.txt"), /outside the project root/);
+  await refused(resolvePath(p.root, "a/../../outside"), /outside the project root/);
+  await refused(resolvePath(p.root, "/etc/passwd"), /outside the project root/);
+  await refused(resolvePath(p.root, join(p.evil, "secret.txt")), /outside the project root/);
+  await refused(resolvePath(p.root, "../proj-evil/secret.txt"), /outside the project root/);
+});
+
+Deno.test("resolvePath() takes ~ and %2e%2e literally, as names inside the root", async () => {
+  await using p = await tempProject();
+  const tilde = await resolvePath(p.root, "~/x");
+  assert.deepEqual([tilde.real, tilde.info], [join(p.root, "~", "x"), null]);
+  const encoded = await resolvePath(p.root, "%2e%2e/%2e%2e/etc/passwd");
+  assert.equal(encoded.real, join(p.root, "%2e%2e", "%2e%2e", "etc", "passwd"));
+});
+
+Deno.test("resolvePath() refuses NUL bytes, empty paths and paths over 4096 characters", async () => {
+  await using p = await tempProject();
+  await refused(resolvePath(p.root, "a\0b"), /NUL byte/);
+  await refused(resolvePath(p.root, ""), /path is empty/);
+  const message = await refused(
+    resolvePath(p.root, "a/".repeat(2500)),
+    /5000 characters long; the limit is 4096/,
+  );
+  assert.ok(message.length < 200);
+});
+
+Deno.test("resolvePath() refuses a symlink to /etc/passwd without showing the target", async () => {
+  await using p = await tempProject();
+  await Deno.symlink("/etc/passwd", join(p.root, "passwd"));
+  const message = await refused(resolvePath(p.root, "passwd"), /outside the project root/, ["/etc"]);
+  assert.match(message, /"passwd"/);
+  const error = await resolvePath(p.root, "passwd").catch((e) => e);
+  assert.ok(error instanceof OutsideRootError);
+});
+
+Deno.test("resolvePath() refuses paths through a symlinked directory that points outside", async () => {
+  await using p = await tempProject();
+  await Deno.symlink(p.outside, join(p.root, "out"));
+  await refused(resolvePath(p.root, "out"), /outside/, [p.outside]);
+  await refused(resolvePath(p.root, "out/secret.txt"), /outside/, [p.outside]);
+  await refused(resolvePath(p.root, "out/new/deeper.txt"), /outside/, [p.outside]);
+});
+
+Deno.test("resolvePath() follows a dangling symlink to where it would create, and refuses one leading out", async () => {
+  await using p = await tempProject();
+  await Deno.symlink("missing-target.txt", join(p.root, "inside-link"));
+  await Deno.symlink(join(p.outside, "nope.txt"), join(p.root, "outside-link"));
+  const inside = await resolvePath(p.root, "inside-link");
+  assert.deepEqual([inside.rel, inside.info], ["missing-target.txt", null]);
+  await refused(resolvePath(p.root, "outside-link"), /outside/, [p.outside]);
+});
+
+Deno.test("resolvePath() resolves symlinks that stay inside, including chains and ../ in targets", async () => {
+  await using p = await tempProject();
+  await Deno.mkdir(join(p.root, "src/deep"), { recursive: true });
+  await Deno.writeTextFile(join(p.root, "src/deep/f.txt"), "x");
+  await Deno.symlink("src/deep", join(p.root, "d"));
+  await Deno.symlink("../../d/f.txt", join(p.root, "src/deep/up"));
+  assert.equal((await resolvePath(p.root, "d/f.txt")).rel, "src/deep/f.txt");
+  assert.equal((await resolvePath(p.root, "src/deep/up")).rel, "src/deep/f.txt");
+  await Deno.symlink("../../..", join(p.root, "src/deep/escape"));
+  await refused(resolvePath(p.root, "src/deep/escape/outside/secret.txt"), /outside/);
+});
+
+Deno.test("resolvePath() refuses a symlink loop clearly", async () => {
+  await using p = await tempProject();
+  await Deno.symlink("b", join(p.root, "a"));
+  await Deno.symlink("a", join(p.root, "b"));
+  await refused(resolvePath(p.root, "a"), /too many levels of symbolic links/);
+});
+
+Deno.test("resolvePath() says when a path component is a file", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, "file.txt"), "x");
+  await refused(resolvePath(p.root, "file.txt/sub/x.txt"), /"file.txt" is a file, not a directory/);
+});
+
+Deno.test("resolveForRead() refuses a FIFO fast, before opening it", async () => {
+  await using p = await tempProject();
+  await sh("mkfifo pipe", p.root);
+  const started = performance.now();
+  await refused(resolveForRead(p.root, "pipe"), /not a regular file \(it is a FIFO/);
+  await refused(readTextFile(p.root, "pipe"), /not a regular file/);
+  assert.ok(performance.now() - started < 1000);
+});
+
+Deno.test("resolveForRead() refuses directories, missing files and files over 10 MB", async () => {
+  await using p = await tempProject();
+  await Deno.mkdir(join(p.root, "dir"));
+  await sh("truncate -s 11M big.bin", p.root);
+  await refused(resolveForRead(p.root, "dir"), /is a directory: use list_dir/);
+  await refused(resolveForRead(p.root, "nope.txt"), /"nope.txt" not found/);
+  await refused(resolveForRead(p.root, "big.bin"), /file is 11\.0 MB; over the 10 MB limit/);
+});
+
+Deno.test("readTextFile() refuses invalid UTF-8 as binary and strips a BOM for display", async () => {
+  await using p = await tempProject();
+  await Deno.writeFile(join(p.root, "latin1.txt"), new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  await Deno.writeFile(join(p.root, "bom.txt"), new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]));
+  await refused(readTextFile(p.root, "latin1.txt"), /binary file, 5 bytes/);
+  const bom = await readTextFile(p.root, "bom.txt");
+  assert.deepEqual([bom.text, bom.bom, bom.bytes], ["hi", true, 5]);
+});
+
+Deno.test("resolveForWrite() accepts missing files and refuses directories and FIFOs", async () => {
+  await using p = await tempProject();
+  await Deno.mkdir(join(p.root, "dir"));
+  await sh("mkfifo pipe", p.root);
+  const fresh = await resolveForWrite(p.root, "new/dir/file.txt");
+  assert.deepEqual([fresh.rel, fresh.info], ["new/dir/file.txt", null]);
+  await refused(resolveForWrite(p.root, "dir"), /is a directory/);
+  await refused(resolveForWrite(p.root, "pipe"), /not a regular file/);
+  await refused(resolveForWrite(p.root, "."), /is a directory/);
+});
