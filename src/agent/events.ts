@@ -10,6 +10,7 @@ export type AgentEvent =
   | { type: "reasoning_delta"; text: string }
   | { type: "text_delta"; text: string }
   | { type: "tool_call"; id: string; name: string; arguments: string }
+  | { type: "tool_start"; id: string; name: string } // approved (if it needed to be) and running now
   | { type: "tool_result"; id: string; name: string; content: string; isError: boolean }
   | { type: "usage"; usage: Usage; total: Usage }
   | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string }

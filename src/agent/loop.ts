@@ -178,9 +178,9 @@ async function runOneCall(
     if (options.signal.aborted) return { content: CANCELLED, isError: true };
     if (!decision.allow) return { content: decision.reason, isError: true };
   }
+  options.onEvent({ type: "tool_start", id: call.id, name: call.name });
   const result = await options.registry.execute(call, { root: options.root, signal: options.signal });
-  if (options.signal.aborted && result.isError) {
-    return { content: `${CANCELLED} (${result.content})`, isError: true };
-  }
+  // What a cancelled tool produced before it stopped is still worth showing the model next turn.
+  if (options.signal.aborted) return { content: `${CANCELLED}\n${result.content}`, isError: true };
   return result;
 }

@@ -62,6 +62,8 @@ export class Renderer {
         this.#line(
           `${this.#paint("cyan", "⏺")} ${this.#paint("bold", event.name)} ${summarizeArgs(event.arguments)}`,
         );
+        break;
+      case "tool_start":
         if (event.name === "execute_command") this.#startSpinner("running");
         break;
       case "tool_result":

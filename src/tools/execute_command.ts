@@ -21,11 +21,14 @@ const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
 /**
  * Runs the command as a background job of a shell with job control on (`set -m`), which puts it in a
  * process group of its own, and reports its pid (= the group id) on stderr so the whole group can be killed:
- * Deno.kill would need unscoped --allow-run, but `bash` is allowed.
+ * Deno.kill would need unscoped --allow-run, but `bash` is allowed. The wrapper's own stderr goes to
+ * /dev/null first, because job-control notices ("[1]+ Done ...") would otherwise race the pid onto it.
  */
-const WRAPPER = `set -m
-bash -c "$1" </dev/null 2>&1 &
-echo "$!" >&2
+const WRAPPER = `exec 3>&2 2>/dev/null
+set -m
+bash -c "$1" </dev/null 2>&1 3>&- &
+echo "$!" >&3
+exec 3>&-
 wait "$!"`;
 
 /** Politely, then surely: TERM the group, give it 0.2 s to exit, then KILL what is left. */
@@ -88,13 +91,14 @@ function watchPgid(
   stderr: ReadableStream<Uint8Array>,
 ): { pgid: Promise<number | null>; done: Promise<void> } {
   const { promise: pgid, resolve } = Promise.withResolvers<number | null>();
+  const parse = (text: string) => Number(/^(\d+)\n/.exec(text)?.[1] ?? Number.NaN);
   const done = (async () => {
     let text = "";
     for await (const chunk of stderr.pipeThrough(new TextDecoderStream())) {
       text += chunk;
-      if (text.includes("\n")) resolve(Number.parseInt(text, 10) || null);
+      if (parse(text) > 1) resolve(parse(text));
     }
-    resolve(Number.parseInt(text, 10) || null);
+    resolve(parse(text) > 1 ? parse(text) : null);
   })();
   return { pgid, done };
 }
