@@ -107,7 +107,10 @@ Deno.test("runTask() runs tool calls, wraps results as untrusted data, and goes 
   assertEquals(result.toolCalls, 1);
   const toolMessage = history[3] as Extract<Message, { role: "tool" }>;
   assertEquals(toolMessage.role, "tool");
-  assertEquals(toolMessage.content, '<tool_result tool="echo" trust="untrusted-data">\necho: a\n</tool_result>');
+  assertEquals(
+    toolMessage.content,
+    '<tool_result tool="echo" trust="untrusted-data">\necho: a\n</tool_result>',
+  );
   const assistant = history[2] as Extract<Message, { role: "assistant" }>;
   assertEquals(assistant.reasoning, "think");
   const sent = (model.requests[1].messages as Record<string, unknown>[])[2];
