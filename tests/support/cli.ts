@@ -52,3 +52,17 @@ export async function runTern(
   const decoder = new TextDecoder();
   return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
 }
+
+/** The same run as a shell command line, for tests that drive tern on a terminal (tmux). */
+export async function ternCommandLine(): Promise<string> {
+  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
+  const words = [
+    Deno.execPath(),
+    "run",
+    ...await ternFlags(),
+    "--config",
+    `${PROJECT}deno.json`,
+    `${PROJECT}main.ts`,
+  ];
+  return words.map(quote).join(" ");
+}

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { builtinTools } from "../../src/tools/all.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
 import { type Tool, ToolError } from "../../src/tools/tool.ts";
 
@@ -103,4 +104,21 @@ Deno.test("execute() keeps the root's absolute path out of error messages", asyn
   const leaky = tool("leaky", () => Promise.reject(new Error("No such file: open '/srv/project/src/a.ts'")));
   const result = await createRegistry([leaky]).execute({ name: "leaky", arguments: '{"text":"x"}' }, ctx);
   assert.deepEqual(result, { content: "leaky: No such file: open 'src/a.ts'", isError: true });
+});
+
+Deno.test("execute() words the built-in tools' schema failures for the model", async () => {
+  const registry = createRegistry(builtinTools());
+  const missing = await registry.execute(
+    { name: "edit_file", arguments: '{"path":"a","new_text":"b"}' },
+    ctx,
+  );
+  assert.deepEqual(missing, {
+    content: 'edit_file: field "old_text" is required (string): the exact text to replace',
+    isError: true,
+  });
+  const wrong = await registry.execute({ name: "read_file", arguments: '{"path":"a","offset":"ten"}' }, ctx);
+  assert.deepEqual(wrong, {
+    content: 'read_file: field "offset" must be an integer ≥ 1, got "ten"',
+    isError: true,
+  });
 });
