@@ -21,8 +21,11 @@ function terminalReader(): LineReader {
   const history: string[] = [];
   let lastInterrupt = 0;
   return {
-    read: (prompt) =>
+    read: (text) =>
       new Promise((resolve) => {
+        // A newline inside a readline prompt breaks its Ctrl-C handling in Deno: print it apart.
+        const prompt = text.slice(text.lastIndexOf("\n") + 1);
+        process.stdout.write(text.slice(0, text.length - prompt.length));
         const rl = createInterface({
           input: process.stdin,
           output: process.stdout,

@@ -67,7 +67,7 @@ Deno.test("the REPL on a terminal asks before an edit, streams the answer, and C
     assertStringIncludes(answered, "⎿ ok Edited hello.txt");
     assertStringIncludes(answered, "The edit worked.");
     assertEquals(await Deno.readTextFile(`${project.path}/hello.txt`), "Hello Agent\n");
-    await waitForScreen(session, "tokens:");
+    await waitForScreen(session, "task total:");
     await tmux("send-keys", "-t", session, "C-c");
     await waitForScreen(session, "press Ctrl-C again to exit");
     await tmux("send-keys", "-t", session, "C-c");
