@@ -3,10 +3,8 @@
  * Prints one-turn wall time and peak RSS, and the CPU cost of each extra tool turn over a 20-turn script.
  */
 import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_server.ts";
-import { ternFlags } from "../tests/support/cli.ts";
-import { fileURLToPath } from "node:url";
+import { ternRunArgs } from "../tests/support/cli.ts";
 
-const PROJECT = fileURLToPath(new URL("../", import.meta.url));
 const RUNS = 5;
 
 interface Measure {
@@ -22,11 +20,7 @@ async function measureRun(root: string, script: ScriptedTurn[]): Promise<Measure
       "-f",
       "BENCH %e %U %S %M",
       Deno.execPath(),
-      "run",
-      ...await ternFlags(),
-      "--config",
-      `${PROJECT}deno.json`,
-      `${PROJECT}main.ts`,
+      ...await ternRunArgs(),
       "-p",
       "bench task",
       "--approve",

@@ -10,6 +10,11 @@ export async function ternFlags(): Promise<string[]> {
   return task.replace(/^echo\s+/, "").split(/\s+/).filter(Boolean);
 }
 
+/** `deno` arguments that run tern's entry exactly as the binary would: `run FLAGS --config … main.ts`. */
+export async function ternRunArgs(): Promise<string[]> {
+  return ["run", ...await ternFlags(), "--config", `${PROJECT}deno.json`, `${PROJECT}main.ts`];
+}
+
 /** The output of one CLI run. */
 export interface CliRun {
   code: number;
@@ -22,14 +27,7 @@ export async function runTern(
   options: { cwd: string; args: string[]; env?: Record<string, string>; input?: string },
 ): Promise<CliRun> {
   const command = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...await ternFlags(),
-      "--config",
-      `${PROJECT}deno.json`,
-      `${PROJECT}main.ts`,
-      ...options.args,
-    ],
+    args: [...await ternRunArgs(), ...options.args],
     cwd: options.cwd,
     clearEnv: true,
     env: {
@@ -56,13 +54,6 @@ export async function runTern(
 /** The same run as a shell command line, for tests that drive tern on a terminal (tmux). */
 export async function ternCommandLine(): Promise<string> {
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
-  const words = [
-    Deno.execPath(),
-    "run",
-    ...await ternFlags(),
-    "--config",
-    `${PROJECT}deno.json`,
-    `${PROJECT}main.ts`,
-  ];
+  const words = [Deno.execPath(), ...await ternRunArgs()];
   return words.map(quote).join(" ");
 }
