@@ -7,7 +7,8 @@ import {
   type ToolCall,
   type Usage,
 } from "../llm/types.ts";
-import type { Registry } from "../tools/registry.ts";
+import { type Registry, runPrepared } from "../tools/registry.ts";
+import type { ToolResult } from "../tools/tool.ts";
 import { wrapToolResult } from "../tools/boundary.ts";
 import type { ApprovalGate } from "./approval.ts";
 import type { AgentEvent, ExitReason } from "./events.ts";
@@ -168,18 +169,17 @@ async function runToolCalls(calls: ToolCall[], history: Message[], options: Loop
   }
 }
 
-async function runOneCall(
-  call: ToolCall,
-  options: LoopOptions,
-): Promise<{ content: string; isError: boolean }> {
-  const tool = options.registry.get(call.name);
-  if (tool && tool.effect !== "read") {
-    const decision = await options.approve({ call, effect: tool.effect });
+async function runOneCall(call: ToolCall, options: LoopOptions): Promise<ToolResult> {
+  // Validate before asking: nobody should approve a call that cannot run.
+  const prepared = options.registry.prepare(call);
+  if (!("tool" in prepared)) return prepared;
+  if (prepared.tool.effect !== "read") {
+    const decision = await options.approve({ call, effect: prepared.tool.effect });
     if (options.signal.aborted) return { content: CANCELLED, isError: true };
     if (!decision.allow) return { content: decision.reason, isError: true };
   }
   options.onEvent({ type: "tool_start", id: call.id, name: call.name });
-  const result = await options.registry.execute(call, { root: options.root, signal: options.signal });
+  const result = await runPrepared(prepared, { root: options.root, signal: options.signal });
   // What a cancelled tool produced before it stopped is still worth showing the model next turn.
   if (options.signal.aborted) return { content: `${CANCELLED}\n${result.content}`, isError: true };
   return result;

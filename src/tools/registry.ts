@@ -16,8 +16,29 @@ export interface Registry {
   specs(): ToolSpec[];
   /** The tool called `name`, if there is one. */
   get(name: string): Tool | undefined;
+  /** Parses and validates a call: the tool with its arguments, or the error result the model should read. */
+  prepare(call: ToolCallRequest): PreparedCall | ToolResult;
   /** Runs one call; never throws: unknown tools, bad arguments and tool failures become error results. */
   execute(call: ToolCallRequest, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A call whose tool exists and whose arguments passed the schema; run it with `runPrepared`. */
+export interface PreparedCall {
+  tool: Tool;
+  args: Record<string, unknown>;
+}
+
+/** Runs a prepared call; never throws: a tool's failure becomes an error result without a stack trace. */
+export async function runPrepared(prepared: PreparedCall, ctx: ToolContext): Promise<ToolResult> {
+  const { tool, args } = prepared;
+  try {
+    const result = await tool.run(args, ctx);
+    return typeof result === "string" ? { content: result, isError: false } : result;
+  } catch (error) {
+    if (error instanceof ToolError) return failure(scrub(error.message, ctx.root));
+    const message = error instanceof Error ? error.message : String(error);
+    return failure(`${tool.name}: ${scrub(message, ctx.root)}`);
+  }
 }
 
 function failure(content: string): ToolResult {
@@ -47,17 +68,6 @@ function scrub(message: string, root: string): string {
   return root.length > 1 ? message.replaceAll(`${root}/`, "").replaceAll(root, ".") : message;
 }
 
-async function runTool(tool: Tool, args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult> {
-  try {
-    const result = await tool.run(args, ctx);
-    return typeof result === "string" ? { content: result, isError: false } : result;
-  } catch (error) {
-    if (error instanceof ToolError) return failure(scrub(error.message, ctx.root));
-    const message = error instanceof Error ? error.message : String(error);
-    return failure(`${tool.name}: ${scrub(message, ctx.root)}`);
-  }
-}
-
 /** Builds a registry; throws if two tools share a name (a programming error, caught at startup). */
 export function createRegistry(tools: Tool[]): Registry {
   const byName = new Map<string, Tool>();
@@ -66,6 +76,17 @@ export function createRegistry(tools: Tool[]): Registry {
     byName.set(tool.name, tool);
   }
   const names = [...byName.keys()].sort();
+  const prepare = (call: ToolCallRequest): PreparedCall | ToolResult => {
+    const tool = byName.get(call.name);
+    if (tool === undefined) {
+      return failure(`unknown tool "${call.name}". Available tools: ${names.join(", ")}.`);
+    }
+    const args = parseArguments(tool.name, call.arguments);
+    if (typeof args === "string") return failure(args);
+    const problems = validateArgs(tool.name, tool.parameters, args);
+    if (problems.length > 0) return failure(problems.join("\n"));
+    return { tool, args };
+  };
   return {
     specs: () =>
       names.map((name) => {
@@ -73,16 +94,10 @@ export function createRegistry(tools: Tool[]): Registry {
         return { name, description, parameters };
       }),
     get: (name) => byName.get(name),
-    async execute(call, ctx) {
-      const tool = byName.get(call.name);
-      if (tool === undefined) {
-        return failure(`unknown tool "${call.name}". Available tools: ${names.join(", ")}.`);
-      }
-      const args = parseArguments(tool.name, call.arguments);
-      if (typeof args === "string") return failure(args);
-      const problems = validateArgs(tool.name, tool.parameters, args);
-      if (problems.length > 0) return failure(problems.join("\n"));
-      return await runTool(tool, args, ctx);
+    prepare,
+    execute: async (call, ctx) => {
+      const prepared = prepare(call);
+      return "tool" in prepared ? await runPrepared(prepared, ctx) : prepared;
     },
   };
 }

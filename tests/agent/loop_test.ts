@@ -255,3 +255,26 @@ Deno.test("runTask() reports a provider error in words and ends with exit reason
   assertEquals(result.exitReason, "error");
   assertStringIncludes(result.error ?? "", "Invalid API key");
 });
+
+Deno.test("runTask() does not ask approval for a call whose arguments fail the schema", async () => {
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "write_note", arguments: '{"txt":"x"}' }] },
+    { text: "Fixed nothing." },
+  ]);
+  const asked: string[] = [];
+  const history = system();
+  await runTask(
+    history,
+    "go",
+    options(model, {
+      approve: createApprovalGate("ask", (request) => {
+        asked.push(request.call.name);
+        return Promise.resolve(true);
+      }),
+    }),
+  );
+  assertEquals(asked, []);
+  const result = history[3] as Extract<Message, { role: "tool" }>;
+  assert(result.isError);
+  assertStringIncludes(result.content, '"text"');
+});
