@@ -6,6 +6,35 @@ export interface ToolContext {
   root: string;
   /** Fires when the user cancels the turn; long-running tools must stop promptly. */
   signal: AbortSignal;
+  /** The conversation's memory of files the model has seen (stale-write guard); absent = no guard. */
+  files?: FileTracker;
+  /** How execute_command runs; absent = defaults (sandbox "auto", nothing to redact). */
+  shell?: ShellSettings;
+}
+
+/** A file's state as the model last saw it (after read_file, or after tern's own write). */
+export interface FileSnapshot {
+  mtimeMs: number;
+  size: number;
+  /** SHA-256 of the bytes, hex. */
+  hash: string;
+}
+
+/** Per-conversation memory of what the model has read, keyed by real path. Cleared by /clear. */
+export interface FileTracker {
+  record(realPath: string, snapshot: FileSnapshot): void;
+  get(realPath: string): FileSnapshot | undefined;
+  clear(): void;
+}
+
+/** Sandbox mode for shell commands: never, when bubblewrap is available, or refuse without it. */
+export type SandboxMode = "off" | "auto" | "required";
+
+/** Settings for execute_command. */
+export interface ShellSettings {
+  sandbox: SandboxMode;
+  /** Secret values (the API key) redacted from any command output. */
+  secrets: string[];
 }
 
 /** A tool's answer. Tools may also return a plain string (success). */
