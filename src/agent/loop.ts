@@ -8,7 +8,7 @@ import {
   type Usage,
 } from "../llm/types.ts";
 import { type Registry, runPrepared } from "../tools/registry.ts";
-import type { ToolResult } from "../tools/tool.ts";
+import type { FileTracker, ShellSettings, ToolResult } from "../tools/tool.ts";
 import { wrapToolResult } from "../tools/boundary.ts";
 import type { ApprovalGate } from "./approval.ts";
 import type { AgentEvent, ExitReason } from "./events.ts";
@@ -26,6 +26,10 @@ export interface LoopOptions {
   maxTurns?: number;
   /** Total tokens allowed for this task (off when undefined). */
   tokenBudget?: number;
+  /** The conversation's memory of files read (stale-write guard); lives as long as the conversation. */
+  files?: FileTracker;
+  /** How commands run (sandbox mode, secrets to redact). */
+  shell?: ShellSettings;
 }
 
 /** How a task ended. `history` has been extended in place and stays valid for the next request. */
@@ -179,7 +183,8 @@ async function runOneCall(call: ToolCall, options: LoopOptions): Promise<ToolRes
     if (!decision.allow) return { content: decision.reason, isError: true };
   }
   options.onEvent({ type: "tool_start", id: call.id, name: call.name });
-  const result = await runPrepared(prepared, { root: options.root, signal: options.signal });
+  const { root, signal, files, shell } = options;
+  const result = await runPrepared(prepared, { root, signal, files, shell });
   // What a cancelled tool produced before it stopped is still worth showing the model next turn.
   if (options.signal.aborted) return { content: `${CANCELLED}\n${result.content}`, isError: true };
   return result;

@@ -1,5 +1,6 @@
 /** Command-line arguments: parsing, validation and the help text. */
 import { parseArgs } from "node:util";
+import type { SandboxMode } from "../tools/tool.ts";
 
 /** tern's version, printed by `--version`. */
 export const VERSION = "0.1.0";
@@ -18,6 +19,7 @@ export interface CliArgs {
   prompt?: string;
   output: OutputFormat;
   approve: ApproveMode;
+  sandbox: SandboxMode;
   provider?: string;
   model?: string;
   baseUrl?: string;
@@ -51,6 +53,9 @@ Options:
       --base-url URL        an OpenAI-compatible endpoint (http or https) instead of the provider's
       --approve MODE        ask (default): confirm edits and commands; edits: confirm commands only;
                             all: confirm nothing
+      --sandbox MODE        auto (default): confine commands with bubblewrap when it is installed
+                            (no network, writes only in the project); required: refuse commands
+                            without it; off: run commands unconfined (they always ask)
       --max-turns N         stop after N model calls (exit 3)
       --token-budget N      stop after N tokens in total (exit 3)
   -h, --help                show this help
@@ -75,6 +80,7 @@ const OPTIONS = {
   model: { type: "string" },
   "base-url": { type: "string" },
   approve: { type: "string" },
+  sandbox: { type: "string" },
   "max-turns": { type: "string" },
   "token-budget": { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -83,6 +89,7 @@ const OPTIONS = {
 
 const OUTPUTS: readonly OutputFormat[] = ["text", "json", "stream-json"];
 const APPROVE_MODES: readonly ApproveMode[] = ["ask", "edits", "all"];
+const SANDBOX_MODES: readonly SandboxMode[] = ["off", "auto", "required"];
 
 /** Parses `argv` (without the program name); throws a `UsageError` with a one-line message on bad usage. */
 export function parseCliArgs(argv: string[]): CliArgs {
@@ -92,6 +99,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     version: values.version ?? false,
     output: oneOf("--output", values.output, OUTPUTS) ?? "text",
     approve: oneOf("--approve", values.approve, APPROVE_MODES) ?? "ask",
+    sandbox: oneOf("--sandbox", values.sandbox, SANDBOX_MODES) ?? "auto",
   };
   if (values.print !== undefined) {
     if (values.print.trim() === "") {

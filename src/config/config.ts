@@ -3,6 +3,7 @@
  * environment, `.env` in the project root (variable by variable), then the provider preset.
  */
 import type { ApproveMode, CliArgs, OutputFormat } from "../cli/args.ts";
+import type { SandboxMode } from "../tools/tool.ts";
 import { loadDotenv } from "./dotenv.ts";
 import {
   DEFAULT_PROVIDER,
@@ -30,6 +31,7 @@ export interface Config {
   /** Lines of `.env` that were skipped, one warning each, for stderr. */
   warnings: string[];
   approve: ApproveMode;
+  sandbox: SandboxMode;
   output: OutputFormat;
   /** The headless task (`-p`); absent for the REPL. */
   prompt?: string;
@@ -95,6 +97,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     root,
     warnings: dotenv.warnings,
     approve: args.approve,
+    sandbox: args.sandbox,
     output: args.output,
     ...(args.prompt !== undefined && { prompt: args.prompt }),
     ...(args.maxTurns !== undefined && { maxTurns: args.maxTurns }),

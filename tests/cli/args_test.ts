@@ -11,7 +11,13 @@ function assertUsageError(argv: string[], message: string) {
 }
 
 Deno.test("parseCliArgs() with no arguments opens the REPL with the defaults", () => {
-  deepStrictEqual(parseCliArgs([]), { help: false, version: false, output: "text", approve: "ask" });
+  deepStrictEqual(parseCliArgs([]), {
+    help: false,
+    version: false,
+    output: "text",
+    approve: "ask",
+    sandbox: "auto",
+  });
 });
 
 Deno.test("parseCliArgs() reads every option, long and short", () => {
@@ -27,6 +33,8 @@ Deno.test("parseCliArgs() reads every option, long and short", () => {
     "http://127.0.0.1:8000/v1",
     "--approve",
     "all",
+    "--sandbox",
+    "required",
     "--max-turns",
     "12",
     "--token-budget=50000",
@@ -37,6 +45,7 @@ Deno.test("parseCliArgs() reads every option, long and short", () => {
     prompt: "fix the test",
     output: "stream-json",
     approve: "all",
+    sandbox: "required",
     provider: "kimi",
     model: "kimi-k2",
     baseUrl: "http://127.0.0.1:8000/v1",
@@ -101,6 +110,7 @@ Deno.test("parseCliArgs() rejects a bad --output or --approve value, listing the
     "--output must be one of text, json, stream-json (got 'yaml')",
   );
   assertUsageError(["--approve", "yes"], "--approve must be one of ask, edits, all (got 'yes')");
+  assertUsageError(["--sandbox", "on"], "--sandbox must be one of off, auto, required (got 'on')");
 });
 
 Deno.test("parseCliArgs() rejects --max-turns and --token-budget that are not positive whole numbers", () => {

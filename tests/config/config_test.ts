@@ -56,8 +56,8 @@ function load(
 }
 
 /** The Config fields that do not depend on the provider, as given by an empty command line. */
-function defaults(root: string): Pick<Config, "root" | "warnings" | "approve" | "output"> {
-  return { root, warnings: [], approve: "ask", output: "text" };
+function defaults(root: string): Pick<Config, "root" | "warnings" | "approve" | "sandbox" | "output"> {
+  return { root, warnings: [], approve: "ask", sandbox: "auto", output: "text" };
 }
 
 Deno.test("loadConfig() uses the DeepSeek preset when only DEEPSEEK_API_KEY is set", async () => {
