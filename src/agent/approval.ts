@@ -1,48 +1,241 @@
-/** Approval policy: which tool calls need a human's yes, and what happens when nobody can answer. */
+/**
+ * Approval: which tool calls need a human's yes (policy), what the human can answer (decisions), and what
+ * happens when nobody can answer (headless refusals that name the flag). Pure: no terminal, no files.
+ */
+import { posix } from "node:path";
 import type { ToolCall } from "../llm/types.ts";
 import type { ToolEffect } from "../tools/tool.ts";
 
-/** `ask`: ask before edits and commands; `edits`: edits run, commands ask; `all`: everything runs. */
+/** `ask`: ask before edits and risky commands; `edits`: edits run, risky commands ask; `all`: everything runs. */
 export type ApprovalPolicy = "ask" | "edits" | "all";
 
-/** A pending tool call that may need approval. */
+/** A validated tool call about to run. */
 export interface ApprovalRequest {
   call: ToolCall;
   effect: ToolEffect;
+  /** The parsed, validated arguments; parsed from `call.arguments` when absent. */
+  args?: Record<string, unknown>;
+  /** True when this command will run confined (bubblewrap: root writable, no network). Absent = false. */
+  sandboxed?: boolean;
+  /**
+   * The target's location relative to the root with symlinks resolved, when the caller resolved it; checked
+   * for protected paths besides `args.path`, so a link to `.git` cannot hide it.
+   */
+  resolvedPath?: string;
 }
 
-/** The answer to an approval request; a denial carries the reason the model will read. */
-export type ApprovalDecision = { allow: true } | { allow: false; reason: string };
+/** Why a call needs a yes: a plain edit, a protected path, a command outside the sandbox, or network. */
+export type AskReason = "edit" | "protected_path" | "unsandboxed" | "network";
+
+/** The policy's verdict on one request. */
+export type Assessment =
+  | { ask: false }
+  | {
+    ask: true;
+    why: AskReason;
+    /** One line for the human and the model, e.g. ".env is a protected path: env files hold secrets". */
+    detail: string;
+    /** The flag that lets this call run without asking. */
+    flag: "--approve edits" | "--approve all";
+    /** Whether "don't ask again for this tool" may cover it (never for protected paths or network). */
+    rememberable: boolean;
+  };
+
+/** What the human answered at the prompt. */
+export type ApprovalAnswer =
+  | { kind: "once" }
+  | { kind: "session" }
+  | { kind: "deny"; reason?: string }
+  | { kind: "abort" };
+
+/**
+ * The gate's decision. `abort: true` means the user stopped the whole turn: the loop must cancel the turn's
+ * signal, give this call `reason` as its (error) result and every call not yet run a cancelled result, and end
+ * the task with exit reason "cancelled".
+ */
+export type ApprovalDecision = { allow: true } | { allow: false; reason: string; abort?: boolean };
 
 /** Asks for (or decides) approval of one call. */
 export type ApprovalGate = (request: ApprovalRequest) => Promise<ApprovalDecision>;
 
-/** Asks a human; resolves true for yes. */
-export type AskHuman = (request: ApprovalRequest) => Promise<boolean>;
+/** Asks a human. `true`/`false` are shorthand for approve once / deny without a reason. */
+export type AskHuman = (
+  request: ApprovalRequest,
+  need: Extract<Assessment, { ask: true }>,
+) => Promise<ApprovalAnswer | boolean>;
 
-/** Whether `policy` lets a call with this effect run without asking. */
-export function needsApproval(policy: ApprovalPolicy, effect: ToolEffect): boolean {
-  if (effect === "read" || policy === "all") return false;
-  if (policy === "edits") return effect === "exec";
-  return true;
+/** Tools the user allowed for the rest of the session ("don't ask again"); owned by the REPL, lives across tasks. */
+export class ApprovalSession {
+  #tools = new Set<string>();
+
+  /** Remembers that `tool` runs without asking from now on (protected paths and network still ask). */
+  allow(tool: string): void {
+    this.#tools.add(tool);
+  }
+
+  /** True when the user allowed `tool` for the session. */
+  allows(tool: string): boolean {
+    return this.#tools.has(tool);
+  }
+
+  /** The allowed tools, sorted (for a /permissions-style listing). */
+  list(): string[] {
+    return [...this.#tools].sort();
+  }
+}
+
+const GIT = "git's own data: hooks and config there run code on your next git command";
+const CI = "a CI configuration: it runs on push, often with the repository's secrets";
+const SHELL_RC = "a shell startup file: it runs in every new shell";
+
+/** Protected directory names (any path segment), lower case, with why. */
+const PROTECTED_DIRS: Record<string, string> = {
+  ".git": GIT,
+  ".tern": "tern's own data (tool outputs, settings)",
+  ".husky": "git hooks (husky): they run on commit and push",
+  ".circleci": CI,
+  ".buildkite": CI,
+  ".ci": CI,
+};
+
+/** Protected file names (the last segment), lower case, with why. */
+const PROTECTED_FILES: Record<string, string> = {
+  ".gitlab-ci.yml": CI,
+  ".travis.yml": CI,
+  "azure-pipelines.yml": CI,
+  "bitbucket-pipelines.yml": CI,
+  "jenkinsfile": CI,
+  ".bashrc": SHELL_RC,
+  ".bash_profile": SHELL_RC,
+  ".bash_login": SHELL_RC,
+  ".bash_logout": SHELL_RC,
+  ".profile": SHELL_RC,
+  ".zshrc": SHELL_RC,
+  ".zshenv": SHELL_RC,
+  ".zprofile": SHELL_RC,
+  ".zlogin": SHELL_RC,
+  ".envrc": "a direnv file: it runs when a shell enters the directory",
+};
+
+/**
+ * Why writing `relPath` is protected, or undefined when it is not. Matches path segments anywhere below
+ * the root (a nested repository's `.git` counts), case-insensitively (macOS and Windows file systems are),
+ * after normalising `./`, `..` and backslashes. Protected: `.git/`, `.env` and `.env.*`, `.tern/`, CI files
+ * (`.github/workflows/`, `.github/actions/`, `.gitlab-ci.yml`, `.circleci/`, `.ci/`, ...), shell rc files.
+ */
+export function protectedPathReason(relPath: string): string | undefined {
+  const normal = posix.normalize(relPath.replaceAll("\\", "/")).toLowerCase();
+  const segments = normal.split("/").filter((segment) => segment !== "" && segment !== ".");
+  for (const [i, segment] of segments.entries()) {
+    if (Object.hasOwn(PROTECTED_DIRS, segment)) return PROTECTED_DIRS[segment];
+    const child = segments[i + 1];
+    if (segment === ".github" && (child === "workflows" || child === "actions")) return CI;
+  }
+  const name = segments.at(-1) ?? "";
+  if (name === ".env" || name.startsWith(".env.")) return "an env file: it holds secrets such as API keys";
+  return Object.hasOwn(PROTECTED_FILES, name) ? PROTECTED_FILES[name] : undefined;
+}
+
+/** The protected path a request writes to, with why; checks the model's path and the resolved one. */
+function protectedTarget(request: ApprovalRequest): { path: string; reason: string } | undefined {
+  const path = requestArgs(request).path;
+  for (const candidate of [path, request.resolvedPath]) {
+    if (typeof candidate !== "string") continue;
+    const reason = protectedPathReason(candidate);
+    if (reason !== undefined) return { path: candidate, reason };
+  }
+  return undefined;
+}
+
+/** The request's arguments: `args` when the caller parsed them, else parsed from the call ({} if unparseable). */
+export function requestArgs(request: ApprovalRequest): Record<string, unknown> {
+  if (request.args) return request.args;
+  try {
+    const parsed = JSON.parse(request.call.arguments || "{}");
+    return typeof parsed === "object" && parsed !== null ? parsed : {};
+  } catch {
+    return {};
+  }
 }
 
 /**
- * Builds the gate for a policy. Without a human to ask (headless, no TTY), calls that need approval are
- * refused with a reason that names the flag which allows them.
+ * The policy table. Reads never ask; `all` never asks. Under `ask` and `edits`: a protected path, a command
+ * outside the sandbox, and a command asking for network always ask; a sandboxed command without network
+ * runs. Plain edits ask under `ask` only.
  */
-export function createApprovalGate(policy: ApprovalPolicy, askHuman?: AskHuman): ApprovalGate {
+export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest): Assessment {
+  if (request.effect === "read" || policy === "all") return { ask: false };
+  if (request.effect === "write") {
+    const target = protectedTarget(request);
+    if (target !== undefined) {
+      const detail = `${target.path} is a protected path: ${target.reason}`;
+      return { ask: true, why: "protected_path", detail, flag: "--approve all", rememberable: false };
+    }
+    if (policy === "edits") return { ask: false };
+    const detail = `${request.call.name} changes a file`;
+    return { ask: true, why: "edit", detail, flag: "--approve edits", rememberable: true };
+  }
+  // Without the sandbox the command can already reach the network: ask once, as "unsandboxed".
+  if (!request.sandboxed) {
+    const detail = "the command runs outside the sandbox (full access to files and network)";
+    return { ask: true, why: "unsandboxed", detail, flag: "--approve all", rememberable: true };
+  }
+  if (requestArgs(request).network === true) {
+    const detail = "the command asks for network access";
+    return { ask: true, why: "network", detail, flag: "--approve all", rememberable: false };
+  }
+  return { ask: false };
+}
+
+/**
+ * Builds the gate. Without `askHuman` (headless, or no terminal), every call that would ask is refused
+ * with a result naming the flag that allows it. A "session" answer is remembered in `options.session`
+ * (pass the REPL's, so it outlives the task) and covers later rememberable calls of the same tool.
+ */
+export function createApprovalGate(
+  policy: ApprovalPolicy,
+  askHuman?: AskHuman,
+  options: { session?: ApprovalSession } = {},
+): ApprovalGate {
+  const session = options.session ?? new ApprovalSession();
   return async (request) => {
-    if (!needsApproval(policy, request.effect)) return { allow: true };
-    if (!askHuman) {
-      const flag = request.effect === "write" ? "--approve edits (or --approve all)" : "--approve all";
+    const need = assessRequest(policy, request);
+    if (!need.ask) return { allow: true };
+    if (need.rememberable && session.allows(request.call.name)) return { allow: true };
+    if (!askHuman) return { allow: false, reason: headlessRefusal(policy, request, need) };
+    const answer = toAnswer(await askHuman(request, need));
+    if (answer.kind === "session" && need.rememberable) session.allow(request.call.name);
+    if (answer.kind === "once" || answer.kind === "session") return { allow: true };
+    if (answer.kind === "abort") {
       return {
         allow: false,
-        reason: `${request.call.name} needs approval, and tern is running without a terminal to ask ` +
-          `(approval policy "${policy}"). Not run. The user can allow it by rerunning with ${flag}.`,
+        abort: true,
+        reason: "cancelled by the user: the turn was stopped at the prompt",
       };
     }
-    if (await askHuman(request)) return { allow: true };
-    return { allow: false, reason: `The user denied this ${request.call.name} call. Not run.` };
+    return { allow: false, reason: denialText(answer.reason) };
   };
+}
+
+function toAnswer(answer: ApprovalAnswer | boolean): ApprovalAnswer {
+  if (answer === true) return { kind: "once" };
+  if (answer === false) return { kind: "deny" };
+  return answer;
+}
+
+/** What the model reads when the user says no. */
+export function denialText(reason?: string): string {
+  const given = reason?.trim() ?? "";
+  if (given !== "") return `The user denied this call: ${given}`;
+  return "The user denied this call. Do not retry it unchanged: try another way or ask the user.";
+}
+
+function headlessRefusal(
+  policy: ApprovalPolicy,
+  request: ApprovalRequest,
+  need: Extract<Assessment, { ask: true }>,
+): string {
+  return `${request.call.name} was not run: it needs approval (${need.detail}), and tern has no terminal ` +
+    `to ask (approval policy "${policy}"). The user can allow it by rerunning tern with ${need.flag}. ` +
+    `Continue without it, or tell the user what you wanted to do.`;
 }

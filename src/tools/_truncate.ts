@@ -77,3 +77,19 @@ export function cutLine(line: string, max: number = MAX_LINE_CHARS): string {
   const keep = safeIndex(line, max);
   return `${line.slice(0, keep)}… [line cut: ${line.length - keep} more characters]`;
 }
+
+/**
+ * Cuts a long line to a window of about `max` characters that shows position `focus` (where a match
+ * starts), marking what was cut on either side; a short line comes back as is.
+ */
+export function cutAround(line: string, focus: number, max: number): string {
+  if (line.length <= max) return line;
+  // A little text before the match gives it context; the rest of the window follows it.
+  const lead = Math.min(Math.floor(max / 4), 80);
+  let start = Math.max(0, Math.min(focus - lead, line.length - max));
+  if (start > 0) start = safeIndex(line, start);
+  const end = safeIndex(line, Math.min(line.length, start + max));
+  const before = start > 0 ? `[${start} characters cut] …` : "";
+  const after = end < line.length ? `… [line cut: ${line.length - end} more characters]` : "";
+  return `${before}${line.slice(start, end)}${after}`;
+}

@@ -23,13 +23,82 @@ function escapeAttribute(value: string): string {
   );
 }
 
-/** Neutralises every `<tool_result` / `</tool_result` in `content` as `&lt;tool_result` / `&lt;/tool_result`. */
-export function neutralise(content: string): string {
-  return content.replace(FAKE_TAG, "&lt;");
+/**
+ * Terminal escape sequences, 7-bit and 8-bit: CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`), DCS/SOS/PM/APC
+ * strings, charset designations (`ESC ( B`), single-character codes (`ESC 7`), then any lone ESC or C1
+ * control. An unterminated string sequence ends at the line's end, so it cannot swallow the rest.
+ */
+const ANSI = new RegExp(
+  [
+    "\\x1b\\[[0-?]*[ -/]*[@-~]",
+    "\\x9b[0-?]*[ -/]*[@-~]",
+    "(?:\\x1b[\\]PX^_]|[\\x90\\x98\\x9d-\\x9f])[^\\x07\\x1b\\x9c\\n]*(?:\\x07|\\x9c|\\x1b\\\\)?",
+    "\\x1b[ -/]+[0-~]",
+    "\\x1b[0-~]",
+    "[\\x1b\\x80-\\x9f]",
+  ].join("|"),
+  "g",
+);
+
+/**
+ * Invisible characters that hide or reorder text: zero-width characters and joiners, bidi embeddings,
+ * overrides and isolates (Trojan Source), invisible operators, the BOM, the soft hyphen (it can split a word
+ * unseen), Unicode tag characters and supplementary variation selectors (both used to smuggle hidden text).
+ */
+const INVISIBLE =
+  /[\u00AD\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
+
+/** Removes terminal escape sequences and invisible format characters; the visible text is unchanged. */
+export function stripControls(content: string): string {
+  return content.replace(ANSI, "").replace(INVISIBLE, "");
 }
 
-/** Wraps a tool's output for the model: `<tool_result tool="NAME" trust="untrusted-data">…</tool_result>`. */
+/**
+ * Each character of `content` folded by NFKC (full-width `＜ｔ` → `<t`), with, for every UTF-16 unit of the
+ * folded text, the index in `content` of the character it came from.
+ */
+function fold(content: string): { folded: string; origin: number[] } {
+  let folded = "";
+  const origin: number[] = [];
+  for (let i = 0; i < content.length;) {
+    const char = String.fromCodePoint(content.codePointAt(i)!);
+    const form = char.charCodeAt(0) < 0x80 ? char : char.normalize("NFKC");
+    folded += form;
+    for (let k = 0; k < form.length; k++) origin.push(i);
+    i += char.length;
+  }
+  return { folded, origin };
+}
+
+/**
+ * Neutralises every `<tool_result` / `</tool_result` in `content` as `&lt;tool_result` / `&lt;/tool_result`,
+ * also when written with look-alikes that NFKC folds to it (`＜ｔｏｏｌ_result`): the tag is found in the
+ * folded text and the original character that folds to its "<" is replaced.
+ */
+export function neutralise(content: string): string {
+  const plain = content.replace(FAKE_TAG, "&lt;");
+  // Only non-ASCII text can hold a look-alike; ASCII is done (the common case, kept cheap).
+  if (!/[\u0080-\uffff]/.test(plain)) return plain;
+  const { folded, origin } = fold(plain);
+  const starts = new Set<number>();
+  for (const match of folded.matchAll(FAKE_TAG)) starts.add(origin[match.index]);
+  if (starts.size === 0) return plain;
+  let out = "";
+  let from = 0;
+  for (const start of [...starts].sort((a, b) => a - b)) {
+    const width = String.fromCodePoint(plain.codePointAt(start)!).length;
+    out += `${plain.slice(from, start)}&lt;`;
+    from = start + width;
+  }
+  return out + plain.slice(from);
+}
+
+/**
+ * Wraps a tool's output for the model: `<tool_result tool="NAME" trust="untrusted-data">…</tool_result>`.
+ * Escape sequences and invisible characters are stripped first, then fake tags neutralised (in that order, so
+ * a stripped character cannot turn a neutralised tag back into a live one).
+ */
 export function wrapToolResult(name: string, content: string): string {
   const open = `<tool_result tool="${escapeAttribute(name)}" trust="untrusted-data">`;
-  return `${open}\n${neutralise(content)}\n</tool_result>`;
+  return `${open}\n${neutralise(stripControls(content))}\n</tool_result>`;
 }

@@ -1,17 +1,40 @@
-/** edit_file: replace an exact piece of text in a file, once (or everywhere when asked). */
+/** edit_file: replace pieces of text in a file, one edit or several in order, written once or not at all. */
 
-import { atomicWrite } from "./_atomic_write.ts";
-import { applyEdit } from "./_edit_match.ts";
-import { prependBom, readTextFile } from "./path_guard.ts";
+import { atomicWrite, hardLinkNote, refuseReadOnly } from "./_atomic_write.ts";
+import { applyEdit, describeLayer, diffSummary, type EditOutcome, stripLineNumbers } from "./_edit_match.ts";
+import { mostSimilarRegion } from "./_edit_similar.ts";
+import { withFileLock } from "./_file_lock.ts";
+import { cutLine } from "./_truncate.ts";
+import { guardFresh, recordWrite, snapshotOfText } from "./file_tracker.ts";
+import { MAX_FILE_BYTES, prependBom, readTextFile, resolveForRead, type TextFile } from "./path_guard.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 
 /** How many match locations an ambiguity error lists before summarising. */
 const MAX_LISTED_MATCHES = 20;
+/** Lines of the most similar region shown when old_text is not found. */
+const MAX_SHOWN_LINES = 12;
+/** Below this bigram similarity the "most similar" region is noise, and is not shown. */
+const MIN_SIMILARITY = 0.5;
 
-const description = `Replace an exact piece of text in an existing file.
-old_text must match the file exactly (whitespace and indentation included) and occur exactly once; include \
-enough surrounding lines to make it unique, or set replace_all to replace every occurrence. Read the file with \
-read_file first. Line endings are kept (CRLF files stay CRLF). To create a file, use write_file.`;
+const description = `Replace text in an existing file: one edit (old_text, new_text), or several (edits).
+old_text must match the file exactly (whitespace and indentation included; copy it from read_file's output \
+without the line-number prefix) and occur exactly once: include enough surrounding lines to make it unique, or \
+set replace_all to replace every exact occurrence. When nothing matches exactly, a match that differs only in \
+trailing whitespace, curly quotes, dashes or special spaces is used, and the result says so. Several edits \
+apply in order, each to the result of the ones before, and are written together or not at all. Read the file \
+with read_file first; if it changed since, read it again. Line endings and a BOM are kept. To create a file, \
+use write_file.`;
+
+const editItem = {
+  type: "object",
+  properties: {
+    old_text: { type: "string", description: "The exact text to replace." },
+    new_text: { type: "string", description: "The text to put in its place (may be empty to delete)." },
+    replace_all: { type: "boolean", description: "Replace every exact occurrence. Default false." },
+  },
+  required: ["old_text", "new_text"],
+  additionalProperties: false,
+};
 
 const parameters = {
   type: "object",
@@ -21,52 +44,198 @@ const parameters = {
     new_text: { type: "string", description: "The text to put in its place (may be empty to delete)." },
     replace_all: {
       type: "boolean",
-      description: "Replace every occurrence instead of requiring exactly one. Default false.",
+      description: "Replace every exact occurrence instead of requiring exactly one. Default false.",
+    },
+    edits: {
+      type: "array",
+      items: editItem,
+      description:
+        "Instead of old_text/new_text: several edits [{old_text, new_text, replace_all?}], in order.",
     },
   },
-  required: ["path", "old_text", "new_text"],
+  required: ["path"],
   additionalProperties: false,
 };
 
-/** Arguments of edit_file, as validated against its schema. */
-export type EditFileArgs = { path: string; old_text: string; new_text: string; replace_all?: boolean };
+/** One replacement, as given in `edits` or by the single old_text/new_text form. */
+export type EditSpec = { old_text: string; new_text: string; replace_all?: boolean };
+
+/** Arguments of edit_file, as validated against its schema: either old_text/new_text or edits. */
+export type EditFileArgs = {
+  path: string;
+  old_text?: string;
+  new_text?: string;
+  replace_all?: boolean;
+  edits?: EditSpec[];
+};
 
 function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-function ambiguous(rel: string, lines: number[]): ToolError {
-  const listed = lines.slice(0, MAX_LISTED_MATCHES).join(", ");
-  const more = lines.length > MAX_LISTED_MATCHES ? `, and ${lines.length - MAX_LISTED_MATCHES} more` : "";
-  return new ToolError(
-    `old_text occurs ${lines.length} times in ${rel} (starting on lines ${listed}${more}). ` +
-      `Add surrounding context to old_text so it matches exactly once, or set replace_all: true.`,
+/** The edits to make; the either-or of the two forms is checked here (the schema subset cannot say it). */
+function editsOf(args: EditFileArgs): EditSpec[] {
+  const single = args.old_text !== undefined || args.new_text !== undefined;
+  if (args.edits !== undefined) {
+    if (single || args.replace_all !== undefined) {
+      throw new ToolError(
+        `edit_file: give either old_text/new_text (one edit) or edits (several), not both: put every ` +
+          `change in edits, each with its own replace_all if needed.`,
+      );
+    }
+    if (args.edits.length === 0) {
+      throw new ToolError(`edit_file: edits is empty: give at least one {"old_text", "new_text"}.`);
+    }
+    return args.edits;
+  }
+  if (!single) {
+    throw new ToolError(
+      `edit_file: give old_text and new_text for one edit, or edits: [{"old_text": ..., "new_text": ...}] ` +
+        `for several.`,
+    );
+  }
+  if (args.old_text === undefined) {
+    throw new ToolError(`edit_file: field "old_text" is required (string): the exact text to replace`);
+  }
+  if (args.new_text === undefined) {
+    throw new ToolError(
+      `edit_file: field "new_text" is required (string): the text to put in its place (may be empty to delete)`,
+    );
+  }
+  return [{ old_text: args.old_text, new_text: args.new_text, replace_all: args.replace_all }];
+}
+
+/** Names the edit in errors when there are several: "edit 2 of 3: ". */
+function which(index: number, total: number): string {
+  return total === 1 ? "" : `edit ${index + 1} of ${total}: `;
+}
+
+function checkShape(edits: EditSpec[]): void {
+  edits.forEach((edit, i) => {
+    if (edit.old_text === "") {
+      throw new ToolError(
+        `${which(i, edits.length)}old_text is empty: give the exact text to replace ` +
+          `(to create a file, use write_file).`,
+      );
+    }
+    if (edit.old_text === edit.new_text) {
+      throw new ToolError(
+        `${which(i, edits.length)}old_text and new_text are identical: the edit would change nothing.`,
+      );
+    }
+  });
+}
+
+/** The part of `text` most like `needle`, numbered as read_file numbers lines; "" when nothing is close. */
+function similarRegion(text: string, needle: string): string {
+  const region = mostSimilarRegion(text, stripLineNumbers(needle, "")?.[0] ?? needle);
+  if (region === null || region.score < MIN_SIMILARITY) return "";
+  const last = Math.min(region.last, region.first + MAX_SHOWN_LINES - 1);
+  const lines = text.split("\n").slice(region.first - 1, last);
+  const rows = lines.map((line, i) =>
+    `${String(region.first + i).padStart(6)}\t${cutLine(line.replace(/\r$/, ""), 500)}`
   );
+  const more = region.last > last ? `\n(${region.last - last} more lines of the region not shown)` : "";
+  const where = `The most similar text in the file is at lines ${region.first}–${region.last}:`;
+  return `\n${where}\n${rows.join("\n")}${more}`;
+}
+
+/** The model-facing sentence for an edit that found no single place to apply. */
+function failureText(
+  outcome: Exclude<EditOutcome, { kind: "edited" }>,
+  text: string,
+  edit: EditSpec,
+  rel: string,
+): string {
+  const how = describeLayer(outcome.kind === "not_found" ? "exact" : outcome.layer);
+  switch (outcome.kind) {
+    case "not_found": {
+      if (text === "") {
+        return `${rel} is empty, so old_text cannot be found: use write_file to give it content.`;
+      }
+      const exactOnly = edit.replace_all ? " (with replace_all, only exact matches count)" : "";
+      return `old_text was not found in ${rel}${exactOnly}. It must match exactly, including whitespace and ` +
+        `indentation: read the file again with read_file and copy the text from it.` +
+        similarRegion(text, edit.old_text);
+    }
+    case "ambiguous": {
+      const { lines } = outcome;
+      const listed = lines.slice(0, MAX_LISTED_MATCHES).join(", ");
+      const more = lines.length > MAX_LISTED_MATCHES ? `, and ${lines.length - MAX_LISTED_MATCHES} more` : "";
+      // replace_all takes exact text only, so it is no way out of an ambiguity found by normalising.
+      const orAll = outcome.layer === "exact" && !edit.replace_all ? ", or set replace_all: true" : "";
+      return `old_text occurs ${lines.length} times in ${rel} (starting on lines ${listed}${more}` +
+        `${
+          how === "" ? "" : `; ${how}`
+        }). Add surrounding context to old_text so it matches exactly once${orAll}.`;
+    }
+    case "splits_character": {
+      const expanded = outcome.character.normalize("NFKC");
+      return `old_text (${how}) would start or end inside "${outcome.character}" on line ${outcome.line}, one ` +
+        `character that normalising expands to "${expanded}": the edit cannot cut it in half. Include the ` +
+        `whole character in old_text, copied from the file.`;
+    }
+  }
+}
+
+/** Applies the edits in order to the file's text, all or nothing; throws naming the edit that failed. */
+function applyAll(file: TextFile, edits: EditSpec[]): { text: string; summary: string } {
+  let text = file.text;
+  let added = 0;
+  let removed = 0;
+  let count = 0;
+  const notes: string[] = [];
+  for (const [i, edit] of edits.entries()) {
+    const outcome = applyEdit(text, edit.old_text, edit.new_text, edit.replace_all ?? false);
+    const tail = edits.length === 1 ? "" : ` No edit was applied and nothing was written` +
+      (i === 0 ? "." : ` (line numbers are of the text after edit${i === 1 ? " 1" : `s 1–${i}`}).`);
+    if (outcome.kind !== "edited") {
+      throw new ToolError(which(i, edits.length) + failureText(outcome, text, edit, file.rel) + tail);
+    }
+    if (outcome.text === text) {
+      throw new ToolError(
+        `${which(i, edits.length)}new_text is what is already there: the edit would change nothing.${tail}`,
+      );
+    }
+    text = outcome.text;
+    added += outcome.added;
+    removed += outcome.removed;
+    count += outcome.count;
+    const how = describeLayer(outcome.layer);
+    if (how !== "") notes.push(edits.length === 1 ? `old_text ${how}` : `edit ${i + 1} ${how}`);
+  }
+  const what = edits.length === 1
+    ? `replaced ${plural(count, "occurrence")}`
+    : `applied ${edits.length} edits`;
+  // One edit's own count is exact and cheap; several may touch the same lines, so diff the whole change.
+  const delta = edits.length === 1 ? { added, removed } : diffSummary(file.text, text, { added, removed });
+  const lines = `(+${delta.added} −${delta.removed} lines)`;
+  return { text, summary: `${what} ${lines}${notes.map((note) => `; ${note}`).join("")}` };
+}
+
+async function editLocked(path: string, edits: EditSpec[], ctx: ToolContext): Promise<string> {
+  const file = await readTextFile(ctx.root, path);
+  refuseReadOnly(file.rel, file.info);
+  await guardFresh(ctx.files, file, () => snapshotOfText(file), "edit");
+  const { text, summary } = applyAll(file, edits);
+  const body = new TextEncoder().encode(text);
+  const data = file.bom ? prependBom(body) : body;
+  if (data.length > MAX_FILE_BYTES) {
+    const size = (data.length / (1024 * 1024)).toFixed(1);
+    throw new ToolError(
+      `the edited ${file.rel} would be ${size} MB, over the 10 MB limit: nothing was written.`,
+    );
+  }
+  await atomicWrite(file.real, data, { mode: file.info.mode === null ? undefined : file.info.mode & 0o7777 });
+  await recordWrite(ctx.files, file.real, data);
+  return `Edited ${file.rel}: ${summary}${hardLinkNote(file.rel, file.info, "edit")}`;
 }
 
 async function run(args: EditFileArgs, ctx: ToolContext): Promise<string> {
-  if (args.old_text === "") {
-    throw new ToolError(
-      `old_text is empty: give the exact text to replace (to create a file, use write_file).`,
-    );
-  }
-  if (args.old_text === args.new_text) {
-    throw new ToolError(`old_text and new_text are identical: the edit would change nothing.`);
-  }
-  const file = await readTextFile(ctx.root, args.path);
-  const outcome = applyEdit(file.text, args.old_text, args.new_text, args.replace_all ?? false);
-  if (outcome.kind === "not_found") {
-    throw new ToolError(
-      `old_text was not found in ${file.rel}. It must match exactly, including whitespace and indentation: ` +
-        `read the file again with read_file and copy the text from it.`,
-    );
-  }
-  if (outcome.kind === "ambiguous") throw ambiguous(file.rel, outcome.lines);
-  const body = new TextEncoder().encode(outcome.text);
-  const data = file.bom ? prependBom(body) : body;
-  await atomicWrite(file.real, data, { mode: file.info.mode === null ? undefined : file.info.mode & 0o7777 });
-  return `Edited ${file.rel}: replaced ${plural(outcome.count, "occurrence")} ` +
-    `(+${outcome.added} −${outcome.removed} lines)`;
+  const edits = editsOf(args);
+  checkShape(edits);
+  const { real } = await resolveForRead(ctx.root, args.path);
+  return await withFileLock(real, () => editLocked(args.path, edits, ctx));
 }
 
 /** The edit_file tool. */

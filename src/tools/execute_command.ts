@@ -1,7 +1,26 @@
-/** execute_command: run a shell command in the project root, in its own process group, with a timeout. */
+/**
+ * execute_command: run a shell command in the project root — deny-listed disasters refused, a reduced
+ * environment, secrets redacted, inside bubblewrap when it works, in its own process group with a timeout.
+ */
 
+import { deniedReason } from "./_deny_list.ts";
+import { Redactor } from "./_redact.ts";
+import { type Finished, runInGroup } from "./_process_group.ts";
+import { bwrapArgs, detectBubblewrap, type SandboxDetector } from "./_sandbox.ts";
 import { HeadTail, MAX_OUTPUT_CHARS } from "./_truncate.ts";
-import type { Tool, ToolContext, ToolResult } from "./tool.ts";
+import { spillText } from "./spill.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+
+export {
+  type Confinement,
+  confinement,
+  detectBubblewrap,
+  isSandboxed,
+  type SandboxDetector,
+  type SandboxProbe,
+  type SandboxStatus,
+  sandboxStatus,
+} from "./_sandbox.ts";
 
 /** Timeout when the model gives none, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -9,38 +28,30 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Longest timeout the model may ask for, in milliseconds. */
 export const MAX_TIMEOUT_MS = 600_000;
 
-/** How long output may keep flowing after the command exits (stray background writers) before they are killed. */
-const DRAIN_GRACE_MS = 300;
+/** Characters of output kept for the spill file at most (its first and last halves); the rest is counted. */
+export const MAX_SPILL_CHARS = 2 * 1024 * 1024;
 
-/** Environment variables passed to commands; everything else (API keys above all) stays behind. */
-const PASSED_ENV = ["PATH", "HOME", "LANG", "LC_ALL", "TERM", "USER", "SHELL", "TMPDIR"];
+/** Environment variables passed to commands (plus LC_*); everything else (API keys above all) stays behind. */
+const PASSED_ENV = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TMPDIR", "TZ"];
 
-/** Names never passed on, even if listed above one day. */
+/** Names never passed on, whatever the list above says; their values are also redacted from output. */
 const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
 
-/**
- * Runs the command as a background job of a shell with job control on (`set -m`), which puts it in a
- * process group of its own, and reports its pid (= the group id) on stderr so the whole group can be killed:
- * Deno.kill would need unscoped --allow-run, but `bash` is allowed. The wrapper's own stderr goes to
- * /dev/null first, because job-control notices ("[1]+ Done ...") would otherwise race the pid onto it.
- */
-const WRAPPER = `exec 3>&2 2>/dev/null
-set -m
-bash -c "$1" </dev/null 2>&1 3>&- &
-echo "$!" >&3
-exec 3>&-
-wait "$!"`;
-
-/** Politely, then surely: TERM the group, give it 0.2 s to exit, then KILL what is left. */
-const KILL_GROUP = `kill -TERM -- "-$1" 2>/dev/null || exit 0
-for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.02; kill -0 -- "-$1" 2>/dev/null || exit 0; done
-kill -KILL -- "-$1" 2>/dev/null
-exit 0`;
+/** Output that suggests the sandbox, not the command, is what failed. */
+const READ_ONLY_FAILURE = /Read-only file system/i;
+const NETWORK_FAILURE =
+  /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|No address associated with hostname|getaddrinfo|EAI_AGAIN|ENETUNREACH|Connection refused|ECONNREFUSED/i;
 
 const description = `Run a shell command with bash in the project root and return its exit code and output.
-stdout and stderr are combined; stdin is closed (interactive programs get end-of-file). Long output keeps its \
-beginning and end. The command is killed (with all its child processes) after timeout_ms. The environment is \
-reduced: API keys and other secrets are not passed. Prefer read_file, list_dir and edit_file for files.`;
+stdout and stderr are combined; stdin is closed (interactive programs get end-of-file). Output beyond \
+${MAX_OUTPUT_CHARS} characters keeps its beginning and end, and the full output is saved to a file under \
+.tern/tool-outputs/ whose path the result gives (read it with read_file). The command is killed (with all its \
+child processes) after timeout_ms. The environment is reduced: API keys and other secrets are not passed, and \
+their values are redacted from the output. Where bubblewrap is available, commands run in a sandbox: no \
+network, writes only inside the project (.git/config and .git/hooks read-only), /tmp and $HOME private and \
+empty. Set network: true only when the command needs the network (the user must approve it). A short \
+deny-list refuses obvious disasters (sudo, rm -rf ~, curl | sh, ...): it is a speed bump, not a security \
+wall; never try to get around it. Prefer read_file, list_dir and edit_file for files.`;
 
 const parameters = {
   type: "object",
@@ -53,167 +64,165 @@ const parameters = {
       description:
         `Kill the command after this many milliseconds. Default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}.`,
     },
+    network: {
+      type: "boolean",
+      description: "Ask for network access (e.g. to install packages); always needs the user's approval. " +
+        "Default false: in the sandbox commands have no network.",
+    },
   },
   required: ["command"],
   additionalProperties: false,
 };
 
 /** Arguments of execute_command, as validated against its schema. */
-export type ExecuteCommandArgs = { command: string; timeout_ms?: number };
+export type ExecuteCommandArgs = { command: string; timeout_ms?: number; network?: boolean };
 
 /** The reduced environment a command runs with: a few harmless variables, never a secret. */
-export function childEnv(): Record<string, string> {
+export function childEnv(options: { sandboxed?: boolean } = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const name of PASSED_ENV) {
-    const value = Deno.env.get(name);
-    if (value !== undefined && !SECRET_NAME.test(name)) env[name] = value;
+  for (const [name, value] of Object.entries(Deno.env.toObject())) {
+    if ((PASSED_ENV.includes(name) || name.startsWith("LC_")) && !SECRET_NAME.test(name)) env[name] = value;
   }
   env.PATH ??= "/usr/local/bin:/usr/bin:/bin";
+  // Inside the sandbox only /tmp (private) and the project are writable.
+  if (options.sandboxed) env.TMPDIR = "/tmp";
   return env;
 }
 
-/** Kills process group `pgid` (TERM, then KILL) through bash; resolves when done. */
-async function killGroup(pgid: number): Promise<void> {
-  const killer = new Deno.Command("bash", {
-    args: ["-c", KILL_GROUP, "tern-kill", String(pgid)],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  await killer.status;
+/** The values to hide: the configured secrets, and any secret-named variable in tern's own environment. */
+function secretValues(ctx: ToolContext): string[] {
+  const fromEnv = Object.entries(Deno.env.toObject()).filter(([name]) => SECRET_NAME.test(name));
+  return [...(ctx.shell?.secrets ?? []), ...fromEnv.map(([, value]) => value)];
 }
 
 /**
- * Reads the wrapper's stderr to its end (so no stream is leaked); `pgid` resolves as soon as its first
- * line, the command's process group id, arrives, or null if the wrapper dies before printing it.
+ * The command's output in bounded memory, redacted before anything is cut: the view for the model
+ * (MAX_OUTPUT_CHARS) and a larger capture for the spill file (MAX_SPILL_CHARS), both head + tail.
  */
-function watchPgid(
-  stderr: ReadableStream<Uint8Array>,
-): { pgid: Promise<number | null>; done: Promise<void> } {
-  const { promise: pgid, resolve } = Promise.withResolvers<number | null>();
-  const parse = (text: string) => Number(/^(\d+)\n/.exec(text)?.[1] ?? Number.NaN);
-  const done = (async () => {
-    let text = "";
-    for await (const chunk of stderr.pipeThrough(new TextDecoderStream())) {
-      text += chunk;
-      if (parse(text) > 1) resolve(parse(text));
-    }
-    resolve(parse(text) > 1 ? parse(text) : null);
-  })();
-  return { pgid, done };
-}
+class Output {
+  readonly view = new HeadTail(MAX_OUTPUT_CHARS);
+  readonly full = new HeadTail(MAX_SPILL_CHARS);
+  total = 0;
+  readonly #redactor: Redactor;
 
-/** Streams the command's output into a bounded head+tail capture; `cancel` stops waiting for it. */
-function capture(
-  stdout: ReadableStream<Uint8Array>,
-  into: HeadTail,
-): { done: Promise<void>; cancel(): void } {
-  const reader = stdout.getReader();
-  const decoder = new TextDecoder();
-  const done = (async () => {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      into.push(decoder.decode(value, { stream: true }));
-    }
-    into.push(decoder.decode());
-  })();
-  return { done, cancel: () => void reader.cancel().catch(() => {}) };
-}
-
-function delay(ms: number): { wait: Promise<"late">; clear(): void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const wait = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), ms));
-  return { wait, clear: () => clearTimeout(timer) };
-}
-
-/** Waits for the output to end; stray background processes still holding it are killed, then abandoned. */
-async function drain(
-  output: { done: Promise<void>; cancel(): void },
-  kill: () => Promise<void>,
-): Promise<void> {
-  for (const last of [false, true]) {
-    const grace = delay(DRAIN_GRACE_MS);
-    const outcome = await Promise.race([output.done, grace.wait]);
-    grace.clear();
-    if (outcome !== "late") return;
-    if (last) output.cancel();
-    else await kill();
+  constructor(secrets: string[]) {
+    this.#redactor = new Redactor(secrets);
   }
-  await output.done;
+
+  push(text: string): void {
+    this.#add(this.#redactor.push(text));
+  }
+
+  end(): void {
+    this.#add(this.#redactor.flush());
+  }
+
+  #add(text: string): void {
+    this.total += text.length;
+    this.view.push(text);
+    this.full.push(text);
+  }
 }
 
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
 
-/** Why a command was stopped before it finished on its own. */
-type Stop = "timeout" | "cancel";
-
-function spawnWrapped(command: string, root: string): Deno.ChildProcess {
-  return new Deno.Command("bash", {
-    args: ["-c", WRAPPER, "tern", command],
-    cwd: root,
-    clearEnv: true,
-    env: childEnv(),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+function refusal(reason: string): string {
+  return `execute_command refused this command: it matches the deny-list entry ${reason}. The deny-list is a ` +
+    "speed bump for obvious disasters, not a security wall: do not try to get around it. If the command is " +
+    "truly needed, ask the user to run it themselves, and tell them why.";
 }
 
-async function run(args: ExecuteCommandArgs, ctx: ToolContext): Promise<ToolResult> {
-  if (ctx.signal.aborted) return { content: "Cancelled before the command started.", isError: true };
-  const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-  const child = spawnWrapped(args.command, ctx.root);
-  const { pgid, done: stderrDone } = watchPgid(child.stderr);
-  const text = new HeadTail(MAX_OUTPUT_CHARS);
-  const output = capture(child.stdout, text);
-  const kills: Promise<void>[] = [];
-  const kill = () => {
-    const killing = pgid.then((id) => id === null ? undefined : killGroup(id));
-    kills.push(killing);
-    return killing;
-  };
-  let stopped: Stop | null = null;
-  const stop = (why: Stop) => {
-    if (stopped !== null) return;
-    stopped = why;
-    kill();
-  };
-  const timer = setTimeout(() => stop("timeout"), timeoutMs);
-  const onAbort = () => stop("cancel");
-  ctx.signal.addEventListener("abort", onAbort);
+function sandboxRequired(reason: string): string {
+  return `execute_command refused: tern runs with --sandbox required, but ${reason}, so no command may run. ` +
+    "Tell the user: install the Debian package bubblewrap (apt install bubblewrap), or restart tern with " +
+    "--sandbox auto or --sandbox off.";
+}
+
+/** Saves the full output when the view had to cut it; says where, or why it could not. */
+async function spillNote(output: Output, root: string): Promise<string> {
+  if (output.total <= MAX_OUTPUT_CHARS) return "";
+  const cut = output.total > MAX_SPILL_CHARS;
   try {
-    const { code } = await child.status;
-    await drain(output, kill);
-    return report(text.toString(), { code, stopped, timeoutMs });
-  } finally {
-    clearTimeout(timer);
-    ctx.signal.removeEventListener("abort", onAbort);
-    // Nothing may outlive the call: kill helpers and the stderr reader are awaited (test sanitizers check).
-    await Promise.all(kills);
-    await stderrDone;
+    const path = await spillText(root, "execute_command", output.full.toString());
+    const kept = cut
+      ? `too long to keep whole: its first and last ${MAX_SPILL_CHARS / 2} characters are in ${path}`
+      : `saved in full to ${path}`;
+    return `\n[output: ${output.total} characters, ${kept}; read it with read_file]`;
+  } catch (error) {
+    // Worded for the model: no absolute path of the machine outside the root.
+    const why = (error instanceof Error ? error.message : String(error)).replaceAll(root, ".")
+      .replace(/(^|[\s'"(])\/[^\s'")]*/g, "$1…");
+    return `\n[output: ${output.total} characters; the full output could not be saved (${why})]`;
   }
 }
 
-function report(output: string, end: { code: number; stopped: Stop | null; timeoutMs: number }): ToolResult {
-  const body = output === "" ? "(no output)" : output.replace(/\n$/, "");
+/** A hint when a sandboxed command seems to have failed on the sandbox rather than on its own. */
+function sandboxHint(text: string, network: boolean): string {
+  if (!READ_ONLY_FAILURE.test(text) && (network || !NETWORK_FAILURE.test(text))) return "";
+  const writes = "writes only inside the project, not to .git/config or .git/hooks";
+  if (network) return `\n(commands run in a sandbox: ${writes})`;
+  return `\n(commands run in a sandbox: no network, ${writes}; ask with network: true if you need the network)`;
+}
+
+async function report(
+  run: Finished & { output: Output },
+  context: { root: string; timeoutMs: number; sandbox?: { network: boolean } },
+): Promise<ToolResult> {
+  const shown = run.output.view.toString();
+  const body = (shown === "" ? "(no output)" : shown.replace(/\n$/, "")) +
+    await spillNote(run.output, context.root);
   const killed = "the command and its child processes were killed";
-  if (end.stopped === "timeout") {
-    return { content: `${body}\n[timed out after ${seconds(end.timeoutMs)}: ${killed}]`, isError: true };
+  if (run.stopped === "timeout") {
+    return { content: `${body}\n[timed out after ${seconds(context.timeoutMs)}: ${killed}]`, isError: true };
   }
-  if (end.stopped === "cancel") {
+  if (run.stopped === "cancel") {
     return { content: `${body}\n[cancelled by the user: ${killed}]`, isError: true };
   }
-  return { content: `${body}\n[exit code ${end.code}]`, isError: end.code !== 0 };
+  const hint = run.code !== 0 && context.sandbox ? sandboxHint(shown, context.sandbox.network) : "";
+  return { content: `${body}\n[exit code ${run.code}]${hint}`, isError: run.code !== 0 };
 }
 
-/** The execute_command tool. */
-export const executeCommandTool: Tool<ExecuteCommandArgs> = {
-  name: "execute_command",
-  description,
-  parameters,
-  effect: "exec",
-  run,
-};
+/** What can be swapped in tests: how bubblewrap is detected. */
+export interface ExecuteCommandOptions {
+  detect?: SandboxDetector;
+}
+
+/** Builds execute_command; `detect` decides whether bubblewrap works (default: probe once per process). */
+export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): Tool<ExecuteCommandArgs> {
+  const detect = options.detect ?? detectBubblewrap;
+  const run = async (args: ExecuteCommandArgs, ctx: ToolContext): Promise<ToolResult> => {
+    if (ctx.signal.aborted) return { content: "Cancelled before the command started.", isError: true };
+    const denied = deniedReason(args.command);
+    if (denied) throw new ToolError(refusal(denied));
+    const mode = ctx.shell?.sandbox ?? "auto";
+    const probe = mode === "off" ? undefined : await detect();
+    if (mode === "required" && !probe?.available) throw new ToolError(sandboxRequired(probe!.reason));
+    const sandboxed = probe?.available === true;
+    const network = args.network === true;
+    const env = childEnv({ sandboxed });
+    const shell = ["bash", "-c", args.command];
+    const argv = sandboxed
+      ? ["bwrap", ...bwrapArgs({ root: ctx.root, home: env.HOME, path: env.PATH, network }), "--", ...shell]
+      : shell;
+    const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+    const output = new Output(secretValues(ctx));
+    const finished = await runInGroup(argv, {
+      cwd: ctx.root,
+      env,
+      signal: ctx.signal,
+      timeoutMs,
+      sink: output,
+    });
+    return report({ ...finished, output }, {
+      root: ctx.root,
+      timeoutMs,
+      sandbox: sandboxed ? { network } : undefined,
+    });
+  };
+  return { name: "execute_command", description, parameters, effect: "exec", run };
+}
+
+/** The execute_command tool, with bubblewrap detected on first use. */
+export const executeCommandTool: Tool<ExecuteCommandArgs> = createExecuteCommandTool();

@@ -1,6 +1,6 @@
 /** Resolves model-given paths inside the project root and refuses everything else, before touching it. */
 
-import { isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ToolError } from "./tool.ts";
 
 /** Longest path accepted, in characters. */
@@ -141,13 +141,42 @@ function megabytes(bytes: number): string {
   return (bytes / (1024 * 1024)).toFixed(1);
 }
 
-/** Resolves a path that must be an existing regular file under the size limit; refuses before opening. */
+/** `.env` and `.env.*` in any case; the templates below are the exception. */
+const SECRET_ENV_NAME = /^\.env(?:\..*)?$/is;
+
+/** Env-file names that are templates without real values, so reading them is safe and useful. */
+const ENV_TEMPLATES = new Set([".env.example", ".env.sample", ".env.template"]);
+
+/** True for a file name like `.env` or `.env.local` that holds secrets; `.env.example` and kin are not. */
+export function isSecretEnvName(name: string): boolean {
+  return SECRET_ENV_NAME.test(name) && !ENV_TEMPLATES.has(name.toLowerCase());
+}
+
+/** The refusal of a `.env` file: it holds the API key, and the model must never see it. */
+export class SecretFileError extends ToolError {}
+
+/** Refuses `path` when it names, or resolves to, a secret env file (a symlink must not launder the name). */
+function refuseSecretEnv(path: string, real: string, rel: string): void {
+  if (!isSecretEnvName(basename(path)) && !isSecretEnvName(basename(real))) return;
+  // No allow switch yet: a flag or config key can come later; until then the user pastes what is needed.
+  throw new SecretFileError(
+    `${showPath(rel)}: refused: .env files hold secrets (API keys), so tern does not read them. ` +
+      `If the user wants part of it read, they can paste the needed part into the chat ` +
+      `(without the secret values). .env.example, .env.sample and .env.template can be read.`,
+  );
+}
+
+/**
+ * Resolves a path that must be an existing regular file under the size limit; refuses before opening.
+ * Secret env files (`.env`, `.env.local`, ...) are refused here, so every reader of file contents is covered.
+ */
 export async function resolveForRead(
   root: string,
   path: string,
 ): Promise<GuardedPath & { info: Deno.FileInfo }> {
   const guarded = await resolvePath(root, path);
   const { info, rel } = guarded;
+  refuseSecretEnv(path, guarded.real, rel);
   if (info === null) {
     throw new ToolError(`${showPath(path)} not found: check the path with list_dir.`);
   }

@@ -2,6 +2,7 @@
 
 import { readTextFile } from "./path_guard.ts";
 import { cutLine } from "./_truncate.ts";
+import { snapshotOfText } from "./file_tracker.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 
 /** Most lines returned by one call. */
@@ -47,13 +48,16 @@ function splitLines(text: string): string[] {
 
 async function run(args: ReadFileArgs, ctx: ToolContext): Promise<string> {
   const file = await readTextFile(ctx.root, args.path);
-  if (file.text === "") return "(empty file)";
   const lines = splitLines(file.text);
   const offset = args.offset ?? 1;
-  if (offset > lines.length) {
+  if (offset > Math.max(lines.length, 1)) {
     const count = `${lines.length} line${lines.length === 1 ? "" : "s"}`;
     throw new ToolError(`offset ${offset} is past the end: ${file.rel} has ${count}.`);
   }
+  // What the model has now seen, for edit_file's and write_file's stale-write guard; a page counts too,
+  // as the whole file's snapshot: a change anywhere in it means the model's picture is out of date.
+  ctx.files?.record(file.real, await snapshotOfText(file));
+  if (file.text === "") return "(empty file)";
   const last = Math.min(lines.length, offset - 1 + (args.limit ?? MAX_LINES));
   const out: string[] = [];
   let chars = 0;

@@ -1,6 +1,7 @@
 /** The tool registry: specs for the model, and execution that turns every failure into a result. */
 
 import type { ToolSpec } from "../llm/types.ts";
+import { limitResult } from "./spill.ts";
 import { validateArgs } from "./_validate.ts";
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 
@@ -28,9 +29,17 @@ export interface PreparedCall {
   args: Record<string, unknown>;
 }
 
-/** Runs a prepared call; never throws: a tool's failure becomes an error result without a stack trace. */
+/**
+ * Runs a prepared call; never throws: a tool's failure becomes an error result without a stack trace.
+ * Every result over SPILL_THRESHOLD characters is saved in full under .tern/tool-outputs/ and the model
+ * gets its head and tail with the file's path (the one truncation policy, applied here for every tool).
+ */
 export async function runPrepared(prepared: PreparedCall, ctx: ToolContext): Promise<ToolResult> {
-  const { tool, args } = prepared;
+  const result = await runTool(prepared, ctx);
+  return { ...result, content: await limitResult(ctx.root, prepared.tool.name, result.content) };
+}
+
+async function runTool({ tool, args }: PreparedCall, ctx: ToolContext): Promise<ToolResult> {
   try {
     const result = await tool.run(args, ctx);
     return typeof result === "string" ? { content: result, isError: false } : result;

@@ -1,37 +1,250 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { type ApprovalRequest, createApprovalGate, needsApproval } from "../../src/agent/approval.ts";
+import {
+  type ApprovalAnswer,
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  ApprovalSession,
+  type AskReason,
+  assessRequest,
+  createApprovalGate,
+  denialText,
+  protectedPathReason,
+} from "../../src/agent/approval.ts";
+import type { ToolEffect } from "../../src/tools/tool.ts";
 
-const call = (name: string) => ({ id: "call_1", name, arguments: "{}" });
+let nextId = 0;
 
-Deno.test("needsApproval() never asks for reads and follows the policy for edits and commands", () => {
-  assertEquals(needsApproval("ask", "read"), false);
-  assertEquals(needsApproval("ask", "write"), true);
-  assertEquals(needsApproval("ask", "exec"), true);
-  assertEquals(needsApproval("edits", "write"), false);
-  assertEquals(needsApproval("edits", "exec"), true);
-  assertEquals(needsApproval("all", "exec"), false);
+function request(
+  name: string,
+  effect: ToolEffect,
+  args: Record<string, unknown>,
+  sandboxed = false,
+): ApprovalRequest {
+  return { call: { id: `call_${++nextId}`, name, arguments: JSON.stringify(args) }, effect, args, sandboxed };
+}
+
+const read = () => request("read_file", "read", { path: "src/a.ts" });
+const edit = (path = "src/a.ts") => request("edit_file", "write", { path, old_text: "a", new_text: "b" });
+const sandboxedCommand = () => request("execute_command", "exec", { command: "deno test" }, true);
+const networkCommand = () =>
+  request("execute_command", "exec", { command: "deno cache main.ts", network: true }, true);
+const unsandboxedCommand = () => request("execute_command", "exec", { command: "deno test" }, false);
+
+type Row = [ApprovalPolicy, string, () => ApprovalRequest, AskReason | "runs", string?];
+
+/** Every row of the policy: what runs, what asks and why, and the flag that would allow it. */
+const POLICY_TABLE: Row[] = [
+  ["ask", "a read", read, "runs"],
+  ["ask", "an edit", edit, "edit", "--approve edits"],
+  ["ask", "an edit of a protected path", () => edit(".env"), "protected_path", "--approve all"],
+  ["ask", "a sandboxed command without network", sandboxedCommand, "runs"],
+  ["ask", "a sandboxed command asking for network", networkCommand, "network", "--approve all"],
+  ["ask", "an unsandboxed command", unsandboxedCommand, "unsandboxed", "--approve all"],
+  ["edits", "a read", read, "runs"],
+  ["edits", "an edit", edit, "runs"],
+  ["edits", "an edit of a protected path", () => edit(".git/config"), "protected_path", "--approve all"],
+  ["edits", "a sandboxed command without network", sandboxedCommand, "runs"],
+  ["edits", "a sandboxed command asking for network", networkCommand, "network", "--approve all"],
+  ["edits", "an unsandboxed command", unsandboxedCommand, "unsandboxed", "--approve all"],
+  ["all", "a read", read, "runs"],
+  ["all", "an edit", edit, "runs"],
+  ["all", "an edit of a protected path", () => edit(".github/workflows/ci.yml"), "runs"],
+  ["all", "a sandboxed command asking for network", networkCommand, "runs"],
+  ["all", "an unsandboxed command", unsandboxedCommand, "runs"],
+];
+
+Deno.test("assessRequest() follows the policy table for every policy and kind of call", () => {
+  for (const [policy, what, make, expected, flag] of POLICY_TABLE) {
+    const verdict = assessRequest(policy, make());
+    const label = `--approve ${policy}, ${what}`;
+    if (expected === "runs") {
+      assertEquals(verdict, { ask: false }, label);
+      continue;
+    }
+    assert(verdict.ask, `${label} should ask`);
+    assertEquals([verdict.why, verdict.flag], [expected, flag], label);
+    assertEquals(verdict.rememberable, expected === "edit" || expected === "unsandboxed", label);
+  }
 });
 
-Deno.test("createApprovalGate() without a human refuses and names the flag that allows the call", async () => {
-  const gate = createApprovalGate("ask");
-  const write = await gate({ call: call("edit_file"), effect: "write" });
-  assert(!write.allow);
-  assertStringIncludes(write.reason, "--approve edits");
-  const exec = await gate({ call: call("execute_command"), effect: "exec" });
-  assert(!exec.allow);
-  assertStringIncludes(exec.reason, "--approve all");
-  assertEquals(await gate({ call: call("read_file"), effect: "read" }), { allow: true });
-});
-
-Deno.test("createApprovalGate() asks the human and passes a no on as a denial", async () => {
-  const asked: ApprovalRequest[] = [];
-  const gate = createApprovalGate("edits", (request) => {
-    asked.push(request);
-    return Promise.resolve(false);
+Deno.test("assessRequest() treats a request without sandbox information as unsandboxed", () => {
+  const verdict = assessRequest("edits", {
+    call: { id: "1", name: "execute_command", arguments: '{"command":"ls"}' },
+    effect: "exec",
   });
-  assertEquals(await gate({ call: call("write_file"), effect: "write" }), { allow: true });
-  const decision = await gate({ call: call("execute_command"), effect: "exec" });
-  assert(!decision.allow);
-  assertStringIncludes(decision.reason, "denied");
-  assertEquals(asked.length, 1);
+  assert(verdict.ask);
+  assertEquals(verdict.why, "unsandboxed");
+});
+
+Deno.test("assessRequest() finds a protected path behind a symlink through resolvedPath", () => {
+  const aliased = { ...edit("hooks-link/pre-commit"), resolvedPath: ".git/hooks/pre-commit" };
+  const verdict = assessRequest("edits", aliased);
+  assert(verdict.ask);
+  assertEquals(verdict.why, "protected_path");
+  assertStringIncludes(verdict.detail, ".git/hooks/pre-commit is a protected path");
+});
+
+const PROTECTED: string[] = [
+  ".git/config",
+  ".git/hooks/pre-commit",
+  ".git",
+  "./.git/HEAD",
+  "src/../.git/config",
+  "vendor/lib/.git/config",
+  ".GIT/config",
+  ".env",
+  ".env.local",
+  ".env.example",
+  "packages/api/.env.production",
+  ".tern/tool-outputs/out-1.txt",
+  ".github/workflows/ci.yml",
+  ".github/actions/setup/action.yml",
+  ".gitlab-ci.yml",
+  ".circleci/config.yml",
+  ".ci/build.sh",
+  ".bashrc",
+  ".zshrc",
+  ".profile",
+  ".bash_profile",
+  ".zprofile",
+  ".envrc",
+  ".husky/pre-commit",
+  "Jenkinsfile",
+  "/home/me/proj/.git/config",
+  ".git\\config",
+];
+
+const NOT_PROTECTED: string[] = [
+  "src/main.ts",
+  ".gitignore",
+  ".gitattributes",
+  ".github/CODEOWNERS",
+  ".github/dependabot.yml",
+  "docs/.envelope.md",
+  "environment.ts",
+  ".env/lib/site.py", // a Python virtualenv named .env: its files are not the secrets file
+  "my.git/x",
+  "src/bashrc.ts",
+  "tern/notes.md",
+];
+
+Deno.test("protectedPathReason() protects git data, env files, tern data, CI files and shell rc files", () => {
+  for (const path of PROTECTED) {
+    assert(protectedPathReason(path) !== undefined, `${path} should be protected`);
+  }
+  for (const path of NOT_PROTECTED) assertEquals(protectedPathReason(path), undefined, path);
+  assertStringIncludes(protectedPathReason(".env.local")!, "secrets");
+  assertStringIncludes(protectedPathReason(".github/workflows/ci.yml")!, "CI");
+});
+
+Deno.test("createApprovalGate() without a human refuses what would ask and names the flag that allows it", async () => {
+  const cases: [ApprovalPolicy, ApprovalRequest, string][] = [
+    ["ask", edit(), "--approve edits"],
+    ["ask", edit(".env"), "--approve all"],
+    ["ask", unsandboxedCommand(), "--approve all"],
+    ["ask", networkCommand(), "--approve all"],
+    ["edits", edit(".github/workflows/release.yml"), "--approve all"],
+    ["edits", unsandboxedCommand(), "--approve all"],
+  ];
+  for (const [policy, call, flag] of cases) {
+    const decision = await createApprovalGate(policy)(call);
+    assert(!decision.allow, `${policy} ${call.call.arguments} should be refused`);
+    assertStringIncludes(decision.reason, `rerunning tern with ${flag}.`);
+    assertStringIncludes(decision.reason, `${call.call.name} was not run`);
+    assertEquals(decision.abort, undefined);
+  }
+  assertStringIncludes(
+    ((await createApprovalGate("ask")(edit(".env"))) as { reason: string }).reason,
+    ".env is a protected path",
+  );
+});
+
+Deno.test("createApprovalGate() without a human runs what the policy allows", async () => {
+  assertEquals(await createApprovalGate("ask")(read()), { allow: true });
+  assertEquals(await createApprovalGate("ask")(sandboxedCommand()), { allow: true });
+  assertEquals(await createApprovalGate("edits")(edit()), { allow: true });
+  assertEquals(await createApprovalGate("all")(edit(".git/config")), { allow: true });
+});
+
+/** A human who gives the scripted answers in turn and records what they were asked. */
+function scriptedHuman(answers: (ApprovalAnswer | boolean)[]) {
+  const asked: string[] = [];
+  const ask = (request: ApprovalRequest) => {
+    asked.push(request.call.name);
+    const answer = answers.shift();
+    if (answer === undefined) throw new Error("asked more often than scripted");
+    return Promise.resolve(answer);
+  };
+  return { ask, asked };
+}
+
+Deno.test("createApprovalGate() stops asking for a tool after 'don't ask again' for the session", async () => {
+  const human = scriptedHuman([{ kind: "session" }]);
+  const session = new ApprovalSession();
+  const gate = createApprovalGate("ask", human.ask, { session });
+  assertEquals(await gate(edit("src/a.ts")), { allow: true });
+  assertEquals(await gate(edit("src/b.ts")), { allow: true });
+  assertEquals(human.asked, ["edit_file"]);
+  assertEquals(session.list(), ["edit_file"]);
+  // The session outlives one gate: the REPL builds a gate per task and passes the same session.
+  assertEquals(await createApprovalGate("ask", human.ask, { session })(edit("src/c.ts")), { allow: true });
+});
+
+Deno.test("createApprovalGate() session approval never covers protected paths or network", async () => {
+  const human = scriptedHuman([{ kind: "session" }, true, { kind: "session" }, true, true]);
+  const gate = createApprovalGate("ask", human.ask);
+  await gate(edit());
+  await gate(edit(".git/hooks/pre-push"));
+  await gate(unsandboxedCommand());
+  await gate(networkCommand());
+  await gate(networkCommand());
+  assertEquals(human.asked, [
+    "edit_file",
+    "edit_file",
+    "execute_command",
+    "execute_command",
+    "execute_command",
+  ]);
+});
+
+Deno.test("createApprovalGate() does not remember a session answer given for a protected path", async () => {
+  const human = scriptedHuman([{ kind: "session" }, true]);
+  const gate = createApprovalGate("ask", human.ask);
+  assertEquals(await gate(edit(".envrc")), { allow: true });
+  assertEquals(await gate(edit("src/a.ts")), { allow: true });
+  assertEquals(human.asked, ["edit_file", "edit_file"]);
+});
+
+Deno.test("createApprovalGate() passes the user's reason for a denial on to the model", async () => {
+  const human = scriptedHuman([{ kind: "deny", reason: "use tabs, not spaces" }, { kind: "deny" }, false]);
+  const gate = createApprovalGate("ask", human.ask);
+  assertEquals(await gate(edit()), {
+    allow: false,
+    reason: "The user denied this call: use tabs, not spaces",
+  });
+  assertEquals(await gate(edit()), { allow: false, reason: denialText() });
+  assertEquals(await gate(edit()), { allow: false, reason: denialText("   ") });
+  assertStringIncludes(denialText(), "Do not retry it unchanged");
+});
+
+Deno.test("createApprovalGate() answers 'abort this turn' with a denial the loop must turn into a cancel", async () => {
+  const human = scriptedHuman([{ kind: "abort" }]);
+  const decision = await createApprovalGate("ask", human.ask)(unsandboxedCommand());
+  assertEquals(decision, {
+    allow: false,
+    abort: true,
+    reason: "cancelled by the user: the turn was stopped at the prompt",
+  });
+});
+
+Deno.test("createApprovalGate() tells the human why it asks and whether it may be remembered", async () => {
+  const needs: unknown[] = [];
+  const gate = createApprovalGate("edits", (_request, need) => {
+    needs.push([need.why, need.rememberable]);
+    return Promise.resolve(true);
+  });
+  await gate(edit(".tern/x"));
+  await gate(unsandboxedCommand());
+  await gate(networkCommand());
+  assertEquals(needs, [["protected_path", false], ["unsandboxed", true], ["network", false]]);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { atomicWrite } from "../../src/tools/_atomic_write.ts";
+import { atomicWrite, hardLinkNote, refuseReadOnly } from "../../src/tools/_atomic_write.ts";
 import { tempProject } from "./_helpers.ts";
 
 Deno.test("atomicWrite() replaces a file and applies the given mode exactly", async () => {
@@ -20,4 +20,25 @@ Deno.test("atomicWrite() removes its temp file when the rename fails", async () 
   const names = [];
   for await (const entry of Deno.readDir(p.root)) names.push(entry.name);
   assert.deepEqual(names, ["dir"]);
+});
+
+Deno.test("hardLinkNote() says nothing for a single link and names the count otherwise", async () => {
+  await using p = await tempProject();
+  const path = join(p.root, "f");
+  await Deno.writeTextFile(path, "x");
+  assert.equal(hardLinkNote("f", await Deno.lstat(path), "edit"), "");
+  await Deno.link(path, join(p.root, "g"));
+  assert.equal(
+    hardLinkNote("f", await Deno.lstat(path), "write"),
+    "\nnote: f has 2 hard links; the write replaced this path's content only (the other links keep the old content).",
+  );
+});
+
+Deno.test("refuseReadOnly() lets writable files through and refuses ones without the owner's write bit", async () => {
+  await using p = await tempProject();
+  const path = join(p.root, "f");
+  await Deno.writeTextFile(path, "x");
+  refuseReadOnly("f", await Deno.lstat(path));
+  await Deno.chmod(path, 0o444);
+  assert.throws(() => refuseReadOnly("f", Deno.lstatSync(path)), /f is read-only \(mode 444\)/);
 });

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { createFileTracker, snapshotOf } from "../../src/tools/file_tracker.ts";
 import { readFileTool } from "../../src/tools/read_file.ts";
 import { call, sh, tempProject } from "./_helpers.ts";
 
@@ -152,4 +153,33 @@ Deno.test("readFile() refuses ~, %2e%2e, NUL bytes and a 5,000-character path", 
     assert.ok(result.isError);
     assert.match(result.content, pattern);
   }
+});
+
+Deno.test("readFile() records the snapshot of the whole file it read, for a page too", async () => {
+  await using p = await tempProject();
+  const files = createFileTracker();
+  const path = join(p.root, "long.txt");
+  await Deno.writeTextFile(path, numbered(1, 3000));
+  await call(readFileTool, { path: "long.txt", offset: 5, limit: 2 }, { ...p.ctx, files });
+  assert.deepEqual(files.get(path), await snapshotOf(await Deno.readFile(path), await Deno.lstat(path)));
+});
+
+Deno.test("readFile() records the exact bytes of BOM and CRLF files and of an empty file", async () => {
+  await using p = await tempProject();
+  const files = createFileTracker();
+  await Deno.writeFile(join(p.root, "bom.txt"), new TextEncoder().encode("\uFEFFa\r\nb\r\n"));
+  await Deno.writeTextFile(join(p.root, "empty.txt"), "");
+  for (const name of ["bom.txt", "empty.txt"]) {
+    const path = join(p.root, name);
+    await call(readFileTool, { path: name }, { ...p.ctx, files });
+    assert.deepEqual(files.get(path), await snapshotOf(await Deno.readFile(path), await Deno.lstat(path)));
+  }
+});
+
+Deno.test("readFile() records nothing when the read fails", async () => {
+  await using p = await tempProject();
+  const files = createFileTracker();
+  await Deno.writeTextFile(join(p.root, "a.txt"), "one\n");
+  await call(readFileTool, { path: "a.txt", offset: 9 }, { ...p.ctx, files });
+  assert.equal(files.get(join(p.root, "a.txt")), undefined);
 });

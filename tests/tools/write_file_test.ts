@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { createFileTracker } from "../../src/tools/file_tracker.ts";
+import { readFileTool } from "../../src/tools/read_file.ts";
+import type { ToolContext } from "../../src/tools/tool.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";
 import { call, sh, tempProject } from "./_helpers.ts";
 
@@ -117,4 +120,123 @@ Deno.test("writeFile() takes ~ and %2e%2e as literal directory names inside the 
   await call(writeFileTool, { path: "%2e%2e/b.txt", content: "e" }, p.ctx);
   assert.equal(await Deno.readTextFile(join(p.root, "~", "a.txt")), "t");
   assert.equal(await Deno.readTextFile(join(p.root, "%2e%2e", "b.txt")), "e");
+});
+
+function tracked(ctx: ToolContext): ToolContext {
+  return { ...ctx, files: createFileTracker() };
+}
+
+Deno.test("writeFile() refuses to overwrite an existing file that was never read, and creates new ones freely", async () => {
+  await using p = await tempProject();
+  const ctx = tracked(p.ctx);
+  await Deno.writeTextFile(join(p.root, "notes.txt"), "mine\n");
+  assert.deepEqual(await call(writeFileTool, { path: "notes.txt", content: "theirs\n" }, ctx), {
+    content: "notes.txt already exists and has not been read in this conversation: read it first with " +
+      "read_file, then write it (to change part of it, use edit_file).",
+    isError: true,
+  });
+  assert.equal(await Deno.readTextFile(join(p.root, "notes.txt")), "mine\n");
+  const created = await call(writeFileTool, { path: "new/dir/a.txt", content: "x" }, ctx);
+  assert.deepEqual(created, { content: "Created new/dir/a.txt (1 bytes)", isError: false });
+});
+
+Deno.test("writeFile() overwrites a file after it was read, and again after its own write", async () => {
+  await using p = await tempProject();
+  const ctx = tracked(p.ctx);
+  await Deno.writeTextFile(join(p.root, "notes.txt"), "mine\n");
+  await call(readFileTool, { path: "notes.txt" }, ctx);
+  for (const content of ["second\n", "third\n"]) {
+    const result = await call(writeFileTool, { path: "notes.txt", content }, ctx);
+    assert.equal(result.isError, false, result.content);
+  }
+  assert.equal(await Deno.readTextFile(join(p.root, "notes.txt")), "third\n");
+});
+
+Deno.test("writeFile() refuses to overwrite a file changed on disk after it was read", async () => {
+  await using p = await tempProject();
+  const ctx = tracked(p.ctx);
+  const path = join(p.root, "hello.txt");
+  await Deno.writeTextFile(path, "Hello World\n");
+  await call(readFileTool, { path: "hello.txt" }, ctx);
+  await Deno.writeTextFile(path, "Hello World!\n");
+  const result = await call(writeFileTool, { path: "hello.txt", content: "replaced\n" }, ctx);
+  assert.ok(result.isError);
+  assert.match(
+    result.content,
+    /^hello.txt changed since you read it; read it again with read_file, then overwrite it/,
+  );
+  assert.equal(await Deno.readTextFile(path), "Hello World!\n");
+});
+
+Deno.test("writeFile() refuses to overwrite a never-read file of Latin-1 bytes", async () => {
+  await using p = await tempProject();
+  const path = join(p.root, "latin1.txt");
+  await Deno.writeFile(path, new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
+  const result = await call(writeFileTool, { path: "latin1.txt", content: "café" }, tracked(p.ctx));
+  assert.ok(result.isError);
+  assert.match(result.content, /has not been read in this conversation/);
+  assert.deepEqual(await Deno.readFile(path), new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
+});
+
+Deno.test("writeFile() checks its own earlier write by hash, even for a file read_file will not show", async () => {
+  await using p = await tempProject();
+  const ctx = tracked(p.ctx);
+  await call(writeFileTool, { path: ".env.local", content: "A=1\n" }, ctx);
+  const again = await call(writeFileTool, { path: ".env.local", content: "A=2\n" }, ctx);
+  assert.equal(again.isError, false, again.content);
+  await Deno.writeTextFile(join(p.root, ".env.local"), "A=3\n");
+  const stale = await call(writeFileTool, { path: ".env.local", content: "A=4\n" }, ctx);
+  assert.match(stale.content, /changed since you read it/);
+});
+
+Deno.test("writeFile() refuses 50 MB of content and writes nothing", async () => {
+  await using p = await tempProject();
+  const result = await call(
+    writeFileTool,
+    { path: "huge.txt", content: "x".repeat(50 * 1024 * 1024) },
+    p.ctx,
+  );
+  assert.deepEqual(result, {
+    content:
+      "content is 50.0 MB; write_file takes at most 10 MB (what read_file and edit_file can handle). " +
+      "Write a smaller file, or generate a large one with a command.",
+    isError: true,
+  });
+  assert.deepEqual(await entries(p.root), []);
+});
+
+Deno.test("writeFile() reports that it replaced only this name of a hard-linked file", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, "a.txt"), "old\n");
+  await Deno.link(join(p.root, "a.txt"), join(p.root, "b.txt"));
+  assert.deepEqual(await call(writeFileTool, { path: "a.txt", content: "new\n" }, p.ctx), {
+    content:
+      "Overwrote a.txt (4 bytes)\nnote: a.txt has 2 hard links; the write replaced this path's content " +
+      "only (the other links keep the old content).",
+    isError: false,
+  });
+  assert.equal(await Deno.readTextFile(join(p.root, "b.txt")), "old\n");
+});
+
+Deno.test("writeFile() applies concurrent writes to one file one after another, none torn", async () => {
+  await using p = await tempProject();
+  const ctx = tracked(p.ctx);
+  const contents = [...Array(10).keys()].map((i) => `version ${i}\n`.repeat(1000));
+  const results = await Promise.all(
+    contents.map((content) => call(writeFileTool, { path: "a.txt", content }, ctx)),
+  );
+  assert.deepEqual(results.filter((result) => result.isError), []);
+  assert.equal(results.filter((result) => result.content.startsWith("Created")).length, 1);
+  assert.ok(contents.includes(await Deno.readTextFile(join(p.root, "a.txt"))));
+});
+
+Deno.test("writeFile() leaves a read-only target file unchanged", async () => {
+  await using p = await tempProject();
+  const path = join(p.root, "locked.txt");
+  await Deno.writeTextFile(path, "a\n");
+  await Deno.chmod(path, 0o400);
+  const result = await call(writeFileTool, { path: "locked.txt", content: "b\n" }, p.ctx);
+  assert.ok(result.isError);
+  assert.match(result.content, /^locked.txt is read-only \(mode 400\)/);
+  assert.equal(await Deno.readTextFile(path), "a\n");
 });

@@ -1,0 +1,122 @@
+/** Per-task budgets (model requests, tokens, wall-clock) and the instruction for an honest partial answer. */
+import type { Message, Usage } from "../llm/types.ts";
+
+/** Which budget ran out. `time_budget` is new: ExitReason in events.ts must gain it. */
+export type BudgetReason = "max_turns" | "token_budget" | "time_budget";
+
+/** Why a task stops early and gets the tool-less finalisation call. */
+export type EarlyStopReason = BudgetReason | "runaway";
+
+/** The limits of one task; each is off when undefined. */
+export interface BudgetLimits {
+  /** Model requests (`--max-turns`). */
+  maxTurns?: number;
+  /** Total tokens over all the task's model calls, prompts included (`--token-budget`). */
+  tokenBudget?: number;
+  /** Wall-clock milliseconds since the task started. */
+  timeLimitMs?: number;
+}
+
+/**
+ * Counts one task's model requests, tokens and time, and says which limit tripped. The loop asks
+ * `exceeded()` before each model request; the finalisation call after a trip is not counted against it
+ * (it is the one request allowed past the budget, so the user gets an account instead of silence).
+ * Time is checked only between steps: a long tool run is bounded by its own timeout, not by this.
+ */
+export class TaskBudget {
+  readonly #limits: BudgetLimits;
+  readonly #now: () => number;
+  readonly #startedAt: number;
+  #turns = 0;
+  #tokens = 0;
+
+  constructor(limits: BudgetLimits, options: { now?: () => number } = {}) {
+    this.#limits = limits;
+    this.#now = options.now ?? Date.now;
+    this.#startedAt = this.#now();
+  }
+
+  /** Model requests made so far. */
+  get turns(): number {
+    return this.#turns;
+  }
+
+  /** Total tokens reported so far. */
+  get tokens(): number {
+    return this.#tokens;
+  }
+
+  /** Milliseconds since the task started. */
+  get elapsedMs(): number {
+    return this.#now() - this.#startedAt;
+  }
+
+  /** Records that a model request is about to be made. */
+  recordRequest(): void {
+    this.#turns++;
+  }
+
+  /** Adds one call's usage (a call without usage reports adds nothing). */
+  recordUsage(usage: Usage | undefined): void {
+    if (usage) this.#tokens += usage.totalTokens;
+  }
+
+  /** The first limit reached, in the order turns, tokens, time; undefined while all are within bounds. */
+  exceeded(): BudgetReason | undefined {
+    const { maxTurns, tokenBudget, timeLimitMs } = this.#limits;
+    if (maxTurns !== undefined && this.#turns >= maxTurns) return "max_turns";
+    if (tokenBudget !== undefined && this.#tokens >= tokenBudget) return "token_budget";
+    if (timeLimitMs !== undefined && this.elapsedMs >= timeLimitMs) return "time_budget";
+    return undefined;
+  }
+
+  /** One line for a notice: which limit tripped, e.g. "the limit of 20 model requests (--max-turns) was reached". */
+  describe(reason: BudgetReason): string {
+    const { maxTurns, tokenBudget, timeLimitMs } = this.#limits;
+    switch (reason) {
+      case "max_turns":
+        return `the limit of ${maxTurns} model requests (--max-turns) was reached`;
+      case "token_budget":
+        return `the token budget of ${tokenBudget} (--token-budget) was used up: ${this.#tokens} tokens`;
+      case "time_budget":
+        return `the time limit of ${seconds(timeLimitMs ?? 0)} was reached after ${seconds(this.elapsedMs)}`;
+    }
+  }
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 1000)} s`;
+}
+
+const WHY: Record<EarlyStopReason, string> = {
+  max_turns: "the task reached its limit of model requests",
+  token_budget: "the task used up its token budget",
+  time_budget: "the task reached its time limit",
+  runaway: "the same action or error repeated too many times in a row without progress",
+};
+
+/**
+ * The message appended to the history for the one extra model call made without tools after an early
+ * stop. It asks for an honest account, never a claim of completion. It is a user-role message (some
+ * providers reject a system message after the first), marked as coming from tern, not from the user.
+ */
+export function finalisationMessages(reason: EarlyStopReason): Message[] {
+  const content = `[tern] Stop here: ${WHY[reason]}. No more tools can be called in this task. ` +
+    "Write a short report for the user, with these four headings:\n" +
+    "Done: what you changed or found so far.\n" +
+    "Verified: what you actually checked (tests run, output seen), and what you did not check.\n" +
+    "Not done or blocked: what remains, and what stopped you.\n" +
+    "Suggested next step: one concrete action for the user or for the next task.\n" +
+    "Do not claim the task is complete: it was stopped early, and the answer will be shown as partial.";
+  return [{ role: "user", content }];
+}
+
+/** Parses a duration such as "90", "90s", "15m", "1h" or "1h30m" into milliseconds; undefined if invalid. */
+export function parseDuration(text: string): number | undefined {
+  const trimmed = text.trim().toLowerCase();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(trimmed);
+  if (!match || trimmed === "") return undefined;
+  const [, h = "0", m = "0", s = "0"] = match;
+  return ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000;
+}

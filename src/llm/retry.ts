@@ -1,0 +1,232 @@
+/** Retry policy for one model call (backoff with jitter, Retry-After), and model-call errors in words. */
+import { LlmError } from "./types.ts";
+
+/** Attempts per model call, the first included. */
+export const DEFAULT_MAX_ATTEMPTS = 3;
+/** First backoff step; each retry doubles it, up to MAX_BACKOFF_MS. */
+export const BASE_BACKOFF_MS = 1_000;
+/** Longest backoff we choose ourselves (a Retry-After floor may be longer, up to MAX_RETRY_AFTER_MS). */
+export const MAX_BACKOFF_MS = 30_000;
+/** Longest wait a server may ask for before we give up instead of waiting. */
+export const MAX_RETRY_AFTER_MS = 60_000;
+
+/** What a retry event reports: the attempt about to start, the wait before it, and why. */
+export interface RetryInfo {
+  /** The attempt that will run after the wait (2 for the first retry). */
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  /** Short words for the failure, e.g. "429 rate limited". */
+  reason: string;
+}
+
+/** How withRetries waits and reports; the clock, dice and sleep are injectable for tests. */
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 3). */
+  maxAttempts?: number;
+  /** Aborting it ends a pending wait at once with LlmError("aborted"). */
+  signal: AbortSignal;
+  /** Called before each wait, so the loop can emit its `retry` event. */
+  onRetry?: (info: RetryInfo) => void;
+  /** Waits `ms` or until `signal` aborts (default: a real timer). */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /** A number in [0, 1) for the jitter (default Math.random). */
+  random?: () => number;
+  /** Epoch milliseconds, for Retry-After given as an HTTP date (default Date.now). */
+  now?: () => number;
+}
+
+/**
+ * Runs `attempt(1)`, and again with the next number after a retryable LlmError, up to `maxAttempts` in
+ * all. Never retries once the failed attempt showed something (`partialOutput`): that error is rethrown as
+ * is, so the caller reports the interruption and keeps what arrived. Non-retryable errors are rethrown at
+ * once; a server asking to wait longer than 60 s, or running out of attempts, ends with a clear LlmError.
+ */
+export async function withRetries<T>(
+  attempt: (n: number) => Promise<T>,
+  options: RetryOptions,
+): Promise<T> {
+  const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
+  const sleep = options.sleep ?? abortableSleep;
+  for (let n = 1;; n++) {
+    try {
+      return await attempt(n);
+    } catch (error) {
+      if (!(error instanceof LlmError) || !error.retryable || error.partialOutput) throw error;
+      if (options.signal.aborted) throw cancelled();
+      const reason = retryReason(error);
+      const floorMs = parseRetryAfter(error.retryAfter, (options.now ?? Date.now)());
+      if (floorMs !== undefined && floorMs > MAX_RETRY_AFTER_MS) {
+        const seconds = Math.ceil(floorMs / 1000);
+        throw rewrap(error, `the provider asked to wait ${seconds} s (${reason}); try again later`);
+      }
+      if (n >= maxAttempts) {
+        throw maxAttempts === 1 ? error : rewrap(error, `${error.message} (gave up after ${n} attempts)`);
+      }
+      const delayMs = Math.max(backoffMs(n, options.random ?? Math.random), floorMs ?? 0);
+      options.onRetry?.({ attempt: n + 1, maxAttempts, delayMs, reason });
+      await sleep(delayMs, options.signal);
+      if (options.signal.aborted) throw cancelled();
+    }
+  }
+}
+
+/**
+ * The wait after failed attempt `n` (1-based): "equal jitter" — half of the exponential step for sure, the
+ * other half random — so retries never bunch up at zero the way full jitter can, yet still spread out.
+ */
+export function backoffMs(n: number, random: () => number = Math.random): number {
+  const step = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (n - 1));
+  return Math.round(step / 2 + random() * (step / 2));
+}
+
+/** A Retry-After header as milliseconds from `now`: delay-seconds or an HTTP date; undefined when unusable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (text === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // Only an actual date: Date.parse would also accept things like "5" or "-1" as years.
+  if (!/[a-z]/i.test(text)) return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+const STATUS_WORDS: Record<number, string> = {
+  400: "bad request",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not found",
+  408: "request timeout",
+  409: "conflict",
+  413: "request too large",
+  429: "rate limited",
+  500: "server error",
+  502: "bad gateway",
+  503: "service unavailable",
+  504: "gateway timeout",
+};
+
+/** Short words for why an attempt failed, as the retry line shows them: "429 rate limited". */
+export function retryReason(error: LlmError): string {
+  switch (error.kind) {
+    case "http":
+      return `${error.status ?? "HTTP"} ${STATUS_WORDS[error.status ?? 0] ?? "error"}`;
+    case "network":
+      return /dropped/.test(error.message) ? "connection dropped" : "connection failed";
+    case "interrupted":
+      return "stream interrupted";
+    case "stream_error":
+      return "error in the stream";
+    case "bad_response":
+      return "unexpected response";
+    case "aborted":
+      return "cancelled";
+  }
+}
+
+/** Where a failed model call came from, for messages that say what to fix. */
+export interface CallContext {
+  /** The provider's human name, e.g. "DeepSeek". */
+  provider: string;
+  model: string;
+  /** The provider's own key variable (e.g. DEEPSEEK_API_KEY); null or absent for keyless servers. */
+  keyEnv?: string | null;
+}
+
+/** A model-call failure in words, plus whether compacting the history could help. */
+export interface LlmFailure {
+  message: string;
+  /** The request was longer than the model's context window: compact and retry once. */
+  contextOverflow: boolean;
+}
+
+const CONTEXT_OVERFLOW = [
+  /context_length_exceeded/i,
+  /maximum context length/i,
+  /too many tokens/i,
+  /prompt is too long/i,
+  /context window/i,
+  /context length/i,
+];
+
+/** True when the error says the request did not fit the model's context window. */
+export function isContextOverflow(error: unknown): boolean {
+  if (!(error instanceof LlmError)) return false;
+  if (error.kind === "http" && error.status === 413) return true;
+  const fromServer = error.kind === "stream_error" || (error.kind === "http" && error.status === 400);
+  return fromServer && CONTEXT_OVERFLOW.some((pattern) => pattern.test(error.message));
+}
+
+/**
+ * Says in words what a failed model call means and what to do: a rejected key names the variable to set,
+ * an unknown model names the model and provider, a too-long request is flagged `contextOverflow`. Other
+ * errors keep their own message (it already names the server and the provider's words).
+ */
+export function describeLlmError(error: unknown, context: CallContext): LlmFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  if (isContextOverflow(error)) {
+    return {
+      message: `The conversation is too long for ${context.model}'s context window: start a new ` +
+        `conversation (/clear in the REPL) or split the task. (${message})`,
+      contextOverflow: true,
+    };
+  }
+  if (!(error instanceof LlmError) || error.kind !== "http") return { message, contextOverflow: false };
+  const said = `${context.provider} said: ${message}`;
+  const keys = context.keyEnv ? `TERN_API_KEY or ${context.keyEnv}` : "TERN_API_KEY";
+  switch (error.status) {
+    case 401:
+      return {
+        message: `The API key was rejected: set a valid key in ${keys}. (${said})`,
+        contextOverflow: false,
+      };
+    case 403:
+      return {
+        message: `The API key has no access to ${context.model}: check the key in ${keys} and the ` +
+          `account's permissions. (${said})`,
+        contextOverflow: false,
+      };
+    case 404:
+      return {
+        message:
+          `Model "${context.model}" was not found at ${context.provider}: check --model (TERN_MODEL), ` +
+          `or the base URL (--base-url, TERN_BASE_URL) if it is not ${context.provider}. (${said})`,
+        contextOverflow: false,
+      };
+    case 400:
+      return {
+        message: `${context.provider} rejected the request as invalid. (${said})`,
+        contextOverflow: false,
+      };
+  }
+  return { message, contextOverflow: false };
+}
+
+function rewrap(error: LlmError, message: string): LlmError {
+  return new LlmError(error.kind, message, {
+    status: error.status,
+    retryAfter: error.retryAfter,
+    partialOutput: error.partialOutput,
+    cause: error,
+  });
+}
+
+function cancelled(): LlmError {
+  return new LlmError("aborted", "The model call was cancelled");
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts; never leaves a timer behind. */
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
+}

@@ -1,0 +1,174 @@
+/**
+ * Running a command in a process group of its own, killed whole (background children included) on timeout
+ * or abort, with its output streamed to a sink and never waited on forever.
+ */
+
+/** Where the command's combined stdout and stderr go, as decoded text. */
+export interface OutputSink {
+  push(text: string): void;
+  /** Called once, after the last `push`. */
+  end(): void;
+}
+
+/** Why a command was stopped before it finished on its own. */
+export type Stop = "timeout" | "cancel";
+
+/** How a run ended: the exit code, and whether tern stopped it. */
+export interface Finished {
+  code: number;
+  stopped: Stop | null;
+}
+
+/** What `runInGroup` needs besides the command. */
+export interface GroupOptions {
+  cwd: string;
+  env: Record<string, string>;
+  signal: AbortSignal;
+  timeoutMs: number;
+  sink: OutputSink;
+}
+
+/** How long output may keep flowing after the command exits (stray background writers) before they are killed. */
+const DRAIN_GRACE_MS = 300;
+
+/**
+ * Runs the command in a new session (`setsid`: no controlling terminal, so nothing can open /dev/tty and
+ * prompt), which is also a process group of its own, and reports its pid (= the group id) on stderr so the
+ * whole group can be killed: Deno.kill would need unscoped --allow-run, but `bash` is allowed. Without
+ * setsid (macOS) a job-control shell (`set -m`) gives the process group. The wrapper's own stderr goes to
+ * /dev/null first, because job-control notices ("[1]+ Done ...") would otherwise race the pid onto it.
+ * `trap -` undoes bash's ignoring of SIGINT/SIGQUIT in background jobs, which children would inherit.
+ */
+const WRAPPER = `exec 3>&2 2>/dev/null
+if command -v setsid >/dev/null; then
+  (trap - INT QUIT; exec setsid "$@") </dev/null 2>&1 3>&- &
+else
+  set -m
+  "$@" </dev/null 2>&1 3>&- &
+fi
+echo "$!" >&3
+exec 3>&-
+wait "$!"`;
+
+/** Politely, then surely: TERM the group, give it 0.2 s to exit, then KILL what is left. */
+const KILL_GROUP = `kill -TERM -- "-$1" 2>/dev/null || exit 0
+for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.02; kill -0 -- "-$1" 2>/dev/null || exit 0; done
+kill -KILL -- "-$1" 2>/dev/null
+exit 0`;
+
+/** Kills process group `pgid` (TERM, then KILL) through bash; resolves when done. */
+async function killGroup(pgid: number): Promise<void> {
+  const killer = new Deno.Command("bash", {
+    args: ["-c", KILL_GROUP, "tern-kill", String(pgid)],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  await killer.status;
+}
+
+/**
+ * Reads the wrapper's stderr to its end (so no stream is leaked); `pgid` resolves as soon as its first
+ * line, the command's process group id, arrives, or null if the wrapper dies before printing it.
+ */
+function watchPgid(
+  stderr: ReadableStream<Uint8Array>,
+): { pgid: Promise<number | null>; done: Promise<void> } {
+  const { promise: pgid, resolve } = Promise.withResolvers<number | null>();
+  const parse = (text: string) => Number(/^(\d+)\n/.exec(text)?.[1] ?? Number.NaN);
+  const done = (async () => {
+    let text = "";
+    for await (const chunk of stderr.pipeThrough(new TextDecoderStream())) {
+      text += chunk;
+      if (parse(text) > 1) resolve(parse(text));
+    }
+    resolve(parse(text) > 1 ? parse(text) : null);
+  })();
+  return { pgid, done };
+}
+
+/** Streams the command's output into `into`; `cancel` stops waiting for it. */
+function capture(
+  stdout: ReadableStream<Uint8Array>,
+  into: OutputSink,
+): { done: Promise<void>; cancel(): void } {
+  const reader = stdout.getReader();
+  const decoder = new TextDecoder();
+  const done = (async () => {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      into.push(decoder.decode(value, { stream: true }));
+    }
+    into.push(decoder.decode());
+    into.end();
+  })();
+  return { done, cancel: () => void reader.cancel().catch(() => {}) };
+}
+
+function delay(ms: number): { wait: Promise<"late">; clear(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wait = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), ms));
+  return { wait, clear: () => clearTimeout(timer) };
+}
+
+/** Waits for the output to end; stray background processes still holding it are killed, then abandoned. */
+async function drain(
+  output: { done: Promise<void>; cancel(): void },
+  kill: () => Promise<void>,
+): Promise<void> {
+  for (const last of [false, true]) {
+    const grace = delay(DRAIN_GRACE_MS);
+    const outcome = await Promise.race([output.done, grace.wait]);
+    grace.clear();
+    if (outcome !== "late") return;
+    if (last) output.cancel();
+    else await kill();
+  }
+  await output.done;
+}
+
+/**
+ * Runs `argv` (e.g. `["bash", "-c", command]`) in the wrapper with a clean environment and stdin closed;
+ * kills its whole process group on timeout or abort. Resolves once nothing it started is left running.
+ */
+export async function runInGroup(argv: string[], options: GroupOptions): Promise<Finished> {
+  const { signal, timeoutMs } = options;
+  const child = new Deno.Command("bash", {
+    args: ["-c", WRAPPER, "tern", ...argv],
+    cwd: options.cwd,
+    clearEnv: true,
+    env: options.env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const { pgid, done: stderrDone } = watchPgid(child.stderr);
+  const reading = capture(child.stdout, options.sink);
+  const kills: Promise<void>[] = [];
+  const kill = () => {
+    const killing = pgid.then((id) => id === null ? undefined : killGroup(id));
+    kills.push(killing);
+    return killing;
+  };
+  let stopped: Stop | null = null;
+  const stop = (why: Stop) => {
+    if (stopped !== null) return;
+    stopped = why;
+    kill();
+  };
+  const timer = setTimeout(() => stop("timeout"), timeoutMs);
+  const onAbort = () => stop("cancel");
+  signal.addEventListener("abort", onAbort);
+  try {
+    const { code } = await child.status;
+    await drain(reading, kill);
+    return { code, stopped };
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", onAbort);
+    // Nothing may outlive the call: kill helpers and the stderr reader are awaited (test sanitizers check).
+    await Promise.all(kills);
+    await stderrDone;
+  }
+}

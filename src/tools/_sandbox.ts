@@ -1,0 +1,150 @@
+/**
+ * The shell sandbox: whether bubblewrap works on this machine (checked once per process), the bwrap
+ * arguments that confine a command, and the answers the CLI banner and the approval policy need.
+ */
+
+import { isAbsolute, relative, resolve } from "node:path";
+import type { SandboxMode } from "./tool.ts";
+
+/** Whether bubblewrap can confine commands here; `reason` is short and names no path. */
+export interface SandboxProbe {
+  available: boolean;
+  reason: string;
+}
+
+/** Finds out whether bubblewrap works; injectable so tests can simulate a machine without it. */
+export type SandboxDetector = () => Promise<SandboxProbe>;
+
+/** What the confinement of commands looks like for a mode on this machine (for the banner). */
+export interface SandboxStatus {
+  /** True when commands run inside bubblewrap. */
+  active: boolean;
+  /** One line for the banner, e.g. "sandbox: bubblewrap (no network, writes only in the project)". */
+  reason: string;
+}
+
+/** How one call runs: confined without network, confined with network, unconfined, or not at all. */
+export type Confinement = "sandbox" | "sandbox+network" | "none" | "refused";
+
+/** Where bubblewrap's confinement of one command comes from. */
+export interface SandboxOptions {
+  /** The project root, bound writable (omitted only by the availability probe). */
+  root?: string;
+  /** $HOME, replaced by an empty private directory. */
+  home?: string;
+  /** $PATH: its directories inside $HOME stay visible (read-only), so tools installed there still run. */
+  path?: string;
+  /** Keep the host's network (the model asked with `network: true` and the user approved). */
+  network: boolean;
+}
+
+/** Paths inside the root a command must not change: git would run them later, outside the sandbox. */
+const READ_ONLY_IN_ROOT = [".git/hooks", ".git/config"];
+
+/** Keeps DNS working with `network: true` where /etc/resolv.conf points into /run (systemd-resolved). */
+const KEPT_IN_RUN = ["/run/systemd/resolve"];
+
+function inside(child: string, parent: string): boolean {
+  const rel = relative(parent, child);
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * bwrap arguments (before `--` and the command): everything read-only, the root writable, /tmp, /run and
+ * $HOME private and empty, own PID namespace and session, no network unless asked. Mount order matters:
+ * the root is bound last, because it may live under /tmp or $HOME.
+ */
+export function bwrapArgs(options: SandboxOptions): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+  // /run holds sockets (docker, the session bus) that a read-only mount does not stop anyone connecting to.
+  args.push("--tmpfs", "/run");
+  for (const dir of KEPT_IN_RUN) args.push("--ro-bind-try", dir, dir);
+  const home = options.home && isAbsolute(options.home) ? resolve(options.home) : undefined;
+  if (home && home !== "/") {
+    args.push("--tmpfs", home);
+    for (const dir of (options.path ?? "").split(":")) {
+      if (isAbsolute(dir) && inside(resolve(dir), home)) {
+        args.push("--ro-bind-try", resolve(dir), resolve(dir));
+      }
+    }
+  }
+  const root = options.root;
+  if (root) {
+    args.push("--bind", root, root);
+    for (const name of READ_ONLY_IN_ROOT) args.push("--ro-bind-try", `${root}/${name}`, `${root}/${name}`);
+  }
+  args.push("--chdir", root ?? "/", "--unshare-pid", "--die-with-parent", "--new-session");
+  if (!options.network) args.push("--unshare-net");
+  return args;
+}
+
+/** Runs `bwrap <sandbox> true`: bwrap may be missing, not allowed to us, or blocked (user namespaces off). */
+async function probe(): Promise<SandboxProbe> {
+  const args = [...bwrapArgs({ home: Deno.env.get("HOME"), network: false }), "--", "true"];
+  try {
+    const { success, stderr } = await new Deno.Command("bwrap", { args, stdin: "null", stdout: "null" })
+      .output();
+    if (success) return { available: true, reason: "bubblewrap works" };
+    const said = new TextDecoder().decode(stderr).split("\n")[0].replace(/\/\S*/g, "…").slice(0, 160);
+    return {
+      available: false,
+      reason: `bubblewrap cannot create a sandbox here (${said || "no reason given"})`,
+    };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      return { available: false, reason: "bubblewrap is not installed" };
+    }
+    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+      return { available: false, reason: "tern may not run bwrap (its --allow-run lacks bwrap)" };
+    }
+    return { available: false, reason: `bubblewrap could not be started (${(error as Error).name})` };
+  }
+}
+
+let probed: Promise<SandboxProbe> | undefined;
+
+/** Whether bubblewrap works on this machine; probed once per process, then remembered. */
+export function detectBubblewrap(): Promise<SandboxProbe> {
+  probed ??= probe();
+  return probed;
+}
+
+/** How a call with `args` runs under `mode` when bubblewrap is (or is not) `available`. Pure. */
+export function confinement(mode: SandboxMode, available: boolean, args: { network?: boolean }): Confinement {
+  if (mode === "off") return "none";
+  if (!available) return mode === "required" ? "refused" : "none";
+  return args.network === true ? "sandbox+network" : "sandbox";
+}
+
+/**
+ * True when the call runs confined and without network: the only kind of command the approval policy
+ * may run without asking under `--approve ask`. Pure.
+ */
+export function isSandboxed(mode: SandboxMode, available: boolean, args: { network?: boolean }): boolean {
+  return confinement(mode, available, args) === "sandbox";
+}
+
+/** The banner's account of the sandbox for `mode` on this machine. */
+export async function sandboxStatus(
+  mode: SandboxMode,
+  detect: SandboxDetector = detectBubblewrap,
+): Promise<SandboxStatus> {
+  if (mode === "off") {
+    return { active: false, reason: "sandbox: off — commands run unconfined and always ask" };
+  }
+  const { available, reason } = await detect();
+  if (available) {
+    return { active: true, reason: "sandbox: bubblewrap (no network, writes only in the project)" };
+  }
+  if (mode === "required") {
+    return {
+      active: false,
+      reason: `sandbox: required, but ${reason} — commands are refused (install the Debian package ` +
+        "bubblewrap, or use --sandbox auto|off)",
+    };
+  }
+  return {
+    active: false,
+    reason: `sandbox: unavailable (${reason}) — commands run unconfined and always ask`,
+  };
+}

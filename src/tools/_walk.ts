@@ -1,0 +1,217 @@
+/**
+ * The built-in tree walker shared by glob_files and grep_code: depth-first in name order (ripgrep's
+ * `--sort path` order), honouring .gitignore files, never following symlinks, never opening special files.
+ */
+
+import ignore, { type Ignore } from "ignore";
+import { join } from "node:path";
+import { MAX_FILE_BYTES } from "./path_guard.ts";
+
+/**
+ * Names never walked into or listed below the starting directory, whatever .gitignore says: version
+ * control internals, tern's own spill files, dependency and tool caches that dwarf the project. A
+ * directory named explicitly as the search path is still searched. Build outputs (dist, build, target)
+ * are left to .gitignore: in some projects they hold real sources.
+ */
+export const SKIPPED_NAMES: readonly string[] = [
+  ".git",
+  ".hg",
+  ".svn",
+  ".tern",
+  "node_modules",
+  ".venv",
+  "__pycache__",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+];
+
+const SKIPPED = new Set(SKIPPED_NAMES);
+
+/** A .gitignore larger than this is not a real one; it is skipped rather than read. */
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
+
+/** Compares names by code point (the order of their UTF-8 bytes, as ripgrep sorts). */
+export function compareNames(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x < y ? -1 : 1;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+/** Reads a .gitignore only when it is a small regular file: a FIFO or a link named .gitignore is skipped. */
+async function readGitignore(path: string): Promise<string | null> {
+  try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile || info.size > MAX_GITIGNORE_BYTES) return null;
+    return await Deno.readTextFile(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The directories from `floor` down to the parent of `rel` ("" is the root). */
+function ancestors(rel: string, floor: string): string[] {
+  const dirs: string[] = [];
+  const parts = rel.split("/");
+  for (let i = 0; i < parts.length; i++) {
+    const dir = parts.slice(0, i).join("/");
+    if (floor === "" || dir === floor || dir.startsWith(`${floor}/`)) dirs.push(dir);
+  }
+  return dirs;
+}
+
+/**
+ * The .gitignore files of a tree, loaded per directory on demand. Rules of a deeper .gitignore win over
+ * a shallower one (git's precedence); files above `floor` are not consulted.
+ */
+export class GitignoreRules {
+  #loaded = new Map<string, Ignore | null>();
+
+  /** `floor` is the root-relative directory whose .gitignore is the first one read ("" = the root). */
+  constructor(readonly root: string, readonly floor = "") {}
+
+  /** Loads the .gitignore of every directory on the way to `rel`; call before `ignores(rel)`. */
+  async load(rel: string): Promise<void> {
+    for (const dir of ancestors(rel, this.floor)) await this.loadDir(dir);
+  }
+
+  /** Loads the .gitignore of directory `dir` (root-relative); cached. */
+  async loadDir(dir: string): Promise<void> {
+    if (this.#loaded.has(dir)) return;
+    const text = await readGitignore(join(this.root, dir, ".gitignore"));
+    this.#loaded.set(dir, text === null ? null : ignore({ allowRelativePaths: true }).add(text));
+  }
+
+  /** True when `rel` is ignored by the loaded rules; `isDir` marks a directory (for `name/` rules). */
+  ignores(rel: string, isDir: boolean): boolean {
+    const dirs = ancestors(rel, this.floor);
+    for (let i = dirs.length - 1; i >= 0; i--) {
+      const rules = this.#loaded.get(dirs[i]);
+      if (!rules) continue;
+      const sub = dirs[i] === "" ? rel : rel.slice(dirs[i].length + 1);
+      const result = rules.test(isDir ? `${sub}/` : sub);
+      if (result.ignored) return true;
+      if (result.unignored) return false;
+    }
+    return false;
+  }
+}
+
+/**
+ * The rules for a search starting at `start` (root-relative). A start directory that .gitignore itself
+ * excludes was named on purpose, so only the .gitignore files inside it apply (as ripgrep does).
+ */
+export async function rulesFor(root: string, start: string): Promise<GitignoreRules> {
+  const rules = new GitignoreRules(root);
+  if (start === "" || start === ".") return rules;
+  const parts = start.split("/");
+  for (let i = 1; i <= parts.length; i++) {
+    const dir = parts.slice(0, i).join("/");
+    await rules.load(dir);
+    if (rules.ignores(dir, true)) return new GitignoreRules(root, start);
+  }
+  return rules;
+}
+
+/** One entry found by the walk: a regular file or a symbolic link (never followed). */
+export interface WalkEntry {
+  /** Path relative to the root, "/"-separated. */
+  rel: string;
+  kind: "file" | "symlink";
+}
+
+/** Options of `walkTree`. */
+export interface WalkOptions {
+  /** Stops the walk between directories. */
+  signal?: AbortSignal;
+  /** Directory levels below the start to enter (1 = the start's own entries only); default unlimited. */
+  maxDepth?: number;
+  /** Called for each directory below the start; false prunes it (grep_code's negated globs). */
+  enterDir?: (rel: string) => boolean;
+}
+
+/** The entries of a directory, sorted; an unreadable or vanished directory has none (as ripgrep skips it). */
+async function readSorted(path: string): Promise<Deno.DirEntry[]> {
+  const entries: Deno.DirEntry[] = [];
+  try {
+    for await (const entry of Deno.readDir(path)) entries.push(entry);
+  } catch {
+    return [];
+  }
+  return entries.sort((a, b) => compareNames(a.name, b.name));
+}
+
+/**
+ * Walks the directory `start` (root-relative, already checked by the path guard) and yields files and
+ * symlinks in ripgrep's `--sort path` order. Skips SKIPPED_NAMES, ignored paths, FIFOs, sockets and devices.
+ */
+export async function* walkTree(
+  root: string,
+  start: string,
+  rules: GitignoreRules,
+  options: WalkOptions = {},
+): AsyncGenerator<WalkEntry> {
+  const base = start === "." ? "" : start;
+  yield* walkDir(root, base, 1, rules, options);
+}
+
+async function* walkDir(
+  root: string,
+  dir: string,
+  depth: number,
+  rules: GitignoreRules,
+  options: WalkOptions,
+): AsyncGenerator<WalkEntry> {
+  options.signal?.throwIfAborted();
+  await rules.loadDir(dir);
+  for (const entry of await readSorted(join(root, dir))) {
+    if (SKIPPED.has(entry.name)) continue;
+    const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+    // readDir reports the entry itself (lstat), so a symlink is never taken for what it points to.
+    const isDir = entry.isDirectory && !entry.isSymlink;
+    if (rules.ignores(rel, isDir)) continue;
+    if (isDir) {
+      if (depth < (options.maxDepth ?? Infinity) && (options.enterDir?.(rel) ?? true)) {
+        yield* walkDir(root, rel, depth + 1, rules, options);
+      }
+    } else if (entry.isSymlink) {
+      yield { rel, kind: "symlink" };
+    } else if (entry.isFile) {
+      yield { rel, kind: "file" };
+    } // Anything else is a FIFO, socket or device: opening one can block forever or never end.
+  }
+}
+
+/**
+ * Reads a file found by a walk as text for searching, or null when it must be skipped: no longer a
+ * regular file, over the 10 MB limit, binary (a NUL byte anywhere), or not valid UTF-8.
+ */
+export async function readSearchable(path: string): Promise<string | null> {
+  try {
+    const info = await Deno.lstat(path);
+    if (!info.isFile || info.size > MAX_FILE_BYTES) return null;
+    using file = await Deno.open(path, { read: true });
+    const opened = await file.stat();
+    // The same inode as checked: a file swapped for a FIFO between lstat and open is not read.
+    if (opened.ino !== info.ino || opened.dev !== info.dev || opened.size > MAX_FILE_BYTES) return null;
+    const bytes = new Uint8Array(opened.size);
+    let total = 0;
+    while (total < bytes.length) {
+      const read = await file.read(bytes.subarray(total));
+      if (read === null) break;
+      total += read;
+    }
+    const data = bytes.subarray(0, total);
+    // A NUL anywhere (not only in the first 8 KB) agrees with ripgrep, which drops a file at its first NUL.
+    if (data.includes(0)) return null;
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(data);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,200 @@
+/** grep_code: search file contents in the project by regular expression, with ripgrep or a built-in search. */
+
+import { resolveForRead, resolvePath, showPath } from "./path_guard.ts";
+import { builtinSearch, ripgrepSearch } from "./_grep_search.ts";
+import { type LineEvent, ripgrepAvailable, type SearchSpec } from "./_ripgrep.ts";
+import { cutAround } from "./_truncate.ts";
+import { readSearchable, rulesFor } from "./_walk.ts";
+import { type Tool, type ToolContext, ToolError } from "./tool.ts";
+
+/** Matching lines returned when the model gives no max_results. */
+export const DEFAULT_MAX_MATCHES = 100;
+
+/** Longest line shown; a longer one is cut to a window around its first match. */
+export const MAX_GREP_LINE_CHARS = 300;
+
+const description = `Search the contents of files in the project for a regular expression (like ripgrep).
+Output lines are "path:line:text" for matches and "path-line-text" for context lines, with "--" between \
+groups. Honours .gitignore; skips .git, node_modules, .tern and similar, binary files, files over 10 MB, \
+symlinks, special files and .env files. Lines over ${MAX_GREP_LINE_CHARS} characters are cut around the match. \
+At most max_results matching lines (default ${DEFAULT_MAX_MATCHES}) are shown; a partial result says how to \
+narrow it. Use glob_files to find files by name.`;
+
+const parameters = {
+  type: "object",
+  properties: {
+    pattern: {
+      type: "string",
+      description:
+        'Regular expression matched against each line, e.g. "function\\\\s+load" (or plain text with literal).',
+    },
+    path: {
+      type: "string",
+      description:
+        'File or directory to search, relative to the project root. Default "." (the whole project).',
+    },
+    glob: {
+      type: "string",
+      description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.tsx"; "!*.md" excludes.',
+    },
+    literal: { type: "boolean", description: "Treat pattern as plain text, not a regex. Default false." },
+    case_sensitive: { type: "boolean", description: "Match letter case exactly. Default true." },
+    context_lines: {
+      type: "integer",
+      minimum: 0,
+      maximum: 10,
+      description: "Lines of context shown before and after each match. Default 0.",
+    },
+    max_results: {
+      type: "integer",
+      minimum: 1,
+      maximum: 1000,
+      description: `Most matching lines returned. Default ${DEFAULT_MAX_MATCHES}.`,
+    },
+  },
+  required: ["pattern"],
+  additionalProperties: false,
+};
+
+/** Arguments of grep_code, as validated against its schema. */
+export type GrepCodeArgs = {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  literal?: boolean;
+  case_sensitive?: boolean;
+  context_lines?: number;
+  max_results?: number;
+};
+
+/** Which search runs: ripgrep when on PATH (auto), or one of them by force (tests compare the two). */
+export type GrepEngine = "auto" | "ripgrep" | "builtin";
+
+/** Refuses a pattern that needs to match across lines: both engines search one line at a time. */
+function checkOneLine(pattern: string, literal: boolean): void {
+  if (pattern.includes("\n") || (!literal && /(?:^|[^\\])(?:\\\\)*\\n/.test(pattern))) {
+    throw new ToolError(
+      `grep_code: field "pattern" contains a line break, but each line is searched on its own. ` +
+        `Search for one line of the text (the most distinctive one).`,
+    );
+  }
+}
+
+/** The output being built: caps matches, keeps the last match's after-context, marks gaps with "--". */
+class GrepOutput {
+  lines: string[] = [];
+  matches = 0;
+  files = new Set<string>();
+  partial = false;
+  #last: { path: string; line: number } | null = null;
+  #lastMatchLine = 0;
+
+  constructor(readonly max: number, readonly context: number) {}
+
+  /** Adds one event; false once a match beyond the cap shows the output is partial (stop searching). */
+  add(event: LineEvent): boolean {
+    if (event.kind === "match") {
+      if (this.matches === this.max) {
+        this.partial = true;
+        return false;
+      }
+      this.matches++;
+      this.files.add(event.path);
+      this.#lastMatchLine = event.line;
+    } else if (this.matches === this.max) {
+      // Past the cap only the last match's own after-context is kept, not the next match's before-context.
+      const sameFile = this.#last?.path === event.path;
+      if (!sameFile || event.line > this.#lastMatchLine + this.context) return true;
+    }
+    const last = this.#last;
+    if (this.context > 0 && last !== null && (last.path !== event.path || last.line + 1 !== event.line)) {
+      this.lines.push("--");
+    }
+    const separator = event.kind === "match" ? ":" : "-";
+    const text = cutAround(event.text, event.focus, MAX_GREP_LINE_CHARS);
+    this.lines.push(`${event.path}${separator}${event.line}${separator}${text}`);
+    this.#last = { path: event.path, line: event.line };
+    return true;
+  }
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? "" : word.endsWith("h") ? "es" : "s"}`;
+}
+
+/** The text for the model: the lines, then whether they are all, and how to narrow when not. */
+function render(out: GrepOutput, args: GrepCodeArgs, shownPath: string): string {
+  if (out.matches === 0) {
+    const hints = ["files ignored by .gitignore, binary files and .env files are not searched"];
+    if (args.case_sensitive !== false) hints.unshift("case_sensitive: false ignores letter case");
+    return `No matches for ${JSON.stringify(args.pattern)} in ${shownPath} (${hints.join("; ")}).`;
+  }
+  const summary = `${plural(out.matches, "match")} in ${plural(out.files.size, "file")}`;
+  if (!out.partial) return `${out.lines.join("\n")}\n[${summary}]`;
+  return `${out.lines.join("\n")}\n[partial: showing the first ${summary}; more matches exist. Narrow the ` +
+    `search with path (a subdirectory or file), glob (e.g. "*.ts") or a more specific pattern, or raise ` +
+    `max_results (at most 1000).]`;
+}
+
+async function chooseEngine(engine: GrepEngine): Promise<"ripgrep" | "builtin"> {
+  if (engine !== "auto") return engine;
+  return await ripgrepAvailable() ? "ripgrep" : "builtin";
+}
+
+/** Runs grep_code; `engine` picks ripgrep or the built-in search (default: ripgrep when available). */
+export async function grepCode(
+  args: GrepCodeArgs,
+  ctx: ToolContext,
+  engine: GrepEngine = "auto",
+): Promise<string> {
+  const literal = args.literal ?? false;
+  checkOneLine(args.pattern, literal);
+  const given = args.path ?? ".";
+  const found = await resolvePath(ctx.root, given);
+  if (found.info === null) {
+    throw new ToolError(`grep_code: ${showPath(given)} not found: check it with list_dir.`);
+  }
+  const file = !found.info.isDirectory;
+  if (file) {
+    // The read guard refuses FIFOs, sockets, devices, files over 10 MB and .env files, before opening.
+    const checked = await resolveForRead(ctx.root, given);
+    if (await readSearchable(checked.real) === null) {
+      throw new ToolError(
+        `grep_code: ${showPath(checked.rel)} is a binary file (not UTF-8 text): not searched.`,
+      );
+    }
+  }
+  const spec: SearchSpec = {
+    pattern: args.pattern,
+    literal,
+    caseSensitive: args.case_sensitive ?? true,
+    contextLines: args.context_lines ?? 0,
+    glob: file ? undefined : args.glob,
+    path: found.rel,
+  };
+  const target = { file, rules: await rulesFor(ctx.root, found.rel) };
+  const search = await chooseEngine(engine) === "ripgrep"
+    ? ripgrepSearch(ctx.root, spec, target, ctx.signal)
+    : builtinSearch(ctx.root, spec, target, ctx.signal);
+  const out = new GrepOutput(args.max_results ?? DEFAULT_MAX_MATCHES, spec.contextLines);
+  try {
+    for await (const event of search) {
+      if ("begin" in event) continue;
+      if (!out.add(event)) break;
+    }
+  } catch (error) {
+    if (!ctx.signal.aborted) throw error;
+  }
+  // ripgrep killed by the abort ends quietly; either way the model must not take a cut list as whole.
+  if (ctx.signal.aborted) throw new ToolError("grep_code: cancelled by the user before the search finished.");
+  return render(out, args, found.rel === "." ? "the project" : showPath(found.rel));
+}
+
+/** The grep_code tool. */
+export const grepCodeTool: Tool<GrepCodeArgs> = {
+  name: "grep_code",
+  description,
+  parameters,
+  effect: "read",
+  run: (args, ctx) => grepCode(args, ctx),
+};

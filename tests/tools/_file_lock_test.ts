@@ -1,0 +1,37 @@
+import assert from "node:assert/strict";
+import { withFileLock } from "../../src/tools/_file_lock.ts";
+
+function tick(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1));
+}
+
+Deno.test("withFileLock() runs tasks on one path one at a time, in call order", async () => {
+  const log: string[] = [];
+  const task = (name: string) => async () => {
+    log.push(`${name} start`);
+    await tick();
+    log.push(`${name} end`);
+    return name;
+  };
+  const results = await Promise.all(["a", "b", "c"].map((name) => withFileLock("/p/x", task(name))));
+  assert.deepEqual(results, ["a", "b", "c"]);
+  assert.deepEqual(log, ["a start", "a end", "b start", "b end", "c start", "c end"]);
+});
+
+Deno.test("withFileLock() lets tasks on different paths overlap", async () => {
+  const log: string[] = [];
+  const task = (name: string) => async () => {
+    log.push(`${name} start`);
+    await tick();
+    log.push(`${name} end`);
+  };
+  await Promise.all([withFileLock("/p/x", task("x")), withFileLock("/p/y", task("y"))]);
+  assert.deepEqual(log.slice(0, 2), ["x start", "y start"]);
+});
+
+Deno.test("withFileLock() releases the lock when a task fails", async () => {
+  const failed = withFileLock("/p/z", () => Promise.reject(new Error("boom")));
+  const next = withFileLock("/p/z", () => Promise.resolve("ran"));
+  await assert.rejects(failed, /boom/);
+  assert.equal(await next, "ran");
+});

@@ -1,0 +1,197 @@
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import {
+  bwrapArgs,
+  confinement,
+  detectBubblewrap,
+  isSandboxed,
+  type SandboxProbe,
+  sandboxStatus,
+} from "../../src/tools/_sandbox.ts";
+import { executeCommandTool } from "../../src/tools/execute_command.ts";
+import type { ToolContext } from "../../src/tools/tool.ts";
+import { call, tempProject } from "./_helpers.ts";
+
+/** The context of a sandboxed run (mode auto: this machine and CI have bubblewrap). */
+function sandboxed(root: string): ToolContext {
+  return { root, signal: new AbortController().signal, shell: { sandbox: "auto", secrets: [] } };
+}
+
+function probeOf(available: boolean, reason = "bubblewrap is not installed"): () => Promise<SandboxProbe> {
+  return () => Promise.resolve({ available, reason });
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+Deno.test("bwrapArgs() makes /tmp, /run and $HOME private before binding the root, which may live in them", () => {
+  const args = bwrapArgs({
+    root: "/home/me/proj",
+    home: "/home/me",
+    path: "/home/me/.deno/bin:/usr/bin",
+    network: false,
+  });
+  assert.deepEqual(args, [
+    ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"],
+    ...["--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"],
+    ...["--tmpfs", "/home/me", "--ro-bind-try", "/home/me/.deno/bin", "/home/me/.deno/bin"],
+    ...["--bind", "/home/me/proj", "/home/me/proj"],
+    ...["--ro-bind-try", "/home/me/proj/.git/hooks", "/home/me/proj/.git/hooks"],
+    ...["--ro-bind-try", "/home/me/proj/.git/config", "/home/me/proj/.git/config"],
+    ...["--chdir", "/home/me/proj", "--unshare-pid", "--die-with-parent", "--new-session", "--unshare-net"],
+  ]);
+});
+
+Deno.test("bwrapArgs() keeps the network only when asked, and leaves a missing or / $HOME alone", () => {
+  const withNet = bwrapArgs({ root: "/srv/p", home: "/", network: true });
+  assert.ok(!withNet.includes("--unshare-net"));
+  assert.equal(withNet.filter((arg) => arg === "--tmpfs").length, 2, "no tmpfs over /");
+  const noHome = bwrapArgs({ root: "/srv/p", network: false });
+  assert.equal(noHome.filter((arg) => arg === "--tmpfs").length, 2);
+  assert.ok(noHome.includes("--unshare-net"));
+});
+
+Deno.test("confinement() and isSandboxed() say how a call runs in each mode", () => {
+  const table = [
+    ["off", true, false, "none"],
+    ["off", false, false, "none"],
+    ["auto", true, false, "sandbox"],
+    ["auto", true, true, "sandbox+network"],
+    ["auto", false, false, "none"],
+    ["required", true, false, "sandbox"],
+    ["required", true, true, "sandbox+network"],
+    ["required", false, false, "refused"],
+  ] as const;
+  for (const [mode, available, network, expected] of table) {
+    assert.equal(confinement(mode, available, { network }), expected, `${mode} ${available} ${network}`);
+    assert.equal(isSandboxed(mode, available, { network }), expected === "sandbox");
+  }
+});
+
+Deno.test("sandboxStatus() gives the banner line for each mode", async () => {
+  assert.deepEqual(await sandboxStatus("auto", probeOf(true)), {
+    active: true,
+    reason: "sandbox: bubblewrap (no network, writes only in the project)",
+  });
+  assert.deepEqual(await sandboxStatus("off", probeOf(true)), {
+    active: false,
+    reason: "sandbox: off — commands run unconfined and always ask",
+  });
+  assert.deepEqual(await sandboxStatus("auto", probeOf(false)), {
+    active: false,
+    reason: "sandbox: unavailable (bubblewrap is not installed) — commands run unconfined and always ask",
+  });
+  const required = await sandboxStatus("required", probeOf(false));
+  assert.equal(required.active, false);
+  assert.match(required.reason, /required, but bubblewrap is not installed — commands are refused/);
+  assert.match(required.reason, /Debian package bubblewrap, or use --sandbox auto\|off/);
+});
+
+Deno.test("detectBubblewrap() finds the installed bubblewrap working, once per process", async () => {
+  const first = detectBubblewrap();
+  assert.equal(detectBubblewrap(), first);
+  assert.deepEqual(await first, { available: true, reason: "bubblewrap works" });
+});
+
+Deno.test("sandbox: writes inside the root work, writes outside it do not reach the disk", async () => {
+  await using p = await tempProject();
+  const command =
+    "echo inside > inside.txt; echo x > ../outside/planted.txt; touch ../planted; cat inside.txt";
+  const result = await call(executeCommandTool, { command }, sandboxed(p.root));
+  assert.match(result.content, /inside\n\[exit code 0\]$/);
+  assert.equal(await Deno.readTextFile(join(p.root, "inside.txt")), "inside\n");
+  assert.equal(await exists(join(p.outside, "planted.txt")), false);
+  assert.equal(await exists(join(dirname(p.root), "planted")), false);
+});
+
+Deno.test("sandbox: the rest of the file system is read-only, and the result says why", async () => {
+  await using p = await tempProject();
+  const probe = `/tern-sandbox-probe-${crypto.randomUUID()}`;
+  try {
+    const { content, isError } = await call(
+      executeCommandTool,
+      { command: `touch ${probe}` },
+      sandboxed(p.root),
+    );
+    assert.equal(isError, true);
+    assert.match(content, /Read-only file system/);
+    assert.match(
+      content,
+      /\(commands run in a sandbox: no network, writes only inside the project, not to \.git\/config or \.git\/hooks; ask with/,
+    );
+    assert.equal(await exists(probe), false);
+  } finally {
+    await Deno.remove(probe).catch(() => {});
+  }
+});
+
+Deno.test("sandbox: /tmp is private, and the neighbours of a root under /tmp are hidden", async () => {
+  await using p = await tempProject();
+  const name = `/tmp/tern-sandbox-probe-${crypto.randomUUID()}`;
+  const command = `echo made > ${name} && cat ${name} && ls ../outside`;
+  const { content, isError } = await call(executeCommandTool, { command }, sandboxed(p.root));
+  assert.equal(isError, true);
+  assert.match(content, /^made\n/);
+  assert.match(content, /No such file or directory/);
+  assert.equal(await exists(name), false);
+});
+
+Deno.test("sandbox: $HOME is private and empty, also with the root inside it", async () => {
+  await using p = await tempProject();
+  const home = dirname(p.root);
+  const before = Deno.env.get("HOME");
+  Deno.env.set("HOME", home);
+  try {
+    const command = 'ls -A "$HOME"; touch ok.txt "$HOME/planted"; ls "$HOME"';
+    const result = await call(executeCommandTool, { command }, sandboxed(p.root));
+    // Only the path down to the root is there: `proj`, no `outside`, no `proj-evil`.
+    assert.equal(result.content, "proj\nplanted\nproj\n[exit code 0]");
+    assert.equal(await exists(join(p.root, "ok.txt")), true);
+    assert.equal(await exists(join(home, "planted")), false);
+  } finally {
+    if (before === undefined) Deno.env.delete("HOME");
+    else Deno.env.set("HOME", before);
+  }
+});
+
+Deno.test("sandbox: .git/config and .git/hooks are read-only, the rest of .git is writable", async () => {
+  await using p = await tempProject();
+  await Deno.mkdir(join(p.root, ".git/hooks"), { recursive: true });
+  await Deno.writeTextFile(join(p.root, ".git/config"), "[core]\n");
+  const command = "touch .git/index.lock && rm .git/index.lock && echo ok; " +
+    "echo '[core] fsmonitor = x' >> .git/config; touch .git/hooks/pre-commit";
+  const { content } = await call(executeCommandTool, { command }, sandboxed(p.root));
+  assert.match(content, /^ok\n/);
+  assert.equal(content.match(/Read-only file system/g)?.length, 2, content);
+  assert.equal(await Deno.readTextFile(join(p.root, ".git/config")), "[core]\n");
+  assert.equal(await exists(join(p.root, ".git/hooks/pre-commit")), false);
+});
+
+Deno.test("sandbox: the network is cut unless the call asks for it", async () => {
+  await using p = await tempProject();
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response("pong"),
+  );
+  const command = `exec 3<>/dev/tcp/127.0.0.1/${server.addr.port} && ` +
+    `printf 'GET / HTTP/1.0\\r\\nHost: x\\r\\n\\r\\n' >&3 && tail -n 1 <&3`;
+  const cut = await call(executeCommandTool, { command }, sandboxed(p.root));
+  assert.equal(cut.isError, true);
+  assert.match(cut.content, /Connection refused/);
+  assert.match(cut.content, /ask with network: true if you need the network\)$/);
+  const allowed = await call(executeCommandTool, { command, network: true }, sandboxed(p.root));
+  assert.deepEqual(allowed, { content: "pong\n[exit code 0]", isError: false });
+});
+
+Deno.test("sandbox: commands get their own PID namespace", async () => {
+  await using p = await tempProject();
+  const { content } = await call(
+    executeCommandTool,
+    { command: "echo $$; ls /proc | grep -c '^[0-9]'" },
+    sandboxed(p.root),
+  );
+  const [pid, count] = content.split("\n").map(Number);
+  assert.ok(pid < 10, content);
+  assert.ok(count < 10, content);
+});

@@ -1,0 +1,203 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  compareNames,
+  GitignoreRules,
+  readSearchable,
+  rulesFor,
+  SKIPPED_NAMES,
+  walkTree,
+  type WalkEntry,
+} from "../../src/tools/_walk.ts";
+import { sh, tempProject } from "./_helpers.ts";
+
+/** Writes `files` (relative path → content) under `root`, creating directories. */
+async function write(root: string, files: Record<string, string | Uint8Array>): Promise<void> {
+  for (const [name, content] of Object.entries(files)) {
+    const path = join(root, name);
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(path, content);
+    else await Deno.writeFile(path, content);
+  }
+}
+
+async function walkAll(root: string, start = ".", maxDepth?: number): Promise<string[]> {
+  const out: string[] = [];
+  const rules = await rulesFor(root, start);
+  for await (const entry of walkTree(root, start, rules, { maxDepth })) out.push(show(entry));
+  return out;
+}
+
+function show(entry: WalkEntry): string {
+  return entry.kind === "symlink" ? `${entry.rel}@` : entry.rel;
+}
+
+/** Lists files as `rg --files` sees them with the flags grep_code gives it (sorted, same ignore rules). */
+async function ripgrepFiles(root: string): Promise<string[]> {
+  const globs = SKIPPED_NAMES.flatMap((name) => ["--glob", `!${name}`]);
+  const args = [
+    "--files",
+    "--no-config",
+    "--no-require-git",
+    "--no-ignore-parent",
+    "--no-ignore-dot",
+    "--no-ignore-exclude",
+    "--no-ignore-global",
+    "--hidden",
+    "--sort",
+    "path",
+    ...globs,
+  ];
+  const { stdout } = await new Deno.Command("rg", { args, cwd: root, stdin: "null" }).output();
+  return new TextDecoder().decode(stdout).split("\n").filter((line) => line !== "");
+}
+
+Deno.test("compareNames() orders by code point, as ripgrep sorts bytes", () => {
+  const names = ["b", "a-c", "a", "a c", "a.log", "\u{1F600}", "\uFF21", "B"];
+  assert.deepEqual(names.sort(compareNames), ["B", "a", "a c", "a-c", "a.log", "b", "\uFF21", "\u{1F600}"]);
+});
+
+Deno.test("walkTree() walks depth-first in name order, the order of rg --sort path", async () => {
+  await using p = await tempProject();
+  await write(p.root, {
+    "a/b.txt": "",
+    "a c.txt": "",
+    "a-c/x.txt": "",
+    "a.log": "",
+    "z/deep/er/file.ts": "",
+    ".hidden/h.txt": "",
+    ".github/ci.yml": "",
+  });
+  const walked = await walkAll(p.root);
+  assert.deepEqual(walked, [
+    ".github/ci.yml",
+    ".hidden/h.txt",
+    "a/b.txt",
+    "a c.txt",
+    "a-c/x.txt",
+    "a.log",
+    "z/deep/er/file.ts",
+  ]);
+  assert.deepEqual(walked, await ripgrepFiles(p.root));
+});
+
+Deno.test("walkTree() honours root and nested .gitignore files, deeper rules winning, like ripgrep", async () => {
+  await using p = await tempProject();
+  await write(p.root, {
+    ".gitignore": "*.log\nbuild/\n/top-only.txt\n",
+    "keep.txt": "",
+    "debug.log": "",
+    "top-only.txt": "",
+    "build/out.js": "",
+    "src/top-only.txt": "",
+    "src/.gitignore": "generated/\n!important.log\n",
+    "src/important.log": "",
+    "src/other.log": "",
+    "src/generated/g.ts": "",
+    "src/main.ts": "",
+  });
+  const walked = await walkAll(p.root);
+  assert.deepEqual(walked, [
+    ".gitignore",
+    "keep.txt",
+    "src/.gitignore",
+    "src/important.log",
+    "src/main.ts",
+    "src/top-only.txt",
+  ]);
+  assert.deepEqual(walked, await ripgrepFiles(p.root));
+});
+
+Deno.test("walkTree() skips .git, node_modules, .tern and the other skipped names at any depth", async () => {
+  await using p = await tempProject();
+  const files: Record<string, string> = { "src/a.ts": "" };
+  for (const name of SKIPPED_NAMES) {
+    files[`${name}/inside.txt`] = "";
+    files[`src/${name}/inside.txt`] = "";
+  }
+  await write(p.root, files);
+  assert.deepEqual(await walkAll(p.root), ["src/a.ts"]);
+});
+
+Deno.test("walkTree() searches a skipped or ignored directory named as the start, with only its own rules", async () => {
+  await using p = await tempProject();
+  await write(p.root, {
+    ".gitignore": "dist/\n*.map\n",
+    "dist/app.js": "",
+    "dist/app.js.map": "",
+    "dist/.gitignore": "secret.js\n",
+    "dist/secret.js": "",
+    "node_modules/pkg/index.js": "",
+  });
+  assert.deepEqual(await walkAll(p.root), [".gitignore"]);
+  assert.deepEqual(await walkAll(p.root, "dist"), ["dist/.gitignore", "dist/app.js", "dist/app.js.map"]);
+  assert.deepEqual(await walkAll(p.root, "node_modules/pkg"), ["node_modules/pkg/index.js"]);
+});
+
+Deno.test("walkTree() applies the .gitignore files above a start directory that is not itself ignored", async () => {
+  await using p = await tempProject();
+  await write(p.root, { ".gitignore": "*.log\n", "src/a.ts": "", "src/b.log": "" });
+  assert.deepEqual(await walkAll(p.root, "src"), ["src/a.ts"]);
+});
+
+Deno.test("walkTree() lists symlinks without following them, and skips FIFOs, sockets and loops", async () => {
+  await using p = await tempProject();
+  await write(p.root, { "real/file.txt": "" });
+  await Deno.symlink("/etc/passwd", join(p.root, "passwd"));
+  await Deno.symlink(p.outside, join(p.root, "outside-dir"));
+  await Deno.symlink("/dev/zero", join(p.root, "zero"));
+  await Deno.symlink("loop-b", join(p.root, "loop-a"));
+  await Deno.symlink("loop-a", join(p.root, "loop-b"));
+  await Deno.symlink("real", join(p.root, "real-link"));
+  await sh("mkfifo fifo", p.root);
+  // The socket file exists while the listener is open (closing it removes the file).
+  using _socket = Deno.listen({ transport: "unix", path: join(p.root, "socket") });
+  assert.ok((await Deno.lstat(join(p.root, "socket"))).isSocket);
+  assert.deepEqual(await walkAll(p.root), [
+    "loop-a@",
+    "loop-b@",
+    "outside-dir@",
+    "passwd@",
+    "real/file.txt",
+    "real-link@",
+    "zero@",
+  ]);
+});
+
+Deno.test("walkTree() stops at maxDepth and when the signal fires", async () => {
+  await using p = await tempProject();
+  await write(p.root, { "a.txt": "", "d/b.txt": "", "d/e/c.txt": "" });
+  assert.deepEqual(await walkAll(p.root, ".", 1), ["a.txt"]);
+  assert.deepEqual(await walkAll(p.root, ".", 2), ["a.txt", "d/b.txt"]);
+  const controller = new AbortController();
+  controller.abort();
+  const walk = walkTree(p.root, ".", new GitignoreRules(p.root), { signal: controller.signal });
+  await assert.rejects(walk.next(), (error: Error) => error.name === "AbortError");
+});
+
+Deno.test("walkTree() reads neither a FIFO nor a symlink named .gitignore", async () => {
+  await using p = await tempProject();
+  await write(p.root, { "a.txt": "", "sub/b.txt": "" });
+  await sh("mkfifo .gitignore", p.root);
+  await Deno.symlink(join(p.outside, "secret.txt"), join(p.root, "sub/.gitignore"));
+  assert.deepEqual(await walkAll(p.root), ["a.txt", "sub/.gitignore@", "sub/b.txt"]);
+});
+
+Deno.test("readSearchable() returns text, and null for binary, invalid UTF-8, over 10 MB and special files", async () => {
+  await using p = await tempProject();
+  await write(p.root, {
+    "text.txt": "héllo\n",
+    "bom.txt": new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]),
+    "nul-early.bin": new Uint8Array([0x68, 0x00, 0x69]),
+    "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
+  });
+  // A NUL far past the first 8 KB still makes the file binary (ripgrep drops a file at its first NUL).
+  await Deno.writeTextFile(join(p.root, "nul-late.txt"), `${"a".repeat(100_000)}\0tail`);
+  await sh("truncate -s 11M big.txt && mkfifo fifo", p.root);
+  const read = (name: string) => readSearchable(join(p.root, name));
+  assert.equal(await read("text.txt"), "héllo\n");
+  assert.equal(await read("bom.txt"), "hi");
+  for (const name of ["nul-early.bin", "nul-late.txt", "latin1.txt", "big.txt", "fifo", "missing"]) {
+    assert.equal(await read(name), null, name);
+  }
+});

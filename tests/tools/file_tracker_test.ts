@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  createFileTracker,
+  guardFresh,
+  recordWrite,
+  snapshotOf,
+  snapshotOfPath,
+} from "../../src/tools/file_tracker.ts";
+import { ToolError } from "../../src/tools/tool.ts";
+import { sh, tempProject } from "./_helpers.ts";
+
+const HELLO_SHA256 = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+
+Deno.test("snapshotOf() takes the mtime from the file info and hashes the bytes with SHA-256", async () => {
+  await using p = await tempProject();
+  const path = join(p.root, "a.txt");
+  await Deno.writeTextFile(path, "hello");
+  const info = await Deno.lstat(path);
+  assert.deepEqual(await snapshotOf(new TextEncoder().encode("hello"), info), {
+    mtimeMs: info.mtime!.getTime(),
+    size: 5,
+    hash: HELLO_SHA256,
+  });
+});
+
+Deno.test("createFileTracker() records, returns and clears snapshots by path", () => {
+  const files = createFileTracker();
+  const snapshot = { mtimeMs: 1, size: 2, hash: "ab" };
+  files.record("/p/a", snapshot);
+  assert.deepEqual(files.get("/p/a"), snapshot);
+  assert.equal(files.get("/p/b"), undefined);
+  files.clear();
+  assert.equal(files.get("/p/a"), undefined);
+});
+
+Deno.test("guardFresh() refuses an unread file, and one whose bytes changed, and nothing without a tracker", async () => {
+  const files = createFileTracker();
+  const target = { real: "/p/a.txt", rel: "a.txt" };
+  const seen = { mtimeMs: 1, size: 5, hash: HELLO_SHA256 };
+  const now = (snapshot: typeof seen) => () => Promise.resolve(snapshot);
+  await guardFresh(undefined, target, now(seen), "edit");
+  await assert.rejects(
+    guardFresh(files, target, now(seen), "edit"),
+    new ToolError(
+      "a.txt has not been read in this conversation: read it first with read_file, then edit it.",
+    ),
+  );
+  files.record(target.real, seen);
+  await guardFresh(files, target, now(seen), "edit");
+  // A touch moves the mtime but leaves the bytes the model saw: no reason to refuse.
+  await guardFresh(files, target, now({ ...seen, mtimeMs: 99 }), "overwrite");
+  await assert.rejects(
+    guardFresh(files, target, now({ ...seen, hash: "0" }), "overwrite"),
+    /^ToolError: a.txt changed since you read it; read it again with read_file, then overwrite it/,
+  );
+});
+
+Deno.test("recordWrite() records the written bytes with the file's new mtime", async () => {
+  await using p = await tempProject();
+  const path = join(p.root, "a.txt");
+  await Deno.writeTextFile(path, "hello");
+  const files = createFileTracker();
+  await recordWrite(files, path, new TextEncoder().encode("hello"));
+  assert.equal(files.get(path)?.hash, HELLO_SHA256);
+  assert.equal(files.get(path)?.mtimeMs, (await Deno.lstat(path)).mtime!.getTime());
+});
+
+Deno.test("snapshotOfPath() hashes a regular file's raw bytes and gives null for anything else", async () => {
+  await using p = await tempProject();
+  const path = join(p.root, "raw.bin");
+  await Deno.writeFile(path, new Uint8Array([0xff, 0xfe, 0x00]));
+  assert.deepEqual(
+    await snapshotOfPath(path),
+    await snapshotOf(await Deno.readFile(path), await Deno.lstat(path)),
+  );
+  await sh("mkfifo fifo && truncate -s 11M big", p.root);
+  assert.equal(await snapshotOfPath(join(p.root, "fifo")), null);
+  assert.equal(await snapshotOfPath(join(p.root, "big")), null);
+});
