@@ -6,6 +6,8 @@ import { systemPrompt } from "./src/agent/prompt.ts";
 import { ChatCompletionsClient } from "./src/llm/chat_completions.ts";
 import { builtinTools } from "./src/tools/all.ts";
 import { createRegistry } from "./src/tools/registry.ts";
+import { createFileTracker } from "./src/tools/file_tracker.ts";
+import { findProvider } from "./src/config/providers.ts";
 import { runHeadless } from "./src/cli/headless.ts";
 import { runRepl } from "./src/cli/repl.ts";
 import { createLineReader } from "./src/cli/line_reader.ts";
@@ -19,6 +21,7 @@ async function main(argv: string[]): Promise<number> {
   const config = await loadConfig({ args, env: Deno.env.toObject(), root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
   const client = new ChatCompletionsClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
+  const preset = findProvider(config.provider);
   const loop = {
     client,
     registry: createRegistry(builtinTools()),
@@ -26,6 +29,11 @@ async function main(argv: string[]): Promise<number> {
     root,
     maxTurns: config.maxTurns,
     tokenBudget: config.tokenBudget,
+    timeLimitMs: config.timeLimitMs,
+    contextWindow: config.contextWindow,
+    provider: { provider: preset?.label ?? config.provider, keyEnv: preset?.keyEnv ?? null },
+    files: createFileTracker(),
+    shell: { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] },
   };
   const history = [{ role: "system" as const, content: systemPrompt(root) }];
   if (config.prompt !== undefined) {

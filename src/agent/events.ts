@@ -2,7 +2,15 @@
 import type { Usage } from "../llm/types.ts";
 
 /** Why a task ended. */
-export type ExitReason = "done" | "error" | "cancelled" | "length" | "max_turns" | "token_budget" | "runaway";
+export type ExitReason =
+  | "done"
+  | "error"
+  | "cancelled"
+  | "length"
+  | "max_turns"
+  | "token_budget"
+  | "time_budget"
+  | "runaway";
 
 /** One thing that happened during a task, in order. */
 export type AgentEvent =

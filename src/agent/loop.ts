@@ -1,17 +1,13 @@
 /** The ReAct loop for one user task: model call → tool calls → results → model call, until an answer. */
-import {
-  type AssistantTurn,
-  type LlmClient,
-  LlmError,
-  type Message,
-  type ToolCall,
-  type Usage,
-} from "../llm/types.ts";
+import type { AssistantTurn, LlmClient, Message, ToolCall, Usage } from "../llm/types.ts";
 import { type Registry, runPrepared } from "../tools/registry.ts";
 import type { FileTracker, ShellSettings, ToolResult } from "../tools/tool.ts";
 import { wrapToolResult } from "../tools/boundary.ts";
 import type { ApprovalGate } from "./approval.ts";
 import type { AgentEvent, ExitReason } from "./events.ts";
+import { type EarlyStopReason, finalisationMessages, TaskBudget } from "./budget.ts";
+import { callModel, type CallState, describeFailure, type ModelCallOptions } from "./model_call.ts";
+import { RunawayGuard, type RunawayVerdict, type StepCall } from "./runaway.ts";
 
 /** Everything one task needs; the loop knows no tool and no terminal by name. */
 export interface LoopOptions {
@@ -30,6 +26,13 @@ export interface LoopOptions {
   files?: FileTracker;
   /** How commands run (sandbox mode, secrets to redact). */
   shell?: ShellSettings;
+  /** Wall-clock milliseconds allowed for this task (off when undefined). */
+  timeLimitMs?: number;
+  /** Context window, provider words for errors, retry knobs, clock: see ModelCallOptions. */
+  contextWindow?: ModelCallOptions["contextWindow"];
+  provider?: ModelCallOptions["provider"];
+  retry?: ModelCallOptions["retry"];
+  now?: ModelCallOptions["now"];
 }
 
 /** How a task ended. `history` has been extended in place and stays valid for the next request. */
@@ -46,24 +49,6 @@ export interface TaskResult {
 
 const CANCELLED = "cancelled by the user";
 
-/** Sums two usages (missing optional counts stay missing when both lack them). */
-export function addUsage(a: Usage, b: Usage): Usage {
-  const sum = (
-    x?: number,
-    y?: number,
-  ) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
-  const out: Usage = {
-    promptTokens: a.promptTokens + b.promptTokens,
-    completionTokens: a.completionTokens + b.completionTokens,
-    totalTokens: a.totalTokens + b.totalTokens,
-  };
-  const cached = sum(a.cachedTokens, b.cachedTokens);
-  const reasoning = sum(a.reasoningTokens, b.reasoningTokens);
-  if (cached !== undefined) out.cachedTokens = cached;
-  if (reasoning !== undefined) out.reasoningTokens = reasoning;
-  return out;
-}
-
 /** An all-zero usage. */
 export function emptyUsage(): Usage {
   return { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
@@ -79,28 +64,30 @@ export async function runTask(
   options: LoopOptions,
 ): Promise<TaskResult> {
   history.push({ role: "user", content: userText });
-  const state = { turns: 0, toolCalls: 0, usage: emptyUsage() };
-  const end = (text: string, exitReason: ExitReason, error?: string): TaskResult => {
+  const state: TaskState = { turns: 0, toolCalls: 0, usage: emptyUsage(), shown: "" };
+  const budget = new TaskBudget(options, { now: options.now });
+  const guard = new RunawayGuard();
+  const end: End = (text, exitReason, error) => {
     const partial = exitReason !== "done" && exitReason !== "error" && exitReason !== "cancelled";
     options.onEvent({ type: "final", text, exitReason, partial });
-    return { text, exitReason, partial, ...state, error };
+    const { turns, toolCalls, usage } = state;
+    return { text, exitReason, partial, turns, toolCalls, usage, error };
   };
 
   while (true) {
-    const limit = budgetExceeded(state, options);
-    if (limit) return end("", limit);
-    state.turns++;
-    options.onEvent({ type: "model_start", turn: state.turns });
+    const limit = budget.exceeded();
+    if (limit) {
+      options.onEvent({ type: "notice", level: "warn", message: `Stopping: ${budget.describe(limit)}.` });
+      return await finalise(limit, history, state, options, end);
+    }
+    budget.recordRequest();
     let turn: AssistantTurn;
     try {
-      turn = await callModel(history, options);
+      turn = await callModel(history, options.registry.specs(), state, options);
     } catch (error) {
-      return failModelCall(error, history, options, end);
+      return failModelCall(error, history, state, options, end);
     }
-    if (turn.usage) {
-      state.usage = addUsage(state.usage, turn.usage);
-      options.onEvent({ type: "usage", usage: turn.usage, total: state.usage });
-    }
+    budget.recordUsage(turn.usage);
     if (turn.finishReason === "length") {
       // A cut answer is never presented as complete, and a cut tool call is never run.
       history.push({ role: "assistant", content: turn.text });
@@ -118,45 +105,76 @@ export async function runTask(
       toolCalls: turn.toolCalls,
     });
     state.toolCalls += turn.toolCalls.length;
-    await runToolCalls(turn.toolCalls, history, options);
+    const step = await runToolCalls(turn.toolCalls, history, options);
     if (options.signal.aborted) return end("", "cancelled");
+    if (applyVerdict(guard.observe(step), history, options) === "stop") {
+      return await finalise("runaway", history, state, options, end);
+    }
   }
 }
 
-function budgetExceeded(
-  state: { turns: number; usage: Usage },
+interface TaskState extends CallState {
+  toolCalls: number;
+}
+
+type End = (text: string, reason: ExitReason, error?: string) => TaskResult;
+
+/** Appends the runaway reminder after (outside) the wrapped result it belongs to; says whether to stop. */
+function applyVerdict(verdict: RunawayVerdict, history: Message[], options: LoopOptions): "stop" | "go" {
+  if (verdict.action === "stop") {
+    options.onEvent({ type: "notice", level: "warn", message: `Stopping: ${verdict.reason}.` });
+    return "stop";
+  }
+  if (verdict.action === "remind") {
+    const result = history.findLast((m) => m.role === "tool" && m.toolCallId === verdict.callId);
+    if (result) result.content += `\n\n${verdict.text}`;
+    const message = "Reminded the model that repeating the same action or error is not progress.";
+    options.onEvent({ type: "notice", level: "info", message });
+  }
+  return "go";
+}
+
+/** After an early stop: one more model call, offered no tools, for an honest report labelled partial. */
+async function finalise(
+  reason: EarlyStopReason,
+  history: Message[],
+  state: TaskState,
   options: LoopOptions,
-): ExitReason | undefined {
-  if (options.maxTurns !== undefined && state.turns >= options.maxTurns) return "max_turns";
-  if (options.tokenBudget !== undefined && state.usage.totalTokens >= options.tokenBudget) {
-    return "token_budget";
+  end: End,
+): Promise<TaskResult> {
+  history.push(...finalisationMessages(reason));
+  try {
+    const turn = await callModel(history, [], state, options);
+    // Tool calls in the answer are dropped, never run: nothing runs after a stop.
+    history.push({ role: "assistant", content: turn.text });
+    return end(turn.text, reason);
+  } catch (error) {
+    return failModelCall(error, history, state, options, end, reason);
   }
-  return undefined;
 }
 
-async function callModel(history: Message[], options: LoopOptions): Promise<AssistantTurn> {
-  const request = { model: options.model, messages: history, tools: options.registry.specs() };
-  return await options.client.stream(request, options.signal, (event) => {
-    if (event.type === "text_delta" || event.type === "reasoning_delta") options.onEvent(event);
-  });
-}
-
+/** Ends the task after a failed call; the history stays well-formed and keeps what the user saw. */
 function failModelCall(
   error: unknown,
   history: Message[],
+  state: TaskState,
   options: LoopOptions,
-  end: (text: string, reason: ExitReason, error?: string) => TaskResult,
+  end: End,
+  stopReason?: EarlyStopReason,
 ): TaskResult {
-  const cancelled = options.signal.aborted || (error instanceof LlmError && error.kind === "aborted");
-  // Keep the history well-formed for the next prompt: the user's message gets an assistant reply.
-  history.push({ role: "assistant", content: cancelled ? `[${CANCELLED}]` : "[the model call failed]" });
-  if (cancelled) return end("", "cancelled");
-  const message = error instanceof Error ? error.message : String(error);
-  return end("", "error", message);
+  const failure = describeFailure(error, state, options);
+  history.push(failure.kept);
+  if (failure.cancelled) return end("", "cancelled");
+  return end(state.shown, stopReason ?? "error", failure.message);
 }
 
 /** Runs the calls in the model's order; every call gets exactly one result, also when cancelled. */
-async function runToolCalls(calls: ToolCall[], history: Message[], options: LoopOptions): Promise<void> {
+async function runToolCalls(
+  calls: ToolCall[],
+  history: Message[],
+  options: LoopOptions,
+): Promise<StepCall[]> {
+  const step: StepCall[] = [];
   for (const call of calls) {
     options.onEvent({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
     const result = options.signal.aborted
@@ -170,17 +188,28 @@ async function runToolCalls(calls: ToolCall[], history: Message[], options: Loop
       content: wrapToolResult(call.name, result.content),
       isError: result.isError,
     });
+    step.push({
+      ...call,
+      content: result.content,
+      isError: result.isError,
+      executed: result.executed ?? true,
+    });
   }
+  return step;
 }
 
-async function runOneCall(call: ToolCall, options: LoopOptions): Promise<ToolResult> {
+/** `executed: false` marks a call that was denied or refused: the runaway guard does not count it. */
+async function runOneCall(
+  call: ToolCall,
+  options: LoopOptions,
+): Promise<ToolResult & { executed?: boolean }> {
   // Validate before asking: nobody should approve a call that cannot run.
   const prepared = options.registry.prepare(call);
   if (!("tool" in prepared)) return prepared;
   if (prepared.tool.effect !== "read") {
     const decision = await options.approve({ call, effect: prepared.tool.effect });
-    if (options.signal.aborted) return { content: CANCELLED, isError: true };
-    if (!decision.allow) return { content: decision.reason, isError: true };
+    if (options.signal.aborted) return { content: CANCELLED, isError: true, executed: false };
+    if (!decision.allow) return { content: decision.reason, isError: true, executed: false };
   }
   options.onEvent({ type: "tool_start", id: call.id, name: call.name });
   const { root, signal, files, shell } = options;

@@ -1,6 +1,7 @@
 /** Command-line arguments: parsing, validation and the help text. */
 import { parseArgs } from "node:util";
 import type { SandboxMode } from "../tools/tool.ts";
+import { parseDuration } from "../agent/budget.ts";
 
 /** tern's version, printed by `--version`. */
 export const VERSION = "0.1.0";
@@ -25,6 +26,8 @@ export interface CliArgs {
   baseUrl?: string;
   maxTurns?: number;
   tokenBudget?: number;
+  /** Wall-clock limit of a task, in milliseconds. */
+  timeLimitMs?: number;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -58,6 +61,7 @@ Options:
                             without it; off: run commands unconfined (they always ask)
       --max-turns N         stop after N model calls (exit 3)
       --token-budget N      stop after N tokens in total (exit 3)
+      --time-limit DURATION stop after this much wall-clock time, e.g. 90s, 15m, 1h30m (exit 3)
   -h, --help                show this help
   -v, --version             show the version
 
@@ -83,6 +87,7 @@ const OPTIONS = {
   sandbox: { type: "string" },
   "max-turns": { type: "string" },
   "token-budget": { type: "string" },
+  "time-limit": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -114,6 +119,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values["token-budget"] !== undefined) {
     args.tokenBudget = positiveInteger("--token-budget", values["token-budget"]);
   }
+  if (values["time-limit"] !== undefined) args.timeLimitMs = duration("--time-limit", values["time-limit"]);
   if (!args.help && !args.version && args.output !== "text" && args.prompt === undefined) {
     throw new UsageError(
       `--output ${args.output} needs a headless task: tern -p "TASK" --output ${args.output}`,
@@ -167,6 +173,15 @@ function nonEmpty(flag: string, value: string): string {
   const trimmed = value.trim();
   if (trimmed === "") throw new UsageError(`${flag} needs a value`);
   return trimmed;
+}
+
+/** `value` as a duration in milliseconds ("90", "90s", "15m", "1h30m"); a `UsageError` otherwise. */
+function duration(flag: string, value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined || ms <= 0) {
+    throw new UsageError(`${flag} must be a duration such as 90s, 15m or 1h30m (got '${value}')`);
+  }
+  return ms;
 }
 
 /** `value` as a positive whole number; a `UsageError` for anything else (0, -1, 1.5, 1e3, abc). */

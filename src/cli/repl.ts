@@ -40,7 +40,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const line = input.trim();
       if (line === "") continue;
       if (line.startsWith("/")) {
-        if (runSlashCommand(line, history, screen) === "exit") return 0;
+        if (runSlashCommand(line, history, options, screen) === "exit") return 0;
         continue;
       }
       await runOneTask(line, history, options, screen);
@@ -51,12 +51,19 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   }
 }
 
-function runSlashCommand(line: string, history: Message[], screen: Renderer): "exit" | "continue" {
+function runSlashCommand(
+  line: string,
+  history: Message[],
+  options: ReplOptions,
+  screen: Renderer,
+): "exit" | "continue" {
   const command = line.split(/\s+/)[0];
   if (command === "/exit" || command === "/quit") return "exit";
   if (command === "/help") HELP.forEach((text) => screen.print(text));
   else if (command === "/clear") {
     history.splice(1);
+    // A new conversation has read nothing: the stale-write guard starts over too.
+    options.loop.files?.clear();
     screen.print("Conversation cleared.", "dim");
   } else screen.print(`Unknown command ${command}. /help lists the commands.`, "yellow");
   return "continue";

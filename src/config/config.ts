@@ -37,6 +37,7 @@ export interface Config {
   prompt?: string;
   maxTurns?: number;
   tokenBudget?: number;
+  timeLimitMs?: number;
 }
 
 /** A configuration that cannot work; `message` is one line that says what to set. Exit code 2. */
@@ -102,6 +103,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     ...(args.prompt !== undefined && { prompt: args.prompt }),
     ...(args.maxTurns !== undefined && { maxTurns: args.maxTurns }),
     ...(args.tokenBudget !== undefined && { tokenBudget: args.tokenBudget }),
+    ...(args.timeLimitMs !== undefined && { timeLimitMs: args.timeLimitMs }),
   };
   if (apiKey !== undefined || preset.keyEnv === null || baseUrl !== undefined) {
     return {

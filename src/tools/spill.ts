@@ -75,12 +75,12 @@ export function spillView(text: string, savedAs: string | null): string {
   const lines = countLines(text) + (text.endsWith("\n") ? 0 : 1);
   const firstCut = countLines(text, headEnd) + 1;
   const lastCut = countLines(text, tailStart - 1) + 1;
-  const size = `${text.length} characters, ${lines} lines`;
+  const size = `${text.length} characters, ${lines} line${lines === 1 ? "" : "s"}`;
   const note = savedAs === null
     ? `[Output too long (${size}); it could not be saved to a file, so only its start and end are shown.]`
     : `[Output too long (${size}): the full text is saved in ${savedAs}. Page it with read_file ` +
       `(path "${savedAs}", offset and limit in lines) or search it with grep_code (path "${savedAs}").]`;
-  const span = firstCut <= lastCut ? `, lines ${firstCut}–${lastCut}` : "";
+  const span = firstCut < lastCut ? `, lines ${firstCut}–${lastCut}` : `, in line ${firstCut}`;
   const marker = `\n… [${tailStart - headEnd} characters cut${span}] …\n`;
   return `${note}\n${text.slice(0, headEnd)}${marker}${text.slice(tailStart)}`;
 }

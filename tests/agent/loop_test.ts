@@ -197,7 +197,9 @@ Deno.test("runTask() stops at --max-turns with a partial result", async () => {
   }));
   const result = await runTask(system(), "go", options(model, { maxTurns: 3 }));
   assertEquals(result.exitReason, "max_turns");
-  assertEquals(result.turns, 3);
+  // Three requests with tools, then the one tool-less request for the partial report.
+  assertEquals(result.turns, 4);
+  assertEquals(model.requests[3].tools, undefined);
   assert(result.partial);
 });
 

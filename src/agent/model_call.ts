@@ -1,0 +1,151 @@
+/**
+ * One model call as the loop makes it: compaction near the context window, retries with `retry` events,
+ * one compact-and-retry after a context-overflow error, and failures put into words.
+ */
+import type { AgentEvent } from "./events.ts";
+import { compactHistory, shouldCompact } from "./compact.ts";
+import {
+  type CallContext,
+  describeLlmError,
+  isContextOverflow,
+  type RetryOptions,
+  withRetries,
+} from "../llm/retry.ts";
+import {
+  type AssistantTurn,
+  type LlmClient,
+  LlmError,
+  type Message,
+  type ToolSpec,
+  type Usage,
+} from "../llm/types.ts";
+
+/** What a model call needs; LoopOptions carries all of it. */
+export interface ModelCallOptions {
+  client: LlmClient;
+  model: string;
+  signal: AbortSignal;
+  onEvent: (event: AgentEvent) => void;
+  /** The model's context window in tokens; enables history compaction (off when undefined). */
+  contextWindow?: number;
+  /** Provider name and key variable, so a failed call says what to fix. */
+  provider?: Omit<CallContext, "model">;
+  /** Attempts per model call (default 3); sleep and random are injectable for tests. */
+  retry?: Pick<RetryOptions, "maxAttempts" | "sleep" | "random">;
+  /** The clock (epoch ms) for Retry-After dates; injectable for tests. */
+  now?: () => number;
+}
+
+/** The task's running counts, updated by each call, and the text the current call has shown so far. */
+export interface CallState {
+  turns: number;
+  usage: Usage;
+  shown: string;
+}
+
+/**
+ * Runs one model call offering `tools`: compacts `history` (in place) when it nears the context window,
+ * retries transient failures, and after a context-overflow error compacts harder and tries once more.
+ * Throws the call's LlmError otherwise; `state.shown` then holds what the user saw of this attempt.
+ */
+export async function callModel(
+  history: Message[],
+  tools: ToolSpec[],
+  state: CallState,
+  options: ModelCallOptions,
+): Promise<AssistantTurn> {
+  if (options.contextWindow !== undefined && shouldCompact(history, options.contextWindow)) {
+    compact(history, options, false);
+  }
+  try {
+    return await streamWithRetries(history, tools, state, options);
+  } catch (error) {
+    if (!isContextOverflow(error) || !compact(history, options, true)) throw error;
+    return await streamWithRetries(history, tools, state, options);
+  }
+}
+
+async function streamWithRetries(
+  history: Message[],
+  tools: ToolSpec[],
+  state: CallState,
+  options: ModelCallOptions,
+): Promise<AssistantTurn> {
+  const request = { model: options.model, messages: history, tools };
+  state.turns++;
+  options.onEvent({ type: "model_start", turn: state.turns });
+  const turn = await withRetries(() => {
+    state.shown = "";
+    return options.client.stream(request, options.signal, (event) => {
+      if (event.type === "text_delta") state.shown += event.text;
+      if (event.type === "text_delta" || event.type === "reasoning_delta") options.onEvent(event);
+    });
+  }, {
+    ...options.retry,
+    signal: options.signal,
+    now: options.now,
+    onRetry: (info) => options.onEvent({ type: "retry", ...info }),
+  });
+  if (turn.usage) {
+    state.usage = addUsage(state.usage, turn.usage);
+    options.onEvent({ type: "usage", usage: turn.usage, total: state.usage });
+  }
+  return turn;
+}
+
+/** Drops old tool outputs (in place) to fit the context window, with a notice; true when enough was freed. */
+function compact(history: Message[], options: ModelCallOptions, afterOverflow: boolean): boolean {
+  if (options.contextWindow === undefined) return false;
+  const result = compactHistory(history, { contextWindow: options.contextWindow, afterOverflow });
+  if (result.droppedOutputs + result.abbreviatedCalls > 0) {
+    history.splice(0, history.length, ...result.messages);
+    const what = `dropped ${result.droppedOutputs} old tool output(s) to fit the context window ` +
+      `(about ${result.tokensBefore} → ${result.tokensAfter} tokens)`;
+    const message = afterOverflow
+      ? `The request was too long: ${what}; trying once more.`
+      : `Context: ${what}.`;
+    options.onEvent({ type: "notice", level: afterOverflow ? "warn" : "info", message });
+  }
+  return result.fits;
+}
+
+/** A failed call in words: whether it was a cancellation, the line for the user, the history marker. */
+export interface CallFailure {
+  cancelled: boolean;
+  /** One line for the user (TaskResult.error). */
+  message: string;
+  /** The assistant message that keeps the history well-formed, with any text already shown kept in it. */
+  kept: Message;
+}
+
+/** Describes a failed model call; an interrupted answer's shown text is kept, marked as interrupted. */
+export function describeFailure(error: unknown, state: CallState, options: ModelCallOptions): CallFailure {
+  const cancelled = options.signal.aborted || (error instanceof LlmError && error.kind === "aborted");
+  const context = { provider: "the provider", ...options.provider, model: options.model };
+  const failure = cancelled ? "cancelled by the user" : describeLlmError(error, context).message;
+  const before = state.shown.trim() === "" ? "" : `${state.shown}\n\n`;
+  const interrupted = error instanceof LlmError && error.partialOutput;
+  return {
+    cancelled,
+    message: interrupted ? `the answer was interrupted (${failure}); what arrived is kept` : failure,
+    kept: { role: "assistant", content: `${before}[interrupted: ${failure}]` },
+  };
+}
+
+/** Sums two usages (missing optional counts stay missing when both lack them). */
+export function addUsage(a: Usage, b: Usage): Usage {
+  const sum = (
+    x?: number,
+    y?: number,
+  ) => (x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0));
+  const out: Usage = {
+    promptTokens: a.promptTokens + b.promptTokens,
+    completionTokens: a.completionTokens + b.completionTokens,
+    totalTokens: a.totalTokens + b.totalTokens,
+  };
+  const cached = sum(a.cachedTokens, b.cachedTokens);
+  const reasoning = sum(a.reasoningTokens, b.reasoningTokens);
+  if (cached !== undefined) out.cachedTokens = cached;
+  if (reasoning !== undefined) out.reasoningTokens = reasoning;
+  return out;
+}

@@ -1,0 +1,148 @@
+/** runTask() under faults: interrupted streams, the runaway guard and budgets (model-call faults: model_call_test.ts). */
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { type LoopOptions, runTask } from "../../src/agent/loop.ts";
+import type { AgentEvent } from "../../src/agent/events.ts";
+import { type AskHuman, createApprovalGate } from "../../src/agent/approval.ts";
+import { RUNAWAY_REMINDER } from "../../src/agent/runaway.ts";
+import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
+import type { Message } from "../../src/llm/types.ts";
+import { createRegistry } from "../../src/tools/registry.ts";
+import type { Tool } from "../../src/tools/tool.ts";
+import { type FakeModel, type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
+
+const echoTool: Tool<{ text: string }> = {
+  name: "echo",
+  description: "Echoes text back.",
+  parameters: {
+    type: "object",
+    properties: { text: { type: "string", description: "what to echo" } },
+    required: ["text"],
+  },
+  effect: "read",
+  run: (args) => Promise.resolve(`echo: ${args.text}`),
+};
+
+const noteTool: Tool<{ text: string }> = {
+  name: "write_note",
+  description: "Pretends to write.",
+  parameters: {
+    type: "object",
+    properties: { text: { type: "string", description: "note" } },
+    required: ["text"],
+  },
+  effect: "write",
+  run: () => Promise.resolve("written"),
+};
+
+function options(model: FakeModel, extra: Partial<LoopOptions> = {}): LoopOptions & { events: AgentEvent[] } {
+  const events: AgentEvent[] = [];
+  return {
+    client: new ChatCompletionsClient({ baseUrl: model.url, apiKey: "k" }),
+    registry: createRegistry([echoTool, noteTool]),
+    model: "fake",
+    root: Deno.cwd(),
+    approve: createApprovalGate("all"),
+    signal: new AbortController().signal,
+    onEvent: (event) => events.push(event),
+    events,
+    // Fake time: retries never wait.
+    retry: { sleep: () => Promise.resolve(), random: () => 0.5 },
+    ...extra,
+  };
+}
+
+const system = (): Message[] => [{ role: "system", content: "test" }];
+const echo = (text: string): ScriptedTurn => ({
+  toolCalls: [{ name: "echo", arguments: `{"text":"${text}"}` }],
+});
+const notices = (events: AgentEvent[]) => events.flatMap((e) => e.type === "notice" ? [e.message] : []);
+const toolMessages = (history: Message[]) =>
+  history.filter((m) => m.role === "tool") as Extract<Message, { role: "tool" }>[];
+
+Deno.test("runTask() with the same tool call 6 times reminds once at 3, stops at 5 and finalises without tools", async () => {
+  await using model = startFakeModel((_body, index) =>
+    index < 5 ? echo("same") : { text: "Report: not done." }
+  );
+  const history = system();
+  const opts = options(model);
+  const result = await runTask(history, "go", opts);
+  assertEquals([result.exitReason, result.partial, result.text], ["runaway", true, "Report: not done."]);
+  assertEquals(result.turns, 6);
+  const tools = toolMessages(history);
+  assertEquals(tools.length, 5);
+  assertEquals(tools.map((m) => m.content.endsWith(RUNAWAY_REMINDER)), [false, false, true, false, false]);
+  // The reminder sits outside the untrusted wrapper, in tern's voice.
+  assert(tools[2].content.indexOf("</tool_result>") < tools[2].content.indexOf(RUNAWAY_REMINDER));
+  const last = model.requests[5];
+  assertEquals(last.tools, undefined);
+  const messages = last.messages as { role: string; content: string }[];
+  assertStringIncludes(messages[messages.length - 1].content, "Do not claim the task is complete");
+  assertEquals(notices(opts.events).filter((n) => n.startsWith("Reminded")).length, 1);
+  assertEquals(opts.events.at(-1), {
+    type: "final",
+    text: "Report: not done.",
+    exitReason: "runaway",
+    partial: true,
+  });
+});
+
+Deno.test("runTask() with an alternating pair of calls gives no reminder", async () => {
+  await using model = startFakeModel((_body, index) =>
+    index < 8 ? echo(index % 2 ? "a" : "b") : { text: "Done." }
+  );
+  const history = system();
+  const opts = options(model);
+  const result = await runTask(history, "go", opts);
+  assertEquals(result.exitReason, "done");
+  assert(toolMessages(history).every((m) => !m.content.includes(RUNAWAY_REMINDER)));
+  assertEquals(notices(opts.events), []);
+});
+
+Deno.test("runTask() does not count denied calls toward the runaway guard", async () => {
+  const note = { toolCalls: [{ name: "write_note", arguments: '{"text":"x"}' }] };
+  await using model = startFakeModel((_body, index) => index < 6 ? note : { text: "Gave up." });
+  const deny: AskHuman = () => Promise.resolve(false);
+  const history = system();
+  const result = await runTask(history, "go", options(model, { approve: createApprovalGate("ask", deny) }));
+  assertEquals(result.exitReason, "done");
+  assert(toolMessages(history).every((m) => !m.content.includes(RUNAWAY_REMINDER)));
+});
+
+Deno.test("runTask() keeps text shown before a cut as an interrupted message and the next prompt works", async () => {
+  await using model = startFakeModel([
+    { text: "Half of it", cutAfterChunks: 3 },
+    { text: "Next answer." },
+  ]);
+  const history = system();
+  const result = await runTask(history, "go", options(model));
+  assertEquals(result.exitReason, "error");
+  assertEquals(result.text, "Half of ");
+  assertStringIncludes(result.error ?? "", "interrupted");
+  assertEquals(model.requests.length, 1);
+  const kept = history.at(-1)!;
+  assertEquals(kept.role, "assistant");
+  assert(kept.content.startsWith("Half of \n\n[interrupted: "), kept.content);
+  assertEquals((await runTask(history, "again", options(model))).text, "Next answer.");
+});
+
+Deno.test("runTask() stops at the token budget with a partial report", async () => {
+  await using model = startFakeModel((body) =>
+    body.tools
+      ? { ...echo("x"), usage: { prompt_tokens: 400, completion_tokens: 100 } }
+      : { text: "Partial report." }
+  );
+  const result = await runTask(system(), "go", options(model, { tokenBudget: 1000 }));
+  assertEquals([result.exitReason, result.partial, result.text], ["token_budget", true, "Partial report."]);
+  assertEquals(result.turns, 3);
+});
+
+Deno.test("runTask() stops at the time limit by the injected clock", async () => {
+  let now = 0;
+  await using model = startFakeModel((body) => {
+    now += 40_000;
+    return body.tools ? echo("x") : { text: "Out of time." };
+  });
+  const result = await runTask(system(), "go", options(model, { timeLimitMs: 60_000, now: () => now }));
+  assertEquals([result.exitReason, result.text], ["time_budget", "Out of time."]);
+  assertEquals(result.turns, 3);
+});
