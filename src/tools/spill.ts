@@ -19,6 +19,8 @@ let spillCount = 0;
 
 /** Makes the spill directory inside the root; refuses a `.tern` that is a symlink leading outside. */
 async function spillDir(root: string): Promise<{ real: string; rel: string }> {
+  // A missing root is a caller's mistake; creating it (mkdir -p) would write somewhere unexpected.
+  if (!(await Deno.stat(root)).isDirectory) throw new Error("the project root is not a directory");
   const planned = await resolvePath(root, SPILL_DIR);
   await Deno.mkdir(planned.real, { recursive: true });
   // Checked again once it exists: the kernel's own resolution must still land inside the root.
@@ -81,8 +83,9 @@ export function spillView(text: string, savedAs: string | null): string {
     : `[Output too long (${size}): the full text is saved in ${savedAs}. Page it with read_file ` +
       `(path "${savedAs}", offset and limit in lines) or search it with grep_code (path "${savedAs}").]`;
   const span = firstCut < lastCut ? `, lines ${firstCut}–${lastCut}` : `, in line ${firstCut}`;
-  const marker = `\n… [${tailStart - headEnd} characters cut${span}] …\n`;
-  return `${note}\n${text.slice(0, headEnd)}${marker}${text.slice(tailStart)}`;
+  const head = text.slice(0, headEnd);
+  const marker = `${head.endsWith("\n") ? "" : "\n"}… [${tailStart - headEnd} characters cut${span}] …\n`;
+  return `${note}\n${head}${marker}${text.slice(tailStart)}`;
 }
 
 /** Returns `content` unchanged when short; else spills it and returns the view. Never throws. */

@@ -2,14 +2,17 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   isInside,
+  isSecretEnvName,
   OutsideRootError,
   readTextFile,
   resolveForRead,
   resolveForWrite,
   resolvePath,
+  SecretFileError,
 } from "../../src/tools/path_guard.ts";
+import { readFileTool } from "../../src/tools/read_file.ts";
 import { ToolError } from "../../src/tools/tool.ts";
-import { sh, tempProject } from "./_helpers.ts";
+import { call, sh, tempProject } from "./_helpers.ts";
 
 /** Asserts that `promise` rejects with a ToolError whose message matches and shows no outside path. */
 async function refused(promise: Promise<unknown>, pattern: RegExp, hidden: string[] = []): Promise<string> {
@@ -157,4 +160,79 @@ Deno.test("resolveForWrite() accepts missing files and refuses directories and F
   await refused(resolveForWrite(p.root, "dir"), /is a directory/);
   await refused(resolveForWrite(p.root, "pipe"), /not a regular file/);
   await refused(resolveForWrite(p.root, "."), /is a directory/);
+});
+
+Deno.test("isSecretEnvName() is true for .env and .env.* in any case, false for the templates", () => {
+  for (
+    const name of [
+      ".env",
+      ".env.local",
+      ".env.production",
+      ".ENV",
+      ".Env.Local",
+      ".env.example.local",
+      ".env.",
+    ]
+  ) {
+    assert.equal(isSecretEnvName(name), true, name);
+  }
+  for (
+    const name of [".env.example", ".env.sample", ".env.template", ".ENV.EXAMPLE", "env", ".envrc", "a.env"]
+  ) {
+    assert.equal(isSecretEnvName(name), false, name);
+  }
+});
+
+Deno.test("resolveForRead() refuses .env files, also through a symlink, saying why and what the user can do", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, ".env"), "DEEPSEEK_API_KEY=sk-secret\n");
+  await Deno.writeTextFile(join(p.root, ".env.local"), "TOKEN=sk-local\n");
+  await Deno.mkdir(join(p.root, "config"));
+  await Deno.writeTextFile(join(p.root, "config/.env.production"), "KEY=sk-prod\n");
+  await Deno.symlink(".env", join(p.root, "notes.txt"));
+  await Deno.writeTextFile(join(p.root, "plain.txt"), "x\n");
+  await Deno.symlink("plain.txt", join(p.root, ".env.staging"));
+  for (
+    const path of [
+      ".env",
+      ".env.local",
+      "config/.env.production",
+      "notes.txt",
+      ".env.staging",
+      ".env.missing",
+    ]
+  ) {
+    const message = await refused(
+      readTextFile(p.root, path),
+      /refused: \.env files hold secrets \(API keys\)/,
+      [
+        "sk-",
+      ],
+    );
+    assert.match(message, /tern does not read them\. If the user wants part of it read, they can paste/);
+    const error = await resolveForRead(p.root, path).catch((e) => e);
+    assert.ok(error instanceof SecretFileError, path);
+  }
+});
+
+Deno.test("readTextFile() reads .env.example, .env.sample and .env.template", async () => {
+  await using p = await tempProject();
+  for (const name of [".env.example", ".env.sample", ".env.template"]) {
+    await Deno.writeTextFile(join(p.root, name), "API_KEY=your-key-here\n");
+    assert.equal((await readTextFile(p.root, name)).text, "API_KEY=your-key-here\n");
+  }
+});
+
+Deno.test("read_file refuses .env through the guard and reads .env.example", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, ".env"), "TERN_API_KEY=sk-secret\n");
+  await Deno.writeTextFile(join(p.root, ".env.example"), "TERN_API_KEY=\n");
+  const secret = await call(readFileTool, { path: ".env" }, p.ctx);
+  assert.equal(secret.isError, true);
+  assert.match(secret.content, /^"\.env": refused: \.env files hold secrets/);
+  assert.ok(!secret.content.includes("sk-secret"));
+  assert.deepEqual(await call(readFileTool, { path: ".env.example" }, p.ctx), {
+    content: "     1\tTERN_API_KEY=",
+    isError: false,
+  });
 });

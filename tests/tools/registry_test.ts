@@ -122,3 +122,44 @@ Deno.test("execute() words the built-in tools' schema failures for the model", a
     isError: true,
   });
 });
+
+Deno.test("execute() spills any tool's result over 32,000 characters and gives the model head, tail and path", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "tern-registry-" }));
+  try {
+    const full = Array.from({ length: 10_000 }, (_, i) => `row ${i}`).join("\n");
+    const flood = tool("flood", () => Promise.resolve({ content: full, isError: true }));
+    const result = await createRegistry([flood]).execute(
+      { name: "flood", arguments: '{"text":"x"}' },
+      { root, signal: new AbortController().signal },
+    );
+    assert.equal(result.isError, true);
+    assert.ok(result.content.length < 32_000, `${result.content.length}`);
+    const path = /saved in (\.tern\/tool-outputs\/\S+-flood-\d+\.txt)\./.exec(result.content)?.[1];
+    assert.ok(path, result.content.slice(0, 200));
+    assert.equal(await Deno.readTextFile(`${root}/${path}`), full);
+    assert.match(result.content, /\nrow 0\nrow 1\n/);
+    assert.match(result.content, /\nrow 9999$/);
+    assert.match(result.content, /… \[\d+ characters cut, lines \d+–\d+\] …/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("execute() still bounds a long result when it cannot be saved, and never creates a missing root", async () => {
+  const parent = await Deno.makeTempDir({ prefix: "tern-registry-" });
+  const missing = { root: `${parent}/gone`, signal: new AbortController().signal };
+  const long = tool("long", () => Promise.resolve("z".repeat(100_000)));
+  const result = await createRegistry([long]).execute({ name: "long", arguments: '{"text":"x"}' }, missing);
+  await assert.rejects(Deno.lstat(missing.root), Deno.errors.NotFound);
+  await Deno.remove(parent);
+  assert.equal(result.isError, false);
+  assert.ok(result.content.length < 32_000);
+  assert.match(
+    result.content,
+    /^\[Output too long \(100000 characters, 1 line\); it could not be saved to a file/,
+  );
+  assert.deepEqual(await createRegistry([echo]).execute({ name: "echo", arguments: '{"text":"hi"}' }, ctx), {
+    content: "echo: hi",
+    isError: false,
+  });
+});
