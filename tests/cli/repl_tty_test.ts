@@ -35,6 +35,7 @@ async function waitForExit(session: string, timeoutMs = 10_000): Promise<boolean
 Deno.test("the REPL on a terminal asks before an edit, streams the answer, and Ctrl-C twice exits", async () => {
   await using project = await tempProject({ "hello.txt": "Hello World\n" });
   await using model = await startFakeModel([
+    { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] },
     {
       toolCalls: [{
         name: "edit_file",
