@@ -87,7 +87,12 @@ function charIndex(text: string, offset: number): number {
 
 /** Turns one line of rg's JSON into an event: a file starts ("begin") or a line; null for the rest. */
 function parseEvent(json: string): LineEvent | { begin: string } | null {
-  const message = JSON.parse(json);
+  let message;
+  try {
+    message = JSON.parse(json);
+  } catch {
+    return null; // the half line rg was writing when it was killed
+  }
   const data = message.data;
   // Paths or lines that are not UTF-8 come as base64 "bytes": such files are not text to us, skipped.
   const path = typeof data?.path?.text === "string" ? data.path.text.replace(/^\.\//, "") : null;
@@ -150,12 +155,15 @@ export async function* runRipgrep(
     } catch { /* already exited */ }
   };
   signal.addEventListener("abort", kill);
+  // An abort that came before the listener never fires it.
+  if (signal.aborted) kill();
   // Read stderr alongside (bounded by what rg writes: a few error lines), so a full pipe never stalls rg.
   const stderr = new Response(child.stderr).text();
   const reader = jsonLines(child.stdout);
   let events = 0;
   try {
     for await (const line of reader) {
+      if (signal.aborted) break;
       const event = parseEvent(line);
       if (event === null) continue;
       events++;

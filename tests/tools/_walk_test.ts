@@ -6,8 +6,8 @@ import {
   readSearchable,
   rulesFor,
   SKIPPED_NAMES,
-  walkTree,
   type WalkEntry,
+  walkTree,
 } from "../../src/tools/_walk.ts";
 import { sh, tempProject } from "./_helpers.ts";
 

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { grepCode, type GrepCodeArgs, grepCodeTool } from "../../src/tools/grep_code.ts";
-import type { ToolContext } from "../../src/tools/tool.ts";
-import { ToolError } from "../../src/tools/tool.ts";
+import { type ToolContext, ToolError, type ToolResult } from "../../src/tools/tool.ts";
 import { sh, tempProject } from "./_helpers.ts";
 
 const ENGINES = ["ripgrep", "builtin"] as const;
@@ -276,4 +275,54 @@ Deno.test("grep_code tool runs ripgrep when it is on PATH and answers through th
     "a.ts:1:const needle = 1;\n[1 match in 1 file]",
   );
   assert.equal(grepCodeTool.effect, "read");
+});
+
+const repo = join(import.meta.dirname!, "../..");
+
+/** The permission flags tern runs with, from their one place in deno.json. */
+async function ternFlags(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(join(repo, "deno.json")));
+  return String(config.tasks.flags).replace(/^echo\s+/, "").split(/\s+/);
+}
+
+/** Runs tool calls through the registry in a child Deno under tern's exact flags, cwd = `root`. */
+async function runSandboxed(root: string, calls: [string, Record<string, unknown>][]): Promise<ToolResult[]> {
+  const args = [
+    "run",
+    ...await ternFlags(),
+    "--config",
+    join(repo, "deno.json"),
+    join(repo, "tests/tools/_sandbox_driver.ts"),
+    JSON.stringify(calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) }))),
+  ];
+  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).output();
+  assert.ok(success, new TextDecoder().decode(stderr));
+  return JSON.parse(new TextDecoder().decode(stdout));
+}
+
+Deno.test("grep_code and glob_files run ripgrep, spill and refuse the outside under tern's exact flags", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, "a.ts"), "const NEEDLE = 1;\n");
+  await Deno.writeTextFile(join(p.root, "big.txt"), `many matches here ${"-".repeat(50)}\n`.repeat(3000));
+  await Deno.symlink("/etc/passwd", join(p.root, "passwd"));
+  await Deno.symlink(p.outside, join(p.root, "out"));
+  const [rgOnly, glob, spilled, passwd, out, tree] = await runSandboxed(p.root, [
+    // "(?i)" is ripgrep syntax that JavaScript rejects: a match proves rg ran under --allow-run=rg.
+    ["grep_code", { pattern: "(?i)needle" }],
+    ["glob_files", { pattern: "**/*" }],
+    ["grep_code", { pattern: "matches", max_results: 1000, context_lines: 2 }],
+    ["grep_code", { pattern: "root", path: "passwd" }],
+    ["grep_code", { pattern: "secret", path: "out/secret.txt" }],
+    ["grep_code", { pattern: "root:|outside secret" }],
+  ]);
+  assert.deepEqual(rgOnly, { content: "a.ts:1:const NEEDLE = 1;\n[1 match in 1 file]", isError: false });
+  assert.deepEqual(glob, { content: "a.ts\nbig.txt\nout (symlink)\npasswd (symlink)", isError: false });
+  const saved = /saved in (\.tern\/tool-outputs\/\S+-grep_code-\d+\.txt)\./.exec(spilled.content)?.[1];
+  assert.ok(saved, spilled.content.slice(0, 300));
+  assert.match(await Deno.readTextFile(join(p.root, saved)), /^big\.txt:1:many matches here -+\n/);
+  for (const refused of [passwd, out]) {
+    assert.equal(refused.isError, true);
+    assert.match(refused.content, /outside the project root/);
+  }
+  assert.match(tree.content, /^No matches/);
 });

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ripgrepArgs, ripgrepAvailable, runRipgrep, type SearchSpec } from "../../src/tools/_ripgrep.ts";
+import { tempProject } from "./_helpers.ts";
+
+const spec: SearchSpec = { pattern: "hit", literal: false, caseSensitive: true, contextLines: 0, path: "." };
+
+Deno.test("ripgrepAvailable() finds rg here (CI installs it) and answers the same every time", async () => {
+  assert.equal(await ripgrepAvailable(), true);
+  assert.equal(await ripgrepAvailable(), true);
+});
+
+Deno.test("ripgrepArgs() walks like the built-in walker: no symlinks, hidden files, skip list last, sorted", () => {
+  const args = ripgrepArgs({ ...spec, glob: "*.ts", path: "-src" });
+  for (const flag of ["--no-follow", "--hidden", "--no-require-git", "--no-ignore-parent", "--no-config"]) {
+    assert.ok(args.includes(flag), flag);
+  }
+  assert.deepEqual(args.slice(args.indexOf("--sort"), args.indexOf("--sort") + 2), ["--sort", "path"]);
+  assert.deepEqual(args.slice(args.indexOf("--max-filesize"), args.indexOf("--max-filesize") + 2), [
+    "--max-filesize",
+    "10M",
+  ]);
+  // The user's glob comes before the skip list, which therefore wins; a path starting with "-" stays a path.
+  assert.ok(args.indexOf("*.ts") < args.indexOf("!node_modules"));
+  assert.ok(args.includes("!.git") && args.includes("!.tern"));
+  assert.deepEqual(args.slice(-4), ["--regexp", "hit", "--", "-src"]);
+});
+
+Deno.test("runRipgrep() yields a file's start, then its lines with the match position in characters", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, "a.txt"), "ünïcode hit\r\nother\n");
+  const events = [];
+  for await (const event of runRipgrep(p.root, { ...spec, contextLines: 1 }, p.ctx.signal)) {
+    events.push(event);
+  }
+  assert.deepEqual(events, [
+    { begin: "a.txt" },
+    { path: "a.txt", kind: "match", line: 1, text: "ünïcode hit", focus: 8 },
+    { path: "a.txt", kind: "context", line: 2, text: "other", focus: 0 },
+  ]);
+});
+
+Deno.test("runRipgrep() kills rg when the consumer stops early or the signal fires", async () => {
+  await using p = await tempProject();
+  // About 1.5 MB of JSON: far more than the pipe holds, so rg is still writing when it is stopped.
+  for (let i = 0; i < 50; i++) await Deno.writeTextFile(join(p.root, `f${i}.txt`), "hit\n".repeat(100));
+  let seen = 0;
+  for await (const _ of runRipgrep(p.root, spec, p.ctx.signal)) {
+    if (++seen === 3) break;
+  }
+  assert.equal(seen, 3);
+  const controller = new AbortController();
+  let after = 0;
+  for await (const _ of runRipgrep(p.root, spec, controller.signal)) {
+    controller.abort();
+    after++;
+  }
+  // Nothing more is yielded once the signal fires (and rg is killed: the sanitizers see no process left).
+  assert.equal(after, 1);
+});
+
+Deno.test("runRipgrep() reports a pattern rg cannot compile, naming what is wrong", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, "a.txt"), "x\n");
+  const run = async () => {
+    for await (const _ of runRipgrep(p.root, { ...spec, pattern: "[z-a]" }, p.ctx.signal)) { /* none */ }
+  };
+  await assert.rejects(
+    run,
+    /field "pattern" is not a valid regular expression \(invalid character class range/,
+  );
+});
