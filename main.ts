@@ -7,6 +7,7 @@ import { ChatCompletionsClient } from "./src/llm/chat_completions.ts";
 import { builtinTools } from "./src/tools/all.ts";
 import { createRegistry } from "./src/tools/registry.ts";
 import { createFileTracker } from "./src/tools/file_tracker.ts";
+import { confinement, detectBubblewrap } from "./src/tools/execute_command.ts";
 import { findProvider } from "./src/config/providers.ts";
 import { runHeadless } from "./src/cli/headless.ts";
 import { runRepl } from "./src/cli/repl.ts";
@@ -22,6 +23,7 @@ async function main(argv: string[]): Promise<number> {
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
   const client = new ChatCompletionsClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
   const preset = findProvider(config.provider);
+  const bubblewrap = config.sandbox !== "off" && (await detectBubblewrap()).available;
   const loop = {
     client,
     registry: createRegistry(builtinTools()),
@@ -34,6 +36,9 @@ async function main(argv: string[]): Promise<number> {
     provider: { provider: preset?.label ?? config.provider, keyEnv: preset?.keyEnv ?? null },
     files: createFileTracker(),
     shell: { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] },
+    // "refused" counts as confined: the tool refuses such a command itself, so asking first would be noise.
+    commandSandboxed: (args: Record<string, unknown>) =>
+      confinement(config.sandbox, bubblewrap, { network: args.network === true }) !== "none",
   };
   const history = [{ role: "system" as const, content: systemPrompt(root) }];
   if (config.prompt !== undefined) {

@@ -1,6 +1,8 @@
 /** The ReAct loop for one user task: model call → tool calls → results → model call, until an answer. */
 import type { AssistantTurn, LlmClient, Message, ToolCall, Usage } from "../llm/types.ts";
 import { type Registry, runPrepared } from "../tools/registry.ts";
+import { resolveForWrite } from "../tools/path_guard.ts";
+import { scheduleCalls } from "../tools/scheduler.ts";
 import type { FileTracker, ShellSettings, ToolResult } from "../tools/tool.ts";
 import { wrapToolResult } from "../tools/boundary.ts";
 import type { ApprovalGate } from "./approval.ts";
@@ -26,6 +28,11 @@ export interface LoopOptions {
   files?: FileTracker;
   /** How commands run (sandbox mode, secrets to redact). */
   shell?: ShellSettings;
+  /**
+   * Whether execute_command with these arguments will run confined by the sandbox (with or without network);
+   * absent = never: the approval policy then treats every command as unsandboxed and asks.
+   */
+  commandSandboxed?: (args: Record<string, unknown>) => boolean;
   /** Wall-clock milliseconds allowed for this task (off when undefined). */
   timeLimitMs?: number;
   /** Context window, provider words for errors, retry knobs, clock: see ModelCallOptions. */
@@ -105,8 +112,8 @@ export async function runTask(
       toolCalls: turn.toolCalls,
     });
     state.toolCalls += turn.toolCalls.length;
-    const step = await runToolCalls(turn.toolCalls, history, options);
-    if (options.signal.aborted) return end("", "cancelled");
+    const { step, cancelled } = await runToolCalls(turn.toolCalls, history, options);
+    if (cancelled) return end("", "cancelled");
     if (applyVerdict(guard.observe(step), history, options) === "stop") {
       return await finalise("runaway", history, state, options, end);
     }
@@ -168,48 +175,79 @@ function failModelCall(
   return end(state.shown, stopReason ?? "error", failure.message);
 }
 
-/** Runs the calls in the model's order; every call gets exactly one result, also when cancelled. */
+/**
+ * Runs one turn's calls through the scheduler (reads up to 4 at once, writes and commands alone, in the
+ * model's order) and appends every result in the model's order, also when cancelled. `cancelled` is true
+ * when the turn was stopped: by the user's signal, or by "abort this turn" at an approval prompt.
+ */
 async function runToolCalls(
   calls: ToolCall[],
   history: Message[],
   options: LoopOptions,
-): Promise<StepCall[]> {
+): Promise<{ step: StepCall[]; cancelled: boolean }> {
+  const stop = new AbortController();
+  const turn = { ...options, signal: AbortSignal.any([options.signal, stop.signal]) };
   const step: StepCall[] = [];
-  for (const call of calls) {
+  const announced = new Set<number>();
+  const announce = (call: ToolCall, index: number) => {
+    if (announced.has(index)) return;
+    announced.add(index);
     options.onEvent({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
-    const result = options.signal.aborted
-      ? { content: CANCELLED, isError: true }
-      : await runOneCall(call, options);
-    options.onEvent({ type: "tool_result", id: call.id, name: call.name, ...result });
-    history.push({
-      role: "tool",
-      toolCallId: call.id,
-      name: call.name,
-      content: wrapToolResult(call.name, result.content),
-      isError: result.isError,
-    });
-    step.push({
-      ...call,
-      content: result.content,
-      isError: result.isError,
-      executed: result.executed ?? true,
-    });
-  }
-  return step;
+  };
+  await scheduleCalls<ToolCall, CallResult>(calls, {
+    isReadOnly: (call) => options.registry.get(call.name)?.effect === "read",
+    run: (call, index) => {
+      announce(call, index);
+      return runOneCall(call, turn, () => stop.abort());
+    },
+    cancelled: () => ({ content: CANCELLED, isError: true, executed: false }),
+    onSettled: (result, call, index) => {
+      announce(call, index);
+      options.onEvent({
+        type: "tool_result",
+        id: call.id,
+        name: call.name,
+        content: result.content,
+        isError: result.isError,
+      });
+      history.push({
+        role: "tool",
+        toolCallId: call.id,
+        name: call.name,
+        content: wrapToolResult(call.name, result.content),
+        isError: result.isError,
+      });
+      step.push({
+        ...call,
+        content: result.content,
+        isError: result.isError,
+        executed: result.executed ?? true,
+      });
+    },
+    signal: turn.signal,
+  });
+  return { step, cancelled: turn.signal.aborted };
 }
 
-/** `executed: false` marks a call that was denied or refused: the runaway guard does not count it. */
-async function runOneCall(
-  call: ToolCall,
-  options: LoopOptions,
-): Promise<ToolResult & { executed?: boolean }> {
+/** `executed: false` marks a call that was denied, refused or never started: the runaway guard skips it. */
+type CallResult = ToolResult & { executed?: boolean };
+
+async function runOneCall(call: ToolCall, options: LoopOptions, abortTurn: () => void): Promise<CallResult> {
   // Validate before asking: nobody should approve a call that cannot run.
   const prepared = options.registry.prepare(call);
   if (!("tool" in prepared)) return prepared;
-  if (prepared.tool.effect !== "read") {
-    const decision = await options.approve({ call, effect: prepared.tool.effect });
-    if (options.signal.aborted) return { content: CANCELLED, isError: true, executed: false };
+  const { tool, args } = prepared;
+  if (tool.effect !== "read") {
+    const decision = await options.approve({
+      call,
+      effect: tool.effect,
+      args,
+      sandboxed: tool.effect === "exec" && (options.commandSandboxed?.(args) ?? false),
+      resolvedPath: tool.effect === "write" ? await realTarget(options.root, args) : undefined,
+    });
+    if (!decision.allow && decision.abort) abortTurn();
     if (!decision.allow) return { content: decision.reason, isError: true, executed: false };
+    if (options.signal.aborted) return { content: CANCELLED, isError: true, executed: false };
   }
   options.onEvent({ type: "tool_start", id: call.id, name: call.name });
   const { root, signal, files, shell } = options;
@@ -217,4 +255,14 @@ async function runOneCall(
   // What a cancelled tool produced before it stopped is still worth showing the model next turn.
   if (options.signal.aborted) return { content: `${CANCELLED}\n${result.content}`, isError: true };
   return result;
+}
+
+/** Where a write lands, relative to the root with symlinks resolved: a link must not hide `.git` from approval. */
+async function realTarget(root: string, args: Record<string, unknown>): Promise<string | undefined> {
+  if (typeof args.path !== "string") return undefined;
+  try {
+    return (await resolveForWrite(root, args.path)).rel;
+  } catch {
+    return undefined; // the tool itself refuses such a path, and says why
+  }
 }

@@ -1,9 +1,15 @@
 /** The interactive REPL: prompt, slash commands, one task per line, Ctrl-C cancels the running task. */
-import { type ApprovalPolicy, createApprovalGate } from "../agent/approval.ts";
+import {
+  type ApprovalPolicy,
+  ApprovalSession,
+  type AskHuman,
+  createApprovalGate,
+} from "../agent/approval.ts";
 import { type LoopOptions, runTask } from "../agent/loop.ts";
 import type { Message } from "../llm/types.ts";
-import { terminalAsker } from "./approve.ts";
+import { ChangeTracker, terminalAsker, withChangeCapture } from "./approve.ts";
 import type { LineReader } from "./line_reader.ts";
+import { listenForCancel } from "./keys.ts";
 import { formatUsage, Renderer, type Sink } from "./render.ts";
 
 /** What the REPL needs: the loop's options minus what it builds per task. */
@@ -33,6 +39,8 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   for (const line of options.banner) screen.print(line, "dim");
   screen.print("/help for commands · Ctrl-C cancels a running task · Ctrl-D exits", "dim");
   const history: Message[] = [{ role: "system", content: options.systemPrompt }];
+  // Both live as long as the REPL: "don't ask again" holds for the session, across tasks and /clear.
+  const approvals = { session: new ApprovalSession(), changes: new ChangeTracker(options.loop.root) };
   try {
     while (true) {
       const input = await options.reader.read("\n› ");
@@ -43,7 +51,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         if (runSlashCommand(line, history, options, screen) === "exit") return 0;
         continue;
       }
-      await runOneTask(line, history, options, screen);
+      await runOneTask(line, history, options, { screen, ...approvals });
     }
   } finally {
     screen.dispose();
@@ -73,22 +81,48 @@ async function runOneTask(
   task: string,
   history: Message[],
   options: ReplOptions,
-  screen: Renderer,
+  ui: { screen: Renderer; session: ApprovalSession; changes: ChangeTracker },
 ): Promise<void> {
+  const { screen, session, changes } = ui;
   const controller = new AbortController();
   const cancel = () => {
     if (!controller.signal.aborted) controller.abort();
   };
-  const asker = options.sink.isTerminal
-    ? terminalAsker({ beforeAsk: () => screen.pause(), onInterrupt: cancel })
+  // On a terminal, Esc or Ctrl-C cancels (raw keys); the approval prompt takes the keys while it asks.
+  const keys = options.sink.isTerminal ? listenForCancel(cancel) : undefined;
+  const prompt = options.sink.isTerminal
+    ? terminalAsker({
+      beforeAsk: () => screen.pause(),
+      onInterrupt: cancel,
+      root: options.loop.root,
+      useColor: true,
+      changes,
+      show: (text) => screen.print(text),
+    })
     : undefined;
+  const asker: AskHuman | undefined = prompt && (async (request, need) => {
+    keys?.pause();
+    try {
+      return await prompt(request, need);
+    } finally {
+      keys?.resume();
+    }
+  });
   Deno.addSignalListener("SIGINT", cancel);
   try {
     const result = await runTask(history, task, {
       ...options.loop,
-      approve: createApprovalGate(options.policy, asker),
+      approve: withChangeCapture(createApprovalGate(options.policy, asker, { session }), changes),
       signal: controller.signal,
-      onEvent: (event) => screen.handle(event),
+      onEvent: (event) => {
+        screen.handle(event);
+        if (event.type !== "tool_result") return;
+        const summary = changes.summary(event.id);
+        // edit_file's own result line already ends with "(+N −M lines)".
+        if (summary && !event.isError && !/\+\d+ −\d+ lines?\)/.test(event.content)) {
+          screen.print(`    ${summary}`, "dim");
+        }
+      },
     });
     if (result.exitReason === "cancelled") {
       screen.print("Cancelled. The conversation is kept; type the next task.", "yellow");
@@ -96,6 +130,7 @@ async function runOneTask(
     else if (result.partial) screen.print(`⚠ partial: stopped early (${result.exitReason})`, "yellow");
     if (result.turns > 1) screen.print(`task total: ${formatUsage(result.usage)}`, "dim");
   } finally {
+    keys?.stop();
     Deno.removeSignalListener("SIGINT", cancel);
   }
 }

@@ -206,7 +206,10 @@ Deno.test("runTask() stops at --max-turns with a partial result", async () => {
 Deno.test("runTask() cancelled mid-tool gives every call a result and the next task's history is accepted", async () => {
   const script: ScriptedTurn[] = [
     {
-      toolCalls: [{ name: "wait_forever", arguments: "{}" }, { name: "echo", arguments: '{"text":"later"}' }],
+      toolCalls: [{ name: "wait_forever", arguments: "{}" }, {
+        name: "write_note",
+        arguments: '{"text":"later"}',
+      }],
     },
     { text: "Fresh answer." },
   ];
@@ -279,4 +282,121 @@ Deno.test("runTask() does not ask approval for a call whose arguments fail the s
   const result = history[3] as Extract<Message, { role: "tool" }>;
   assert(result.isError);
   assertStringIncludes(result.content, '"text"');
+});
+
+Deno.test("runTask() runs a turn's reads together and appends the results in the model's order", async () => {
+  const order: string[] = [];
+  const slowTool: Tool<{ text: string; ms: number }> = {
+    ...echoTool,
+    name: "slow_echo",
+    parameters: {
+      type: "object",
+      properties: { text: { type: "string", description: "t" }, ms: { type: "integer", description: "d" } },
+      required: ["text", "ms"],
+    },
+    run: async (args) => {
+      order.push(`start ${args.text}`);
+      await new Promise((resolve) => setTimeout(resolve, args.ms));
+      order.push(`end ${args.text}`);
+      return `echo: ${args.text}`;
+    },
+  };
+  await using model = await startFakeModel([
+    {
+      toolCalls: [
+        { name: "slow_echo", arguments: '{"text":"a","ms":30}' },
+        { name: "slow_echo", arguments: '{"text":"b","ms":1}' },
+      ],
+    },
+    { text: "Done." },
+  ]);
+  const history = system();
+  await runTask(history, "go", options(model, { registry: createRegistry([slowTool]) }));
+  assertEquals(order.slice(0, 2), ["start a", "start b"]);
+  const tools = history.filter((message) => message.role === "tool") as Extract<Message, { role: "tool" }>[];
+  assertEquals(tools.map((message) => message.content.includes("echo: a")), [true, false]);
+});
+
+Deno.test("runTask() passes the user's reason for a denial on to the model", async () => {
+  writeCalls.length = 0;
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "write_note", arguments: '{"text":"x"}' }] },
+    { text: "OK, I will not." },
+  ]);
+  const history = system();
+  const approve = createApprovalGate("ask", () => Promise.resolve({ kind: "deny", reason: "not now" }));
+  await runTask(history, "go", options(model, { approve }));
+  assertEquals(writeCalls, []);
+  const result = history[3] as Extract<Message, { role: "tool" }>;
+  assertStringIncludes(result.content, "The user denied this call: not now");
+});
+
+Deno.test("runTask() ends the task as cancelled when the user aborts the turn at an approval prompt", async () => {
+  writeCalls.length = 0;
+  await using model = await startFakeModel([
+    {
+      toolCalls: [
+        { name: "write_note", arguments: '{"text":"first"}' },
+        { name: "write_note", arguments: '{"text":"second"}' },
+      ],
+    },
+    { text: "Fresh answer." },
+  ]);
+  const asked: string[] = [];
+  const approve = createApprovalGate("ask", (request) => {
+    asked.push(request.call.arguments);
+    return Promise.resolve({ kind: "abort" });
+  });
+  const history = system();
+  const result = await runTask(history, "go", options(model, { approve }));
+  assertEquals(result.exitReason, "cancelled");
+  assertEquals(asked, ['{"text":"first"}']);
+  assertEquals(writeCalls, []);
+  const tools = history.filter((message) => message.role === "tool") as Extract<Message, { role: "tool" }>[];
+  assertEquals(tools.length, 2);
+  assert(tools.every((message) => message.content.includes("cancelled by the user")));
+  assertEquals((await runTask(history, "again", options(model))).text, "Fresh answer.");
+});
+
+Deno.test("runTask() tells the approval gate whether a command runs sandboxed and where a write lands", async () => {
+  const seen: unknown[] = [];
+  const execTool: Tool<{ command: string; network?: boolean }> = {
+    name: "execute_command",
+    description: "Pretends to run.",
+    parameters: {
+      type: "object",
+      properties: {
+        command: { type: "string", description: "c" },
+        network: { type: "boolean", description: "n" },
+      },
+      required: ["command"],
+    },
+    effect: "exec",
+    run: () => Promise.resolve("ran"),
+  };
+  await using model = await startFakeModel([
+    {
+      toolCalls: [
+        { name: "execute_command", arguments: '{"command":"ls"}' },
+        { name: "write_note", arguments: '{"text":"x","path":"./a/../.git/config"}' },
+      ],
+    },
+    { text: "Done." },
+  ]);
+  await runTask(
+    system(),
+    "go",
+    options(model, {
+      registry: createRegistry([execTool, writeTool]),
+      commandSandboxed: (args) => args.network !== true,
+      approve: (request) => {
+        seen.push([request.call.name, request.sandboxed, request.resolvedPath, request.args]);
+        return Promise.resolve({ allow: true });
+      },
+    }),
+  );
+  assertEquals(seen, [
+    ["execute_command", true, undefined, { command: "ls" }],
+    ["write_note", false, ".git/config", { text: "x", path: "./a/../.git/config" }],
+  ]);
 });
