@@ -91,22 +91,22 @@ export async function* builtinSearch(
   const files = target.file
     ? [spec.path]
     : walkTree(root, spec.path, target.rules, { signal, enterDir: filter.dir });
-  for await (const [rel, text] of readAhead(searchable(files, target.file, filter.file), root)) {
+  for await (const [rel, text] of readAhead(searchable(files, filter.file), root)) {
     if (text !== null) yield* searchText(rel, text, regex, spec.contextLines);
   }
 }
 
-/** The walked regular files a search may read: no symlinks, no .env files, only those the glob keeps. */
+/**
+ * The files a search may read: a file named explicitly (already checked by the read guard), or walked
+ * regular files that are not symlinks, not .env files, and kept by the glob.
+ */
 async function* searchable(
   files: Iterable<string> | AsyncIterable<WalkEntry>,
-  explicit: boolean,
   keep: (rel: string) => boolean,
 ): AsyncGenerator<string> {
   for await (const entry of files) {
     if (typeof entry === "string") yield entry;
-    else if (
-      entry.kind === "file" && !isSecretEnvName(baseName(entry.rel)) && (explicit || keep(entry.rel))
-    ) {
+    else if (entry.kind === "file" && !isSecretEnvName(baseName(entry.rel)) && keep(entry.rel)) {
       yield entry.rel;
     }
   }

@@ -109,12 +109,15 @@ function parseEvent(json: string): LineEvent | { begin: string } | null {
 async function* jsonLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
   let pending = "";
   for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
-    pending += chunk;
+    // Only the new chunk is scanned: rescanning what is pending would make a 10 MB line quadratic.
+    let start = 0;
     let newline: number;
-    while ((newline = pending.indexOf("\n")) >= 0) {
-      yield pending.slice(0, newline);
-      pending = pending.slice(newline + 1);
+    while ((newline = chunk.indexOf("\n", start)) >= 0) {
+      yield pending + chunk.slice(start, newline);
+      pending = "";
+      start = newline + 1;
     }
+    pending += chunk.slice(start);
   }
   if (pending !== "") yield pending;
 }

@@ -12,7 +12,7 @@ function cutMarker(count: number): string {
 }
 
 /** Moves `index` off the low half of a surrogate pair, so a cut never splits a character. */
-function safeIndex(text: string, index: number): number {
+export function safeIndex(text: string, index: number): number {
   const code = text.charCodeAt(index - 1);
   return code >= 0xd800 && code <= 0xdbff ? index - 1 : index;
 }

@@ -90,17 +90,32 @@ export class GitignoreRules {
 
   /** True when `rel` is ignored by the loaded rules; `isDir` marks a directory (for `name/` rules). */
   ignores(rel: string, isDir: boolean): boolean {
-    const dirs = ancestors(rel, this.floor);
-    for (let i = dirs.length - 1; i >= 0; i--) {
-      const rules = this.#loaded.get(dirs[i]);
-      if (!rules) continue;
-      const sub = dirs[i] === "" ? rel : rel.slice(dirs[i].length + 1);
-      const result = rules.test(isDir ? `${sub}/` : sub);
-      if (result.ignored) return true;
-      if (result.unignored) return false;
-    }
-    return false;
+    return ignoredBy(this.chain(rel.slice(0, Math.max(0, rel.lastIndexOf("/")))), rel, isDir);
   }
+
+  /** The loaded .gitignore rules that apply inside directory `dir`, deepest first (computed once per directory). */
+  chain(dir: string): RuleChain {
+    const chain: RuleChain = [];
+    for (const at of ancestors(dir === "" ? "x" : `${dir}/x`, this.floor).reverse()) {
+      const rules = this.#loaded.get(at);
+      if (rules) chain.push({ dir: at, rules });
+    }
+    return chain;
+  }
+}
+
+/** The .gitignore rules above an entry, deepest first. */
+export type RuleChain = { dir: string; rules: Ignore }[];
+
+/** Git's precedence: the deepest .gitignore with a rule matching `rel` decides. */
+function ignoredBy(chain: RuleChain, rel: string, isDir: boolean): boolean {
+  for (const { dir, rules } of chain) {
+    const sub = dir === "" ? rel : rel.slice(dir.length + 1);
+    const result = rules.test(isDir ? `${sub}/` : sub);
+    if (result.ignored) return true;
+    if (result.unignored) return false;
+  }
+  return false;
 }
 
 /**
@@ -136,15 +151,17 @@ export interface WalkOptions {
   enterDir?: (rel: string) => boolean;
 }
 
-/** The entries of a directory, sorted; an unreadable or vanished directory has none (as ripgrep skips it). */
-async function readSorted(path: string): Promise<Deno.DirEntry[]> {
-  const entries: Deno.DirEntry[] = [];
+/**
+ * The entries of a directory, sorted; an unreadable or vanished directory has none (as ripgrep skips it).
+ * Read synchronously: the async iterator costs an op per entry (4x slower on 50,000 files), and one
+ * directory listing is short; the walk still yields to the event loop between directories.
+ */
+function readSorted(path: string): Deno.DirEntry[] {
   try {
-    for await (const entry of Deno.readDir(path)) entries.push(entry);
+    return Array.from(Deno.readDirSync(path)).sort((a, b) => compareNames(a.name, b.name));
   } catch {
     return [];
   }
-  return entries.sort((a, b) => compareNames(a.name, b.name));
 }
 
 /**
@@ -157,29 +174,30 @@ export async function* walkTree(
   rules: GitignoreRules,
   options: WalkOptions = {},
 ): AsyncGenerator<WalkEntry> {
-  const base = start === "." ? "" : start;
-  yield* walkDir(root, base, 1, rules, options);
-}
-
-async function* walkDir(
-  root: string,
-  dir: string,
-  depth: number,
-  rules: GitignoreRules,
-  options: WalkOptions,
-): AsyncGenerator<WalkEntry> {
-  options.signal?.throwIfAborted();
-  await rules.loadDir(dir);
-  for (const entry of await readSorted(join(root, dir))) {
+  const maxDepth = options.maxDepth ?? Infinity;
+  // An explicit stack, not recursion with yield*: each level of delegation costs every entry a promise.
+  const stack: { dir: string; depth: number; entries: Deno.DirEntry[]; next: number; chain: RuleChain }[] =
+    [];
+  const enter = async (dir: string, depth: number) => {
+    options.signal?.throwIfAborted();
+    await rules.loadDir(dir);
+    stack.push({ dir, depth, entries: readSorted(join(root, dir)), next: 0, chain: rules.chain(dir) });
+  };
+  await enter(start === "." ? "" : start, 1);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1];
+    if (top.next === top.entries.length) {
+      stack.pop();
+      continue;
+    }
+    const entry = top.entries[top.next++];
     if (SKIPPED.has(entry.name)) continue;
-    const rel = dir === "" ? entry.name : `${dir}/${entry.name}`;
+    const rel = top.dir === "" ? entry.name : `${top.dir}/${entry.name}`;
     // readDir reports the entry itself (lstat), so a symlink is never taken for what it points to.
     const isDir = entry.isDirectory && !entry.isSymlink;
-    if (rules.ignores(rel, isDir)) continue;
+    if (top.chain.length > 0 && ignoredBy(top.chain, rel, isDir)) continue;
     if (isDir) {
-      if (depth < (options.maxDepth ?? Infinity) && (options.enterDir?.(rel) ?? true)) {
-        yield* walkDir(root, rel, depth + 1, rules, options);
-      }
+      if (top.depth < maxDepth && (options.enterDir?.(rel) ?? true)) await enter(rel, top.depth + 1);
     } else if (entry.isSymlink) {
       yield { rel, kind: "symlink" };
     } else if (entry.isFile) {

@@ -4,7 +4,7 @@ import { resolveForRead, resolvePath, showPath } from "./path_guard.ts";
 import { builtinSearch, ripgrepSearch } from "./_grep_search.ts";
 import { type LineEvent, ripgrepAvailable, type SearchSpec } from "./_ripgrep.ts";
 import { cutAround } from "./_truncate.ts";
-import { readSearchable, rulesFor } from "./_walk.ts";
+import { GitignoreRules, readSearchable, rulesFor } from "./_walk.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 
 /** Matching lines returned when the model gives no max_results. */
@@ -26,7 +26,7 @@ const parameters = {
     pattern: {
       type: "string",
       description:
-        'Regular expression matched against each line, e.g. "function\\\\s+load" (or plain text with literal).',
+        'Regular expression matched against each line, e.g. "TODO|FIXME" or "def load_\\w+" (plain text with literal: true).',
     },
     path: {
       type: "string",
@@ -172,7 +172,9 @@ export async function grepCode(
     glob: file ? undefined : args.glob,
     path: found.rel,
   };
-  const target = { file, rules: await rulesFor(ctx.root, found.rel) };
+  // A file named explicitly is searched whatever .gitignore says (as rg does), so it needs no rules.
+  const rules = file ? new GitignoreRules(ctx.root) : await rulesFor(ctx.root, found.rel);
+  const target = { file, rules };
   const search = await chooseEngine(engine) === "ripgrep"
     ? ripgrepSearch(ctx.root, spec, target, ctx.signal)
     : builtinSearch(ctx.root, spec, target, ctx.signal);

@@ -3,6 +3,7 @@
 import { join } from "node:path";
 import { atomicWrite } from "./_atomic_write.ts";
 import { resolvePath } from "./path_guard.ts";
+import { safeIndex } from "./_truncate.ts";
 
 /** Results longer than this many characters are spilled to a file (for every tool, by the registry). */
 export const SPILL_THRESHOLD = 32_000;
@@ -51,18 +52,12 @@ function countLines(text: string, end = text.length): number {
   return count;
 }
 
-/** Keeps a cut off the middle of a surrogate pair. */
-function safe(text: string, index: number): number {
-  const code = text.charCodeAt(index - 1);
-  return code >= 0xd800 && code <= 0xdbff ? index - 1 : index;
-}
-
 /** Where head and tail end and begin: on line boundaries when a line ends near the cut. */
 function cutPoints(text: string): { headEnd: number; tailStart: number } {
-  let headEnd = safe(text, VIEW_HEAD);
+  let headEnd = safeIndex(text, VIEW_HEAD);
   const newline = text.lastIndexOf("\n", headEnd - 1);
   if (newline >= VIEW_HEAD / 2) headEnd = newline + 1;
-  let tailStart = safe(text, text.length - VIEW_TAIL);
+  let tailStart = safeIndex(text, text.length - VIEW_TAIL);
   const next = text.indexOf("\n", tailStart);
   if (next !== -1 && next < text.length - VIEW_TAIL / 2) tailStart = next + 1;
   return { headEnd, tailStart };

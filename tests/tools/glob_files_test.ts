@@ -146,3 +146,18 @@ Deno.test("globFiles() refuses paths and patterns that leave the project, and a 
     isError: true,
   });
 });
+
+Deno.test({
+  name: "globFiles() skips a device node",
+  // mknod needs root; CI containers run tests as root, a developer's machine may not.
+  ignore: Deno.uid() !== 0,
+  fn: async () => {
+    await using p = await tempProject();
+    await write(p.root, ["a.txt"]);
+    await sh("mknod zero-device c 1 5", p.root);
+    assert.deepEqual(await call(globFilesTool, { pattern: "*" }, p.ctx), {
+      content: "a.txt",
+      isError: false,
+    });
+  },
+});

@@ -326,3 +326,19 @@ Deno.test("grep_code and glob_files run ripgrep, spill and refuse the outside un
   }
   assert.match(tree.content, /^No matches/);
 });
+
+Deno.test({
+  name: "grepCode() skips a device node (a /dev/zero twin) in the tree and refuses it by name",
+  // mknod needs root; CI containers run tests as root, a developer's machine may not.
+  ignore: Deno.uid() !== 0,
+  fn: async () => {
+    await using p = await tempProject();
+    await Deno.writeTextFile(join(p.root, "a.txt"), "zero\n");
+    await sh("mknod zero-device c 1 5", p.root);
+    assert.equal(await both({ pattern: "zero|\\x00" }, p.ctx), "a.txt:1:zero\n[1 match in 1 file]");
+    assert.match(
+      await both({ pattern: "x", path: "zero-device" }, p.ctx),
+      /not a regular file \(it is a device\)/,
+    );
+  },
+});
