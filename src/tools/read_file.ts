@@ -9,7 +9,8 @@ import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 export const MAX_LINES = 2000;
 
 /** Most characters returned by one call, so 2000 very long lines cannot flood the context. */
-const MAX_PAGE_CHARS = 100_000;
+// Below the registry's 32,000-character spill threshold, so paging a spilled file never spills again.
+const MAX_PAGE_CHARS = 30_000;
 
 const description = `Read a text file in the project, with line numbers (like cat -n).
 Returns at most ${MAX_LINES} lines per call; lines longer than 2000 characters are cut. When more lines remain, \

@@ -27,11 +27,13 @@ async function runSandboxed(root: string, calls: [string, Record<string, unknown
   return JSON.parse(new TextDecoder().decode(stdout));
 }
 
-Deno.test("builtinTools() returns the five tools with distinct names and described fields", () => {
+Deno.test("builtinTools() returns the seven tools with distinct names and described fields", () => {
   const tools = builtinTools();
   assert.deepEqual(tools.map((t) => t.name).sort(), [
     "edit_file",
     "execute_command",
+    "glob_files",
+    "grep_code",
     "list_dir",
     "read_file",
     "write_file",

@@ -6,7 +6,7 @@ import { call, sh, tempProject } from "./_helpers.ts";
 
 function numbered(from: number, to: number): string {
   const lines = [];
-  for (let i = from; i <= to; i++) lines.push(`line ${i}`);
+  for (let i = from; i <= to; i++) lines.push(`L${i}`);
   return lines.join("\n") + "\n";
 }
 
@@ -25,7 +25,7 @@ Deno.test("readFile() returns a continuation hint past 2000 lines", async () => 
   const { content } = await call(readFileTool, { path: "long.txt" }, p.ctx);
   const lines = content.split("\n");
   assert.equal(lines.length, 2001);
-  assert.equal(lines[1999], "  2000\tline 2000");
+  assert.equal(lines[1999], "  2000\tL2000");
   assert.equal(lines[2000], "(1234 more lines: call read_file with offset=2001)");
 });
 
@@ -33,21 +33,21 @@ Deno.test("readFile() pages with offset and limit", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "long.txt"), numbered(1, 3234));
   const last = await call(readFileTool, { path: "long.txt", offset: 2001 }, p.ctx);
-  assert.ok(last.content.startsWith("  2001\tline 2001\n"));
-  assert.ok(last.content.endsWith("  3234\tline 3234"));
+  assert.ok(last.content.startsWith("  2001\tL2001\n"));
+  assert.ok(last.content.endsWith("  3234\tL3234"));
   const window = await call(readFileTool, { path: "long.txt", offset: 10, limit: 2 }, p.ctx);
   assert.equal(
     window.content,
-    "    10\tline 10\n    11\tline 11\n(3223 more lines: call read_file with offset=12)",
+    "    10\tL10\n    11\tL11\n(3223 more lines: call read_file with offset=12)",
   );
 });
 
-Deno.test("readFile() ends a page early rather than return over 100,000 characters", async () => {
+Deno.test("readFile() ends a page early rather than return over 30,000 characters (below the spill size)", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "wide.txt"), `${"w".repeat(1000)}\n`.repeat(500));
   const lines = (await call(readFileTool, { path: "wide.txt" }, p.ctx)).content.split("\n");
-  assert.equal(lines.length, 100);
-  assert.equal(lines.at(-1), "(401 more lines: call read_file with offset=100)");
+  assert.equal(lines.length, 30);
+  assert.equal(lines.at(-1), "(471 more lines: call read_file with offset=30)");
 });
 
 Deno.test("readFile() refuses an offset past the end, naming the line count", async () => {
