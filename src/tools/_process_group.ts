@@ -50,10 +50,16 @@ echo "$!" >&3
 exec 3>&-
 wait "$!"`;
 
-/** Politely, then surely: TERM the group, give it 0.2 s to exit, then KILL what is left. */
-const KILL_GROUP = `kill -TERM -- "-$1" 2>/dev/null || exit 0
-for i in 1 2 3 4 5 6 7 8 9 10; do sleep 0.02; kill -0 -- "-$1" 2>/dev/null || exit 0; done
-kill -KILL -- "-$1" 2>/dev/null
+/**
+ * Politely, then surely: TERM the group, give it 0.2 s to exit, then KILL what is left. In the instant
+ * before `setsid` has run there is no group yet, only the one process: it is signalled by its pid instead.
+ */
+const KILL_GROUP = `kill -TERM -- "-$1" 2>/dev/null || kill -TERM -- "$1" 2>/dev/null || exit 0
+for i in 1 2 3 4 5 6 7 8 9 10; do
+  sleep 0.02
+  kill -0 -- "-$1" 2>/dev/null || kill -0 -- "$1" 2>/dev/null || exit 0
+done
+kill -KILL -- "-$1" 2>/dev/null || kill -KILL -- "$1" 2>/dev/null
 exit 0`;
 
 /** Kills process group `pgid` (TERM, then KILL) through bash; resolves when done. */

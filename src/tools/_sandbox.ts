@@ -3,7 +3,7 @@
  * arguments that confine a command, and the answers the CLI banner and the approval policy need.
  */
 
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { SandboxMode } from "./tool.ts";
 
 /** Whether bubblewrap can confine commands here; `reason` is short and names no path. */
@@ -41,6 +41,13 @@ export interface SandboxOptions {
 /** Paths inside the root a command must not change: git would run them later, outside the sandbox. */
 const READ_ONLY_IN_ROOT = [".git/hooks", ".git/config"];
 
+/**
+ * Toolchains and package caches in $HOME kept visible, read-only, inside the private $HOME: without them
+ * `deno check` or `cargo build` would need the network for what is already on the machine. Only tools known
+ * to cope with a read-only cache are listed (go's build cache, npm's cache must be writable: they start empty).
+ */
+const HOME_TOOLCHAINS = [".deno", ".cache/deno", ".rustup", ".cargo/registry", ".cargo/git", "go/pkg/mod"];
+
 /** Keeps DNS working with `network: true` where /etc/resolv.conf points into /run (systemd-resolved). */
 const KEPT_IN_RUN = ["/run/systemd/resolve"];
 
@@ -51,7 +58,7 @@ function inside(child: string, parent: string): boolean {
 
 /**
  * bwrap arguments (before `--` and the command): everything read-only, the root writable, /tmp, /run and
- * $HOME private and empty, own PID namespace and session, no network unless asked. Mount order matters:
+ * $HOME private and empty, own PID namespace, no network unless asked. Mount order matters:
  * the root is bound last, because it may live under /tmp or $HOME.
  */
 export function bwrapArgs(options: SandboxOptions): string[] {
@@ -62,18 +69,24 @@ export function bwrapArgs(options: SandboxOptions): string[] {
   const home = options.home && isAbsolute(options.home) ? resolve(options.home) : undefined;
   if (home && home !== "/") {
     args.push("--tmpfs", home);
-    for (const dir of (options.path ?? "").split(":")) {
-      if (isAbsolute(dir) && inside(resolve(dir), home)) {
-        args.push("--ro-bind-try", resolve(dir), resolve(dir));
-      }
-    }
+    const onPath = (options.path ?? "").split(":").filter((dir) =>
+      isAbsolute(dir) && inside(resolve(dir), home)
+    );
+    const kept = new Set([
+      ...HOME_TOOLCHAINS.map((dir) => join(home, dir)),
+      ...onPath.map((dir) => resolve(dir)),
+    ]);
+    for (const dir of kept) args.push("--ro-bind-try", dir, dir);
   }
   const root = options.root;
   if (root) {
     args.push("--bind", root, root);
     for (const name of READ_ONLY_IN_ROOT) args.push("--ro-bind-try", `${root}/${name}`, `${root}/${name}`);
   }
-  args.push("--chdir", root ?? "/", "--unshare-pid", "--die-with-parent", "--new-session");
+  // No --new-session: execute_command's wrapper already starts bwrap in a session of its own (no terminal to
+  // inject input into), and keeping the sandbox in that process group lets one group kill reach everything
+  // inside, its PID-namespace init included; --die-with-parent alone proved unreliable when bwrap is killed.
+  args.push("--chdir", root ?? "/", "--unshare-pid", "--die-with-parent");
   if (!options.network) args.push("--unshare-net");
   return args;
 }

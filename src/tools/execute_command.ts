@@ -149,7 +149,8 @@ async function spillNote(output: Output, root: string): Promise<string> {
     const kept = cut
       ? `too long to keep whole: its first and last ${MAX_SPILL_CHARS / 2} characters are in ${path}`
       : `saved in full to ${path}`;
-    return `\n[output: ${output.total} characters, ${kept}; read it with read_file]`;
+    return `\n[output: ${output.total} characters, ${kept}; page it with read_file (offset and limit in lines) ` +
+      "or search it with grep_code]";
   } catch (error) {
     // Worded for the model: no absolute path of the machine outside the root.
     const why = (error instanceof Error ? error.message : String(error)).replaceAll(root, ".")

@@ -25,7 +25,7 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
 }
 
-Deno.test("bwrapArgs() makes /tmp, /run and $HOME private before binding the root, which may live in them", () => {
+Deno.test("bwrapArgs() makes /tmp, /run and $HOME private (toolchains kept) before binding the root", () => {
   const args = bwrapArgs({
     root: "/home/me/proj",
     home: "/home/me",
@@ -35,11 +35,13 @@ Deno.test("bwrapArgs() makes /tmp, /run and $HOME private before binding the roo
   assert.deepEqual(args, [
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"],
     ...["--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"],
-    ...["--tmpfs", "/home/me", "--ro-bind-try", "/home/me/.deno/bin", "/home/me/.deno/bin"],
+    ...["--tmpfs", "/home/me"],
+    ...[".deno", ".cache/deno", ".rustup", ".cargo/registry", ".cargo/git", "go/pkg/mod", ".deno/bin"]
+      .flatMap((dir) => ["--ro-bind-try", `/home/me/${dir}`, `/home/me/${dir}`]),
     ...["--bind", "/home/me/proj", "/home/me/proj"],
     ...["--ro-bind-try", "/home/me/proj/.git/hooks", "/home/me/proj/.git/hooks"],
     ...["--ro-bind-try", "/home/me/proj/.git/config", "/home/me/proj/.git/config"],
-    ...["--chdir", "/home/me/proj", "--unshare-pid", "--die-with-parent", "--new-session", "--unshare-net"],
+    ...["--chdir", "/home/me/proj", "--unshare-pid", "--die-with-parent", "--unshare-net"],
   ]);
 });
 

@@ -76,7 +76,7 @@ Deno.test("executeCommand() keeps the head and tail of long output and saves the
   assert.ok(content.startsWith("1\n2\n3\n"));
   assert.match(content, /\n… \[\d+ characters cut\] …\n/);
   const note =
-    /\n\[output: (\d+) characters, saved in full to (\S+); read it with read_file\]\n\[exit code 0\]$/
+    /\n\[output: (\d+) characters, saved in full to (\S+); page it with read_file .*\]\n\[exit code 0\]$/
       .exec(content);
   assert.ok(note, content.slice(-300));
   assert.ok(content.slice(0, note.index).endsWith("99999\n100000"));
@@ -121,6 +121,15 @@ Deno.test("executeCommand() timeout kills a background child of the command, san
   }
 });
 
+Deno.test("executeCommand() timeout kills a sandboxed child that left the process group (setsid)", async () => {
+  await using p = await tempProject();
+  const marker = sleepMarker();
+  const command = `setsid sleep ${marker} & wait`;
+  const { content } = await call(executeCommandTool, { command, timeout_ms: 300 }, shellCtx(p.root, "auto"));
+  assert.match(content, /timed out after 0\.3 s/);
+  assert.equal(await running(marker), false);
+});
+
 Deno.test("executeCommand() returns when a background child keeps the output open, and kills it", async () => {
   await using p = await tempProject();
   for (const mode of ["auto", "off"] as const) {
@@ -143,7 +152,10 @@ Deno.test("executeCommand() abort via the signal kills the whole group, sandboxe
     const ctx = { root: p.root, signal: controller.signal, shell: { sandbox, secrets: [] } };
     const command = `sleep ${marker} & echo begun; sleep 30`;
     const pending = call(executeCommandTool, { command, timeout_ms: 60_000 }, ctx);
-    while (!await running(marker)) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let tries = 0; !await running(marker); tries++) {
+      assert.ok(tries < 500, "the command never started");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     controller.abort();
     const { content, isError } = await pending;
     assert.equal(isError, true);
