@@ -7,7 +7,7 @@ import { ChatCompletionsClient } from "./src/llm/chat_completions.ts";
 import { builtinTools } from "./src/tools/all.ts";
 import { createRegistry } from "./src/tools/registry.ts";
 import { createFileTracker } from "./src/tools/file_tracker.ts";
-import { confinement, detectBubblewrap } from "./src/tools/execute_command.ts";
+import { confinement, sandboxStatus } from "./src/tools/execute_command.ts";
 import { findProvider } from "./src/config/providers.ts";
 import { runHeadless } from "./src/cli/headless.ts";
 import { runRepl } from "./src/cli/repl.ts";
@@ -23,7 +23,8 @@ async function main(argv: string[]): Promise<number> {
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
   const client = new ChatCompletionsClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
   const preset = findProvider(config.provider);
-  const bubblewrap = config.sandbox !== "off" && (await detectBubblewrap()).available;
+  const sandbox = await sandboxStatus(config.sandbox);
+  const bubblewrap = sandbox.active;
   const loop = {
     client,
     registry: createRegistry(builtinTools()),
@@ -59,6 +60,7 @@ async function main(argv: string[]): Promise<number> {
   const banner = [
     `tern ${VERSION} · ${config.model} via ${config.provider} · approval: ${config.approve}`,
     `project root: ${root}`,
+    sandbox.reason,
     ...(config.notice ? [config.notice] : []),
   ];
   return await runRepl({
