@@ -59,11 +59,17 @@ const root = await Deno.makeTempDir({ prefix: "tern-bench-" });
 try {
   await Deno.writeTextFile(`${root}/notes.txt`, "a line of notes\n".repeat(200));
   const answer: ScriptedTurn = { text: "Done.", usage: { prompt_tokens: 100, completion_tokens: 2 } };
-  const toolTurn: ScriptedTurn = { toolCalls: [{ name: "read_file", arguments: '{"path":"notes.txt"}' }] };
+  // Each turn reads a different page: repeating one call would (rightly) trip the runaway guard.
+  const toolTurns: ScriptedTurn[] = Array.from({ length: 20 }, (_, i) => ({
+    toolCalls: [{
+      name: "read_file",
+      arguments: JSON.stringify({ path: "notes.txt", offset: i + 1, limit: 50 }),
+    }],
+  }));
   // Warm the module cache so the first measured run is not a compile.
   await measureRun(root, [answer]);
   const one = await measureMany(root, [answer]);
-  const twenty = await measureMany(root, [...Array(20).fill(toolTurn), answer]);
+  const twenty = await measureMany(root, [...toolTurns, answer]);
   const perTurnMs = ((twenty.cpuSeconds - one.cpuSeconds) / 20) * 1000;
   console.log(
     `one-turn tern -p: ${one.wallSeconds.toFixed(2)} s wall, ${one.peakRssMb.toFixed(0)} MB peak RSS, ` +

@@ -1,5 +1,4 @@
 /** The REPL's approval prompt: shows what a call will do (a diff, the whole command), then asks. */
-import { input, select } from "@inquirer/prompts";
 import { styleText } from "node:util";
 import {
   type ApprovalAnswer,
@@ -59,8 +58,15 @@ export interface TerminalAskerOptions {
 
 /** The inquirer prompts: a numbered select (1-4 or arrows, Enter), then an optional free-text reason. */
 export const inquirerPrompts: ApprovalPrompts = {
-  choose: (message, choices) => select({ message, choices, default: "once", theme: { indexMode: "number" } }),
-  reason: (message) => input({ message }),
+  // Loaded on first use: the library costs ~60 ms of start-up that headless runs never need.
+  choose: async (message, choices) => {
+    const { select } = await import("@inquirer/prompts");
+    return await select({ message, choices, default: "once", theme: { indexMode: "number" } });
+  },
+  reason: async (message) => {
+    const { input } = await import("@inquirer/prompts");
+    return await input({ message });
+  },
 };
 
 /**
