@@ -54,8 +54,9 @@ Options:
       --provider NAME       deepseek (default), openai, glm, kimi, qwen, openrouter, ollama, llamacpp
       --model NAME          the model to use (default: the provider's)
       --base-url URL        an OpenAI-compatible endpoint (http or https) instead of the provider's
-      --approve MODE        ask (default): confirm edits and commands; edits: confirm commands only;
-                            all: confirm nothing
+      --approve MODE        ask (default): confirm edits, and commands that run unsandboxed or want
+                            the network; edits: edits run, but protected paths (.git, .env, CI files)
+                            and unsandboxed commands still ask; all: confirm nothing
       --sandbox MODE        auto (default): confine commands with bubblewrap when it is installed
                             (no network, writes only in the project); required: refuse commands
                             without it; off: run commands unconfined (they always ask)
