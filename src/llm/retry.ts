@@ -218,7 +218,7 @@ function cancelled(): LlmError {
 }
 
 /** Resolves after `ms`, or as soon as `signal` aborts; never leaves a timer behind. */
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {

@@ -1,4 +1,5 @@
 /** A real HTTP fake of an OpenAI-compatible model on 127.0.0.1: scripted turns, fault injection, raw replay. */
+import { abortableSleep } from "../../src/llm/retry.ts";
 import { checkRequest, type ScriptedTurn, turnPayloads } from "./_fake_model_wire.ts";
 
 export type { ScriptedToolCall, ScriptedTurn } from "./_fake_model_wire.ts";
@@ -47,7 +48,7 @@ export function startFakeModel(script: Script, options: FakeModelOptions = {}): 
     } catch (error) {
       return errorResponse(500, `fake model: ${error instanceof Error ? error.message : String(error)}`);
     }
-    if (turn.delayMs) await sleep(turn.delayMs, signal);
+    if (turn.delayMs) await abortableSleep(turn.delayMs, signal);
     if (signal.aborted) return errorResponse(503, "fake model: closed while the response was pending");
     if (turn.status !== undefined) return statusResponse(turn);
     let frames = turnPayloads(turn, { model: String(body.model), turnIndex: index }).map(dataFrame);
@@ -136,7 +137,7 @@ function paced(plan: Plan, controller: AbortController, release: () => void): Re
   return new ReadableStream<Uint8Array>({
     async pull(stream) {
       try {
-        if (next > 0 && plan.chunkDelayMs) await sleep(plan.chunkDelayMs, controller.signal);
+        if (next > 0 && plan.chunkDelayMs) await abortableSleep(plan.chunkDelayMs, controller.signal);
         if (controller.signal.aborted) throw controller.signal.reason;
         if (next < plan.frames.length) {
           const frame = plan.frames[next++];
@@ -186,20 +187,6 @@ function errorResponse(status: number, message: string, headers: Record<string, 
 
 function dataFrame(payload: unknown): string {
   return `data: ${typeof payload === "string" ? payload : JSON.stringify(payload)}\n\n`;
-}
-
-/** Resolves after `ms`, or early when `signal` aborts; never leaves a timer behind. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done);
-  });
 }
 
 const SSE_HEADERS = { "content-type": "text/event-stream", "cache-control": "no-cache" };

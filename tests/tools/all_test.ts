@@ -1,31 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { builtinTools } from "../../src/tools/all.ts";
-import type { ToolResult } from "../../src/tools/tool.ts";
+import { runUnderTernFlags } from "./_sandbox_driver.ts";
 import { tempProject } from "./_helpers.ts";
-
-const repo = join(import.meta.dirname!, "../..");
-
-/** The permission flags tern runs with, from their one place in deno.json. */
-async function ternFlags(): Promise<string[]> {
-  const config = JSON.parse(await Deno.readTextFile(join(repo, "deno.json")));
-  return String(config.tasks.flags).replace(/^echo\s+/, "").split(/\s+/);
-}
-
-/** Runs tool calls in `root` in a child Deno under tern's own flags. */
-async function runSandboxed(root: string, calls: [string, Record<string, unknown>][]): Promise<ToolResult[]> {
-  const args = [
-    "run",
-    ...await ternFlags(),
-    "--config",
-    join(repo, "deno.json"),
-    join(repo, "tests/tools/_sandbox_driver.ts"),
-    JSON.stringify(calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) }))),
-  ];
-  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).output();
-  assert.ok(success, new TextDecoder().decode(stderr));
-  return JSON.parse(new TextDecoder().decode(stdout));
-}
 
 Deno.test("builtinTools() returns the seven tools with distinct names and described fields", () => {
   const tools = builtinTools();
@@ -52,7 +29,7 @@ Deno.test("builtinTools() work, and refuse the outside, under tern's exact permi
   await Deno.symlink(p.outside, join(p.root, "out"));
   // A unique sleep time finds the child with `ps` from outside: inside bubblewrap `$!` is a namespace pid.
   const marker = `5.${crypto.getRandomValues(new Uint32Array(1))[0]}`;
-  const results = await runSandboxed(p.root, [
+  const results = await runUnderTernFlags(p.root, [
     ["write_file", { path: "src/a.txt", content: "one\ntwo\n" }],
     ["edit_file", { path: "src/a.txt", old_text: "two", new_text: "2" }],
     ["read_file", { path: "src/a.txt" }],

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { grepCode, type GrepCodeArgs, grepCodeTool } from "../../src/tools/grep_code.ts";
-import { type ToolContext, ToolError, type ToolResult } from "../../src/tools/tool.ts";
+import { type ToolContext, ToolError } from "../../src/tools/tool.ts";
 import { sh, tempProject } from "./_helpers.ts";
+import { runUnderTernFlags } from "./_sandbox_driver.ts";
 
 const ENGINES = ["ripgrep", "builtin"] as const;
 
@@ -277,36 +278,13 @@ Deno.test("grep_code tool runs ripgrep when it is on PATH and answers through th
   assert.equal(grepCodeTool.effect, "read");
 });
 
-const repo = join(import.meta.dirname!, "../..");
-
-/** The permission flags tern runs with, from their one place in deno.json. */
-async function ternFlags(): Promise<string[]> {
-  const config = JSON.parse(await Deno.readTextFile(join(repo, "deno.json")));
-  return String(config.tasks.flags).replace(/^echo\s+/, "").split(/\s+/);
-}
-
-/** Runs tool calls through the registry in a child Deno under tern's exact flags, cwd = `root`. */
-async function runSandboxed(root: string, calls: [string, Record<string, unknown>][]): Promise<ToolResult[]> {
-  const args = [
-    "run",
-    ...await ternFlags(),
-    "--config",
-    join(repo, "deno.json"),
-    join(repo, "tests/tools/_sandbox_driver.ts"),
-    JSON.stringify(calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) }))),
-  ];
-  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).output();
-  assert.ok(success, new TextDecoder().decode(stderr));
-  return JSON.parse(new TextDecoder().decode(stdout));
-}
-
 Deno.test("grep_code and glob_files run ripgrep, spill and refuse the outside under tern's exact flags", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "a.ts"), "const NEEDLE = 1;\n");
   await Deno.writeTextFile(join(p.root, "big.txt"), `many matches here ${"-".repeat(50)}\n`.repeat(3000));
   await Deno.symlink("/etc/passwd", join(p.root, "passwd"));
   await Deno.symlink(p.outside, join(p.root, "out"));
-  const [rgOnly, glob, spilled, passwd, out, tree] = await runSandboxed(p.root, [
+  const [rgOnly, glob, spilled, passwd, out, tree] = await runUnderTernFlags(p.root, [
     // "(?i)" is ripgrep syntax that JavaScript rejects: a match proves rg ran under --allow-run=rg.
     ["grep_code", { pattern: "(?i)needle" }],
     ["glob_files", { pattern: "**/*" }],
