@@ -1,0 +1,107 @@
+/**
+ * The tool figures of issue 3: grep_code and glob_files on a generated 50,000-file tree against plain rg and
+ * find, read_file and edit_file on a 5 MB file, and the bytes one read of that file sends to the model.
+ * The tools are called directly, with the context the loop gives them.
+ */
+
+import { grepCode, type GrepEngine } from "../src/tools/grep_code.ts";
+import { globFilesTool } from "../src/tools/glob_files.ts";
+import { ripgrepArgs } from "../src/tools/_ripgrep.ts";
+import { command, count, ms, ratio, timed, toolContext } from "./_measure.ts";
+import { generateTree, RARE_WORD, type TreeStats } from "./_tree.ts";
+import { bigFileFigures } from "./_big_file.ts";
+
+function lines(text: string): number {
+  return text.split("\n").filter((line) => line !== "").length;
+}
+
+/** "N matches in M files" as grep_code's summary line says it; partial results say so too. */
+function summaryOf(result: string): string {
+  const last = result.slice(result.lastIndexOf("\n") + 1);
+  return last.match(/(\d+ match\w* in \d+ files?)/)?.[1] ?? last.slice(0, 60);
+}
+
+async function grepFigures(root: string): Promise<void> {
+  const ctx = toolContext(root);
+  const rare = { pattern: `${RARE_WORD.slice(0, 12)}\\w+` };
+  const grep = (engine: GrepEngine, args: { pattern: string }) => () => grepCode(args, ctx, engine);
+  const rgPlain = await timed(5, () => command(root, "rg", ["--no-config", rare.pattern]));
+  const spec = { ...rare, literal: false, caseSensitive: true, contextLines: 0, path: "." };
+  const rgTern = await timed(5, () => command(root, "rg", ripgrepArgs(spec)));
+  const viaRg = await timed(5, grep("ripgrep", rare));
+  const builtin = await timed(3, grep("builtin", rare));
+  console.log(
+    `grep_code "${rare.pattern}" (${summaryOf(viaRg.value)}; plain rg finds ` +
+      `${lines(rgPlain.value)}): ripgrep engine ${ms(viaRg.ms)}, built-in ${ms(builtin.ms)}; plain rg ` +
+      `${ms(rgPlain.ms)} (ratios ${ratio(viaRg.ms, rgPlain.ms)} and ${ratio(builtin.ms, rgPlain.ms)})`,
+  );
+  console.log(
+    `  rg with grep_code's own flags (--json --sort path: one thread) ${ms(rgTern.ms)}: tern's parsing ` +
+      `and checks add ${ms(viaRg.ms - rgTern.ms)}, the flags ${ms(rgTern.ms - rgPlain.ms)}`,
+  );
+  const common = { pattern: "TODO" };
+  const rgAll = await timed(5, () => command(root, "rg", ["--no-config", "--count-matches", common.pattern]));
+  const allMatches = rgAll.value.split("\n").reduce((sum, line) => sum + Number(line.split(":")[1] ?? 0), 0);
+  const capRg = await timed(5, grep("ripgrep", common));
+  const capBuiltin = await timed(3, grep("builtin", common));
+  console.log(
+    `grep_code "TODO" (stops at the first 100 of ${count(allMatches)} matches): ripgrep engine ` +
+      `${ms(capRg.ms)}, built-in ${ms(capBuiltin.ms)}; plain rg (all matches) ${ms(rgAll.ms)} ` +
+      `(ratios ${ratio(capRg.ms, rgAll.ms)} and ${ratio(capBuiltin.ms, rgAll.ms)})`,
+  );
+}
+
+async function globFigures(root: string): Promise<void> {
+  const ctx = toolContext(root);
+  const glob = (pattern: string) => () => globFilesTool.run({ pattern }, ctx);
+  const all = await timed(5, glob("**/*.ts"));
+  const listed = String(all.value);
+  const shown = Number(listed.match(/showing \d+ of (\d+) files/)?.[1] ?? lines(listed));
+  const findAll = await timed(5, () => command(root, "find", [".", "-type", "f", "-name", "*.ts"]));
+  const skipped = [".git", "node_modules", "dist", "coverage", ".cache", "generated"];
+  const pruned = ["(", ...skipped.flatMap((name) => ["-o", "-name", name]).slice(1), ")", "-prune", "-o"];
+  const findPruned = await timed(
+    5,
+    () => command(root, "find", [".", ...pruned, "-type", "f", "-name", "*.ts", "-print"]),
+  );
+  const rgFiles = await timed(5, () => command(root, "rg", ["--no-config", "--files", "--glob", "*.ts"]));
+  const counts =
+    `find -prune ${count(lines(findPruned.value))}, rg --files ${count(lines(rgFiles.value))}, ` +
+    `plain find ${count(lines(findAll.value))}`;
+  const vs = (label: string, other: number) => `${label} ${ms(other)} (ratio ${ratio(all.ms, other)})`;
+  const others = [
+    vs("plain find", findAll.ms),
+    vs("find with -prune", findPruned.ms),
+    vs("rg --files", rgFiles.ms),
+  ];
+  console.log(`glob_files "**/*.ts" (${count(shown)} files; ${counts}): ${ms(all.ms)}; ${others.join(", ")}`);
+  const narrow = await timed(5, glob("packages/p07/src/**/*.tsx"));
+  console.log(
+    `glob_files "packages/p07/src/**/*.tsx" (${lines(String(narrow.value))} files): ${ms(narrow.ms)}`,
+  );
+}
+
+function treeLine(stats: TreeStats, seconds: number): string {
+  const size = `${count(stats.files)} files, ${(stats.bytes / 1e6).toFixed(0)} MB`;
+  const sources = `${
+    count(stats.searchable)
+  } source files; the rest in .git, node_modules and .gitignore'd dirs`;
+  return `tree: ${size} (${sources}), generated in ${seconds.toFixed(1)} s`;
+}
+
+/** Prints the tool figures; every temp directory it makes is removed again. */
+export async function runToolBench(): Promise<void> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "tern-bench-tree-" }));
+  try {
+    const start = performance.now();
+    const stats = generateTree(root);
+    console.log(treeLine(stats, (performance.now() - start) / 1000));
+    await grepFigures(root);
+    await globFigures(root);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+  await bigFileFigures();
+}
+
+if (import.meta.main) await runToolBench();
