@@ -3,7 +3,7 @@ import type { ExitReason } from "../agent/events.ts";
 import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
 import type { Message } from "../llm/types.ts";
 import type { OutputFormat } from "./args.ts";
-import { Renderer, type Sink } from "./render.ts";
+import { partialNote, Renderer, type Sink } from "./render.ts";
 
 /** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
 export function exitCodeFor(reason: ExitReason): number {
@@ -44,7 +44,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
   if (output === "json") {
     stdout.write(JSON.stringify(resultObject(result)) + "\n");
   } else if (output === "text") {
-    if (result.partial) stderr.write(`tern: ⚠ partial: stopped early (${result.exitReason})\n`);
+    if (result.partial) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
     if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
   }
   return exitCodeFor(result.exitReason);

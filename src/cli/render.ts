@@ -192,3 +192,16 @@ export function formatUsage(usage: Usage): string {
   const reasoning = usage.reasoningTokens ? ` (${n(usage.reasoningTokens)} reasoning)` : "";
   return `tokens: ${n(usage.promptTokens)} in${cached} · ${n(usage.completionTokens)} out${reasoning}`;
 }
+
+const PARTIAL_REASONS: Record<string, string> = {
+  length: "the answer was cut off at the model's output limit; ask it to continue",
+  runaway: "the model kept repeating itself, so tern stopped it and asked for a report",
+  max_turns: "the --max-turns limit was reached",
+  token_budget: "the --token-budget limit was reached",
+  time_budget: "the --time-limit was reached",
+};
+
+/** The label for an answer that is not the whole story: "⚠ partial: <why>". */
+export function partialNote(reason: string): string {
+  return `⚠ partial: ${PARTIAL_REASONS[reason] ?? `stopped early (${reason})`}`;
+}

@@ -10,7 +10,7 @@ import type { Message } from "../llm/types.ts";
 import { ChangeTracker, terminalAsker, withChangeCapture } from "./approve.ts";
 import type { LineReader } from "./line_reader.ts";
 import { listenForCancel } from "./keys.ts";
-import { formatUsage, Renderer, type Sink } from "./render.ts";
+import { formatUsage, partialNote, Renderer, type Sink } from "./render.ts";
 
 /** What the REPL needs: the loop's options minus what it builds per task. */
 export interface ReplOptions {
@@ -127,7 +127,7 @@ async function runOneTask(
     if (result.exitReason === "cancelled") {
       screen.print("Cancelled. The conversation is kept; type the next task.", "yellow");
     } else if (result.error) screen.print(`error: ${result.error}`, "red");
-    else if (result.partial) screen.print(`⚠ partial: stopped early (${result.exitReason})`, "yellow");
+    else if (result.partial) screen.print(partialNote(result.exitReason), "yellow");
     if (result.turns > 1) screen.print(`task total: ${formatUsage(result.usage)}`, "dim");
   } finally {
     keys?.stop();
