@@ -123,3 +123,22 @@ Deno.test("tern -p exits 1 with the provider's message on HTTP 401", async () =>
   assertStringIncludes(run.stderr, "Invalid API key");
   assert(!run.stderr.includes("    at "), "no stack trace");
 });
+
+Deno.test("tern -p stops a model repeating one call at the fifth, labels the answer partial and exits 3", async () => {
+  await using project = await helloProject();
+  const root = project.path;
+  const read = { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] };
+  await using model = startFakeModel((body) => body.tools ? read : { text: "Not done: I kept reading." });
+  const json = await runTern({ cwd: root, args: ["-p", "hi", "--output", "json"], env: modelEnv(model.url) });
+  assertEquals(json.code, 3, json.stderr);
+  const result = JSON.parse(json.stdout);
+  assertEquals([result.exit_reason, result.partial, result.result], [
+    "runaway",
+    true,
+    "Not done: I kept reading.",
+  ]);
+  assertEquals([result.turns, result.tool_calls], [6, 5]);
+  const text = await runTern({ cwd: root, args: ["-p", "hi"], env: modelEnv(model.url) });
+  assertEquals([text.code, text.stdout], [3, "Not done: I kept reading.\n"], text.stderr);
+  assertStringIncludes(text.stderr, "⚠ partial: the model kept repeating itself");
+});

@@ -1,4 +1,4 @@
-import { assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
 import { runTern } from "../support/cli.ts";
 import { tempProject } from "../support/temp_project.ts";
@@ -38,4 +38,70 @@ Deno.test("the REPL explains an unknown slash command and exits at end of input"
   assertEquals(run.code, 0, run.stderr);
   assertStringIncludes(run.stdout, "Unknown command /frob");
   assertStringIncludes(run.stdout, "/clear");
+});
+
+/** Tool calls that each hit a bad input: links out, special files, bad paths, a binary, a loop. */
+function hostileCalls(): { name: string; arguments: string }[] {
+  const calls: [string, Record<string, unknown>][] = [
+    ["read_file", { path: "passwd" }],
+    ["read_file", { path: "fifo" }],
+    ["grep_code", { pattern: "root", path: "fifo" }],
+    ["read_file", { path: "a\0b" }],
+    ["read_file", { path: "tool.bin" }],
+    ["read_file", { path: "x".repeat(5000) }],
+    ["read_file", { path: "loop" }],
+    ["list_dir", { path: "out" }],
+    ["read_file", { path: "out/secret.txt" }],
+    ["grep_code", { pattern: "root|secret" }],
+    ["write_file", { path: "out/planted.txt", content: "x" }],
+  ];
+  return calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) }));
+}
+
+Deno.test("the REPL survives tool calls that hit bad inputs in a row, reads nothing outside, and answers the next prompt", async () => {
+  await using project = await tempProject();
+  await using outside = await tempProject({ "secret.txt": "outside secret\n" });
+  const root = project.path;
+  await Deno.symlink("/etc/passwd", `${root}/passwd`);
+  await Deno.symlink(outside.path, `${root}/out`);
+  await Deno.symlink("loop", `${root}/loop`);
+  await Deno.copyFile("/bin/true", `${root}/tool.bin`);
+  assert((await new Deno.Command("mkfifo", { args: [`${root}/fifo`] }).output()).success);
+  const calls = hostileCalls();
+  await using model = await startFakeModel([
+    { toolCalls: calls },
+    { text: "Survived the bad inputs." },
+    { text: "Still answering." },
+  ]);
+  const run = await runTern({
+    cwd: root,
+    args: ["--approve", "all"],
+    env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
+    input: "poke at everything\nare you still there?\n",
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, "Survived the bad inputs.");
+  assertStringIncludes(run.stdout, "Still answering.");
+  assertEquals(model.requests.length, 3);
+  const sent = JSON.stringify(model.requests);
+  for (const leaked of ["root:x:0:0", "outside secret", outside.path]) assert(!sent.includes(leaked), leaked);
+  const results = (model.requests[1].messages as { role: string; content: string }[])
+    .filter((message) => message.role === "tool");
+  assertEquals(results.length, calls.length);
+  const said = results.map((result) => result.content.split("\n")[1]);
+  const expected = [
+    /^"passwd" is outside the project root/,
+    /^"fifo" is not a regular file \(it is a FIFO/,
+    /^"fifo" is not a regular file \(it is a FIFO/,
+    /^"a\\u0000b" contains a NUL byte/,
+    /^"tool.bin": binary file/,
+    /^path is 5000 characters long/,
+    /^"loop": too many levels of symbolic links/,
+    /^"out" is outside the project root/,
+    /^"out\/secret.txt" is outside the project root/,
+    /^No matches for "root\|secret"/,
+    /^"out\/planted.txt" is outside the project root/,
+  ];
+  said.forEach((line, i) => assertMatch(line, expected[i]));
+  assertEquals([...Deno.readDirSync(outside.path)].map((entry) => entry.name), ["secret.txt"]);
 });

@@ -18,14 +18,22 @@ export async function ternRunArgs(): Promise<string[]> {
 /** The output of one CLI run. */
 export interface CliRun {
   code: number;
+  /** The signal that killed tern, or null when it exited by itself. */
+  signal: Deno.Signal | null;
   stdout: string;
   stderr: string;
 }
 
-/** Runs `tern ARGS` in `cwd` with only the given environment (plus PATH/HOME); stdin is `input` or closed. */
-export async function runTern(
-  options: { cwd: string; args: string[]; env?: Record<string, string>; input?: string },
-): Promise<CliRun> {
+/** Where and how to run tern: arguments, working directory, environment (plus PATH/HOME), stdin text. */
+export interface TernOptions {
+  cwd: string;
+  args: string[];
+  env?: Record<string, string>;
+  input?: string;
+}
+
+/** Starts `tern ARGS` in `cwd` with only the given environment (plus PATH/HOME); stdout/stderr piped. */
+export async function spawnTern(options: TernOptions): Promise<Deno.ChildProcess> {
   const command = new Deno.Command(Deno.execPath(), {
     args: [...await ternRunArgs(), ...options.args],
     cwd: options.cwd,
@@ -46,9 +54,20 @@ export async function runTern(
     await writer.write(new TextEncoder().encode(options.input));
     await writer.close();
   }
+  return child;
+}
+
+/** Collects what a spawned tern printed and how it exited. */
+export async function finished(child: Deno.ChildProcess): Promise<CliRun> {
   const output = await child.output();
   const decoder = new TextDecoder();
-  return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+  const { code, signal } = output;
+  return { code, signal, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+}
+
+/** Runs `tern ARGS` in `cwd` with only the given environment (plus PATH/HOME); stdin is `input` or closed. */
+export async function runTern(options: TernOptions): Promise<CliRun> {
+  return await finished(await spawnTern(options));
 }
 
 /** The same run as a shell command line, for tests that drive tern on a terminal (tmux). */

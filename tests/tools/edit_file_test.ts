@@ -457,3 +457,29 @@ Deno.test("editFile() leaves a read-only file unchanged and says how to allow th
   });
   assert.equal(await Deno.readTextFile(path), "a\n");
 });
+
+Deno.test("editFile() refuses a 2 GB sparse file by its size and leaves it as it was", async () => {
+  await using p = await tempProject();
+  await sh("truncate -s 2G huge.log", p.root);
+  assert.deepEqual(await call(editFileTool, { path: "huge.log", old_text: "a", new_text: "b" }, p.ctx), {
+    content: '"huge.log": file is 2048.0 MB; over the 10 MB limit.',
+    isError: true,
+  });
+  assert.equal((await Deno.stat(join(p.root, "huge.log"))).size, 2 * 1024 ** 3);
+});
+
+Deno.test("editFile() refuses a socket and a symlink loop, saying what they are", async () => {
+  await using p = await tempProject();
+  // The socket file exists while the listener is open (closing it removes the file).
+  using _socket = Deno.listen({ transport: "unix", path: join(p.root, "sock") });
+  await Deno.symlink("loop", join(p.root, "loop"));
+  const edit = { old_text: "a", new_text: "b" };
+  assert.deepEqual(await call(editFileTool, { path: "sock", ...edit }, p.ctx), {
+    content: '"sock" is not a regular file (it is a socket).',
+    isError: true,
+  });
+  assert.deepEqual(await call(editFileTool, { path: "loop", ...edit }, p.ctx), {
+    content: '"loop": too many levels of symbolic links.',
+    isError: true,
+  });
+});

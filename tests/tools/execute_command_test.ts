@@ -294,3 +294,53 @@ Deno.test("executeCommand() with --sandbox off never looks for bubblewrap", asyn
   const result = await call(tool, { command: "cat ../outside/secret.txt" }, shellCtx(p.root, "off"));
   assert.deepEqual(result, { content: "outside secret\n[exit code 0]", isError: false });
 });
+
+Deno.test("executeCommand() kills a command that never exits at its timeout, sandboxed or not", async () => {
+  await using p = await tempProject();
+  for (const mode of ["auto", "off"] as const) {
+    const marker = sleepMarker();
+    const { content, isError } = await call(
+      executeCommandTool,
+      { command: `echo waiting; sleep ${marker}`, timeout_ms: 300 },
+      shellCtx(p.root, mode),
+    );
+    assert.equal(isError, true);
+    assert.equal(
+      content,
+      "waiting\n[timed out after 0.3 s: the command and its child processes were killed]",
+      mode,
+    );
+    assert.equal(await running(marker), false, mode);
+  }
+});
+
+Deno.test("executeCommand() returns at once from commands that read stdin: they see end-of-file", async () => {
+  await using p = await tempProject();
+  const command = 'read -r line; echo "read: $? [$line]"; head -c 10; wc -c';
+  const result = await call(executeCommandTool, { command, timeout_ms: 5000 }, p.ctx);
+  assert.deepEqual(result, { content: "read: 1 []\n0\n[exit code 0]", isError: false });
+});
+
+Deno.test("executeCommand() never shows $TERN_API_KEY set in tern's environment, sandboxed or not", async () => {
+  await using p = await tempProject();
+  const key = "sk-parent-env-0123456789abcdef";
+  Deno.env.set("TERN_API_KEY", key);
+  try {
+    const commands = [
+      'echo "key=[$TERN_API_KEY]"',
+      "printenv TERN_API_KEY || echo unset",
+      "tr '\\0' '\\n' < /proc/self/environ | grep -c API_KEY || true",
+    ];
+    for (const mode of ["auto", "off"] as const) {
+      const outputs = [];
+      for (const command of commands) {
+        const { content } = await call(executeCommandTool, { command }, shellCtx(p.root, mode, [key]));
+        assert.ok(!content.includes(key) && !content.includes("0123456789abcdef"), `${mode}: ${content}`);
+        outputs.push(content.split("\n")[0]);
+      }
+      assert.deepEqual(outputs, ["key=[]", "unset", "0"], mode);
+    }
+  } finally {
+    Deno.env.delete("TERN_API_KEY");
+  }
+});

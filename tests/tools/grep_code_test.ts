@@ -320,3 +320,15 @@ Deno.test({
     );
   },
 });
+
+Deno.test("grepCode() skips a 2 GB sparse file in a tree and refuses it by name, with both engines", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, "small.txt"), "NEEDLE\n");
+  // A sparse file whose tail holds the needle: found only by reading 2 GB, which must never happen.
+  await sh("truncate -s 2G huge.log && printf 'NEEDLE\\n' >> huge.log", p.root);
+  assert.equal(await both({ pattern: "NEEDLE" }, p.ctx), "small.txt:1:NEEDLE\n[1 match in 1 file]");
+  assert.match(
+    await both({ pattern: "NEEDLE", path: "huge.log" }, p.ctx),
+    /file is 2048\.0 MB; over the 10 MB limit/,
+  );
+});

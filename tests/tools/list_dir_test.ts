@@ -88,3 +88,28 @@ Deno.test("listDir() refuses missing paths, NUL bytes and long paths", async () 
     assert.match(result.content, pattern);
   }
 });
+
+Deno.test("listDir() refuses a symlink loop and a socket by name, and lists both without following them", async () => {
+  await using p = await tempProject();
+  // The socket file exists while the listener is open (closing it removes the file).
+  using _socket = Deno.listen({ transport: "unix", path: join(p.root, "sock") });
+  await Deno.symlink("loop-b", join(p.root, "loop-a"));
+  await Deno.symlink("loop-a", join(p.root, "loop-b"));
+  await Deno.symlink("/dev/zero", join(p.root, "zero"));
+  assert.deepEqual(await call(listDirTool, {}, p.ctx), {
+    content:
+      "loop-a@ (cannot be followed)\nloop-b@ (cannot be followed)\nsock (socket)\nzero -> (outside the project)",
+    isError: false,
+  });
+  const cases: [string, string][] = [
+    ["loop-a", '"loop-a": too many levels of symbolic links.'],
+    ["loop-b/inner", '"loop-b/inner": too many levels of symbolic links.'],
+    ["sock", '"sock" is not a directory.'],
+  ];
+  for (const [path, content] of cases) {
+    assert.deepEqual(await call(listDirTool, { path }, p.ctx), { content, isError: true });
+  }
+  const zero = await call(listDirTool, { path: "zero" }, p.ctx);
+  assert.equal(zero.isError, true);
+  assert.match(zero.content, /outside the project root/);
+});

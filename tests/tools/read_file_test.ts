@@ -183,3 +183,92 @@ Deno.test("readFile() records nothing when the read fails", async () => {
   await call(readFileTool, { path: "a.txt", offset: 9 }, { ...p.ctx, files });
   assert.equal(files.get(join(p.root, "a.txt")), undefined);
 });
+
+Deno.test("readFile() refuses a socket and a symlink loop, saying what they are, without hanging", async () => {
+  await using p = await tempProject();
+  // The socket file exists while the listener is open (closing it removes the file).
+  using _socket = Deno.listen({ transport: "unix", path: join(p.root, "sock") });
+  await Deno.symlink("loop-b", join(p.root, "loop-a"));
+  await Deno.symlink("loop-a", join(p.root, "loop-b"));
+  assert.deepEqual(await call(readFileTool, { path: "sock" }, p.ctx), {
+    content: '"sock" is not a regular file (it is a socket).',
+    isError: true,
+  });
+  for (const path of ["loop-a", "loop-b/inner.txt"]) {
+    assert.deepEqual(await call(readFileTool, { path }, p.ctx), {
+      content: `"${path}": too many levels of symbolic links.`,
+      isError: true,
+    });
+  }
+});
+
+Deno.test("readFile() refuses a link to /dev/zero as outside the project, never reading it", async () => {
+  await using p = await tempProject();
+  await Deno.symlink("/dev/zero", join(p.root, "zero.txt"));
+  const result = await call(readFileTool, { path: "zero.txt" }, p.ctx);
+  assert.equal(result.isError, true);
+  assert.match(result.content, /^"zero.txt" is outside the project root/);
+  assert.ok(!result.content.includes("/dev"), result.content);
+});
+
+Deno.test({
+  name: "readFile() refuses a device node inside the project (a /dev/zero twin) as not a regular file",
+  // mknod needs root; CI containers run tests as root, a developer's machine may not.
+  ignore: Deno.uid() !== 0,
+  fn: async () => {
+    await using p = await tempProject();
+    await sh("mknod zero-device c 1 5", p.root);
+    assert.deepEqual(await call(readFileTool, { path: "zero-device" }, p.ctx), {
+      content: '"zero-device" is not a regular file (it is a device).',
+      isError: true,
+    });
+  },
+});
+
+Deno.test("readFile() pages through a 5 MB text file: first page, any page by offset, the last page", async () => {
+  await using p = await tempProject();
+  const row = (n: number) => `row ${n} ${"=".repeat(40)}`;
+  const text = Array.from({ length: 100_000 }, (_, i) => row(i + 1)).join("\n") + "\n";
+  assert.ok(text.length > 5_000_000);
+  await Deno.writeTextFile(join(p.root, "five.txt"), text);
+  const first = await call(readFileTool, { path: "five.txt" }, p.ctx);
+  const firstLines = first.content.split("\n");
+  assert.equal(firstLines[0], `     1\t${row(1)}`);
+  // A page stays under the spill size: the model gets a page, never 5 MB.
+  assert.ok(first.content.length <= 30_100, `${first.content.length}`);
+  const next = Number(/offset=(\d+)\)$/.exec(firstLines.at(-1)!)?.[1]);
+  assert.equal(firstLines.length, next);
+  const middle = await call(readFileTool, { path: "five.txt", offset: 50_000, limit: 2 }, p.ctx);
+  assert.equal(
+    middle.content,
+    ` 50000\t${row(50_000)}\n 50001\t${row(50_001)}\n(49999 more lines: call read_file with offset=50002)`,
+  );
+  const last = await call(readFileTool, { path: "five.txt", offset: 99_999 }, p.ctx);
+  assert.deepEqual(last, { content: ` 99999\t${row(99_999)}\n100000\t${row(100_000)}`, isError: false });
+});
+
+Deno.test("readFile() refuses a 2 GB sparse file by its size, before reading any of it", async () => {
+  await using p = await tempProject();
+  await sh("truncate -s 2G huge.log", p.root);
+  assert.deepEqual(await call(readFileTool, { path: "huge.log" }, p.ctx), {
+    content: '"huge.log": file is 2048.0 MB; over the 10 MB limit.',
+    isError: true,
+  });
+});
+
+Deno.test("readFile() shows a 10 MB single line as one cut line", async () => {
+  await using p = await tempProject();
+  await Deno.writeTextFile(join(p.root, "one-line.min.js"), "z".repeat(10_000_000));
+  assert.deepEqual(await call(readFileTool, { path: "one-line.min.js" }, p.ctx), {
+    content: `     1\t${"z".repeat(2000)}… [line cut: 9998000 more characters]`,
+    isError: false,
+  });
+});
+
+Deno.test("readFile() refuses a binary file (a copy of /bin/true) as not UTF-8 text", async () => {
+  await using p = await tempProject();
+  await Deno.copyFile("/bin/true", join(p.root, "true-copy"));
+  const result = await call(readFileTool, { path: "true-copy" }, p.ctx);
+  assert.equal(result.isError, true);
+  assert.match(result.content, /^"true-copy": binary file, \d+ bytes \(not valid UTF-8 text\)\.$/);
+});

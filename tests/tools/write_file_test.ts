@@ -240,3 +240,23 @@ Deno.test("writeFile() leaves a read-only target file unchanged", async () => {
   assert.match(result.content, /^locked.txt is read-only \(mode 400\)/);
   assert.equal(await Deno.readTextFile(path), "a\n");
 });
+
+Deno.test("writeFile() refuses a socket, a symlink loop and a link to /dev/zero, writing nothing", async () => {
+  await using p = await tempProject();
+  // The socket file exists while the listener is open (closing it removes the file).
+  using _socket = Deno.listen({ transport: "unix", path: join(p.root, "sock") });
+  await Deno.symlink("loop", join(p.root, "loop"));
+  await Deno.symlink("/dev/zero", join(p.root, "zero"));
+  const cases: [string, RegExp][] = [
+    ["sock", /^"sock" is not a regular file \(it is a socket\): it cannot be written\.$/],
+    ["loop", /^"loop": too many levels of symbolic links\.$/],
+    ["loop/inside.txt", /^"loop\/inside.txt": too many levels of symbolic links\.$/],
+    ["zero", /^"zero" is outside the project root/],
+  ];
+  for (const [path, pattern] of cases) {
+    const result = await call(writeFileTool, { path, content: "x" }, p.ctx);
+    assert.equal(result.isError, true, path);
+    assert.match(result.content, pattern);
+  }
+  assert.deepEqual((await entries(p.root)).sort(), ["loop", "sock", "zero"]);
+});
