@@ -41,6 +41,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
     progress.dispose();
   }
   if (result.error) stderr.write(`tern: ${result.error}\n`);
+  if (result.exitReason === "cancelled" && output !== "stream-json") stderr.write("tern: cancelled\n");
   if (output === "json") {
     stdout.write(JSON.stringify(resultObject(result)) + "\n");
   } else if (output === "text") {

@@ -1,6 +1,6 @@
 /** read_file: show a text file with line numbers, a page at a time. */
 
-import { readTextFile } from "./path_guard.ts";
+import { readTextFile, showPath } from "./path_guard.ts";
 import { cutLine } from "./_truncate.ts";
 import { snapshotOfText } from "./file_tracker.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
@@ -49,6 +49,10 @@ function splitLines(text: string): string[] {
 
 async function run(args: ReadFileArgs, ctx: ToolContext): Promise<string> {
   const file = await readTextFile(ctx.root, args.path);
+  // Valid UTF-8 can still be binary (an ELF header is); grep_code skips such files for the same reason.
+  if (file.text.includes("\0")) {
+    throw new ToolError(`${showPath(file.rel)}: binary file, ${file.bytes} bytes (it contains NUL bytes).`);
+  }
   const lines = splitLines(file.text);
   const offset = args.offset ?? 1;
   if (offset > Math.max(lines.length, 1)) {

@@ -42,7 +42,9 @@ export async function spillText(root: string, toolName: string, text: string): P
   const tool = toolName.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64) || "tool";
   const name = `${stamp}-${tool}-${++spillCount}.txt`;
   // 0600: command output can carry things (tokens in logs) that other users of the machine need not see.
-  await atomicWrite(join(dir.real, name), new TextEncoder().encode(text), { mode: 0o600 });
+  // NUL bytes (from command output) would make the file "binary" to read_file: show them as ␀ instead.
+  const data = new TextEncoder().encode(text.replaceAll("\0", "\u2400"));
+  await atomicWrite(join(dir.real, name), data, { mode: 0o600 });
   return `${dir.rel}/${name}`;
 }
 

@@ -273,9 +273,8 @@ Deno.test("probeLocalServers() gives up on a server slower than the timeout", as
     await released;
     return Response.json({ data: [{ id: "late" }] });
   });
-  const started = performance.now();
+  // The server answers only after release(): a null here means the probe gave up on its own.
   const found = await probeLocalServers([{ provider: OLLAMA, baseUrl: slow.baseUrl }], { timeoutMs: 50 });
   release();
   equal(found, null);
-  ok(performance.now() - started < 1_000);
 });

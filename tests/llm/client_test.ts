@@ -145,26 +145,28 @@ Deno.test("ChatCompletionsClient completes on [DONE] when no finish_reason is se
 
 Deno.test("ChatCompletionsClient stops promptly with aborted when the signal fires mid-stream", async () => {
   const controller = new AbortController();
-  const started = Date.now();
+  let deltas = 0;
   const error = await llmError(() =>
     once({ text: "a long answer that streams slowly", chunkSize: 1, chunkDelayMs: 100 }, {
       signal: controller.signal,
-      onEvent: () => controller.abort(),
+      onEvent: () => {
+        deltas++;
+        controller.abort();
+      },
     })
   );
   assert.equal(error.kind, "aborted");
   assert.equal(error.partialOutput, true);
-  assert.ok(Date.now() - started < 1000, "aborted promptly");
+  assert.equal(deltas, 1, "nothing more was delivered after the abort");
 });
 
 Deno.test("ChatCompletionsClient stops promptly with aborted while waiting for the response headers", async () => {
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 50);
-  const started = Date.now();
-  const error = await llmError(() => once({ text: "late", delayMs: 10_000 }, { signal: controller.signal }));
+  // The server would wait 10 minutes: the call can only end this test by honouring the abort.
+  const error = await llmError(() => once({ text: "late", delayMs: 600_000 }, { signal: controller.signal }));
   assert.equal(error.kind, "aborted");
   assert.equal(error.partialOutput, false);
-  assert.ok(Date.now() - started < 2000, "aborted promptly");
 });
 
 Deno.test("ChatCompletionsClient gives up with a network error when the headers or the data take too long", async () => {
@@ -270,9 +272,7 @@ Deno.test("closing the fake model aborts an in-flight stream and a pending delay
   const delayed = llmError(() => client.stream(ask("wait"), signal, () => {}));
   while (model.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
   await new Promise((resolve) => setTimeout(resolve, 50));
-  const started = Date.now();
   await model.close();
-  assert.ok(Date.now() - started < 1000, "closed promptly");
   assert.equal((await streaming).kind, "interrupted");
   assert.equal((await delayed).kind, "http");
 });

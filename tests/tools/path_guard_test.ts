@@ -127,10 +127,9 @@ Deno.test("resolvePath() says when a path component is a file", async () => {
 Deno.test("resolveForRead() refuses a FIFO fast, before opening it", async () => {
   await using p = await tempProject();
   await sh("mkfifo pipe", p.root);
-  const started = performance.now();
+  // Opening a FIFO with no writer blocks forever: reaching these refusals at all proves it was never opened.
   await refused(resolveForRead(p.root, "pipe"), /not a regular file \(it is a FIFO/);
   await refused(readTextFile(p.root, "pipe"), /not a regular file/);
-  assert.ok(performance.now() - started < 1000);
 });
 
 Deno.test("resolveForRead() refuses directories, missing files and files over 10 MB", async () => {

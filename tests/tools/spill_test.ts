@@ -97,3 +97,12 @@ Deno.test("spillView() marks a cut inside one long line without inventing line n
   assert.match(view, /^\[Output too long \(50000 characters, 1 line\); it could not be saved/);
   assert.match(view, /\n… \[30000 characters cut, in line 1\] …\n/);
 });
+
+Deno.test("spillText() shows NUL bytes of command output as ␀ so the file stays readable with read_file", async () => {
+  await using p = await tempProject();
+  const path = await spillText(p.root, "execute_command", `before\0after\n`);
+  assert.equal(await Deno.readTextFile(join(p.root, path)), "before\u2400after\n");
+  const page = await call(readFileTool, { path }, p.ctx);
+  assert.equal(page.isError, false);
+  assert.equal(page.content, "     1\tbefore\u2400after");
+});
