@@ -1,57 +1,13 @@
 /** runTask() under faults: interrupted streams, the runaway guard and budgets (model-call faults: model_call_test.ts). */
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { type LoopOptions, runTask } from "../../src/agent/loop.ts";
+import { runTask } from "../../src/agent/loop.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { type AskHuman, createApprovalGate } from "../../src/agent/approval.ts";
 import { RUNAWAY_REMINDER } from "../../src/agent/runaway.ts";
-import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
+import { loopOptions, system } from "./_loop_fixtures.ts";
 import type { Message } from "../../src/llm/types.ts";
-import { createRegistry } from "../../src/tools/registry.ts";
-import type { Tool } from "../../src/tools/tool.ts";
-import { type FakeModel, type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
+import { type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
 
-const echoTool: Tool<{ text: string }> = {
-  name: "echo",
-  description: "Echoes text back.",
-  parameters: {
-    type: "object",
-    properties: { text: { type: "string", description: "what to echo" } },
-    required: ["text"],
-  },
-  effect: "read",
-  run: (args) => Promise.resolve(`echo: ${args.text}`),
-};
-
-const noteTool: Tool<{ text: string }> = {
-  name: "write_note",
-  description: "Pretends to write.",
-  parameters: {
-    type: "object",
-    properties: { text: { type: "string", description: "note" } },
-    required: ["text"],
-  },
-  effect: "write",
-  run: () => Promise.resolve("written"),
-};
-
-function options(model: FakeModel, extra: Partial<LoopOptions> = {}): LoopOptions & { events: AgentEvent[] } {
-  const events: AgentEvent[] = [];
-  return {
-    client: new ChatCompletionsClient({ baseUrl: model.url, apiKey: "k" }),
-    registry: createRegistry([echoTool, noteTool]),
-    model: "fake",
-    root: Deno.cwd(),
-    approve: createApprovalGate("all"),
-    signal: new AbortController().signal,
-    onEvent: (event) => events.push(event),
-    events,
-    // Fake time: retries never wait.
-    retry: { sleep: () => Promise.resolve(), random: () => 0.5 },
-    ...extra,
-  };
-}
-
-const system = (): Message[] => [{ role: "system", content: "test" }];
 const echo = (text: string): ScriptedTurn => ({
   toolCalls: [{ name: "echo", arguments: `{"text":"${text}"}` }],
 });
@@ -64,7 +20,7 @@ Deno.test("runTask() with the same tool call 6 times reminds once at 3, stops at
     index < 5 ? echo("same") : { text: "Report: not done." }
   );
   const history = system();
-  const opts = options(model);
+  const opts = loopOptions(model);
   const result = await runTask(history, "go", opts);
   assertEquals([result.exitReason, result.partial, result.text], ["runaway", true, "Report: not done."]);
   assertEquals(result.turns, 6);
@@ -91,7 +47,7 @@ Deno.test("runTask() with an alternating pair of calls gives no reminder", async
     index < 8 ? echo(index % 2 ? "a" : "b") : { text: "Done." }
   );
   const history = system();
-  const opts = options(model);
+  const opts = loopOptions(model);
   const result = await runTask(history, "go", opts);
   assertEquals(result.exitReason, "done");
   assert(toolMessages(history).every((m) => !m.content.includes(RUNAWAY_REMINDER)));
@@ -103,7 +59,11 @@ Deno.test("runTask() does not count denied calls toward the runaway guard", asyn
   await using model = startFakeModel((_body, index) => index < 6 ? note : { text: "Gave up." });
   const deny: AskHuman = () => Promise.resolve(false);
   const history = system();
-  const result = await runTask(history, "go", options(model, { approve: createApprovalGate("ask", deny) }));
+  const result = await runTask(
+    history,
+    "go",
+    loopOptions(model, { approve: createApprovalGate("ask", deny) }),
+  );
   assertEquals(result.exitReason, "done");
   assert(toolMessages(history).every((m) => !m.content.includes(RUNAWAY_REMINDER)));
 });
@@ -114,7 +74,7 @@ Deno.test("runTask() keeps text shown before a cut as an interrupted message and
     { text: "Next answer." },
   ]);
   const history = system();
-  const result = await runTask(history, "go", options(model));
+  const result = await runTask(history, "go", loopOptions(model));
   assertEquals(result.exitReason, "error");
   assertEquals(result.text, "Half of ");
   assertStringIncludes(result.error ?? "", "interrupted");
@@ -122,7 +82,7 @@ Deno.test("runTask() keeps text shown before a cut as an interrupted message and
   const kept = history.at(-1)!;
   assertEquals(kept.role, "assistant");
   assert(kept.content.startsWith("Half of \n\n[interrupted: "), kept.content);
-  assertEquals((await runTask(history, "again", options(model))).text, "Next answer.");
+  assertEquals((await runTask(history, "again", loopOptions(model))).text, "Next answer.");
 });
 
 Deno.test("runTask() stops at the token budget with a partial report", async () => {
@@ -131,7 +91,7 @@ Deno.test("runTask() stops at the token budget with a partial report", async () 
       ? { ...echo("x"), usage: { prompt_tokens: 400, completion_tokens: 100 } }
       : { text: "Partial report." }
   );
-  const result = await runTask(system(), "go", options(model, { tokenBudget: 1000 }));
+  const result = await runTask(system(), "go", loopOptions(model, { tokenBudget: 1000 }));
   assertEquals([result.exitReason, result.partial, result.text], ["token_budget", true, "Partial report."]);
   assertEquals(result.turns, 3);
 });
@@ -142,7 +102,7 @@ Deno.test("runTask() stops at the time limit by the injected clock", async () =>
     now += 40_000;
     return body.tools ? echo("x") : { text: "Out of time." };
   });
-  const result = await runTask(system(), "go", options(model, { timeLimitMs: 60_000, now: () => now }));
+  const result = await runTask(system(), "go", loopOptions(model, { timeLimitMs: 60_000, now: () => now }));
   assertEquals([result.exitReason, result.text], ["time_budget", "Out of time."]);
   assertEquals(result.turns, 3);
 });

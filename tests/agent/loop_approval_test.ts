@@ -1,0 +1,130 @@
+/** runTask() and the approval gate: denials, aborts, validation before asking, what the gate is told. */
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { runTask } from "../../src/agent/loop.ts";
+import { createApprovalGate } from "../../src/agent/approval.ts";
+import type { Message } from "../../src/llm/types.ts";
+import { createRegistry } from "../../src/tools/registry.ts";
+import type { Tool } from "../../src/tools/tool.ts";
+import { startFakeModel } from "../support/fake_model_server.ts";
+import { loopOptions, system, writeCalls, writeTool } from "./_loop_fixtures.ts";
+
+Deno.test("runTask() does not run a denied write and tells the model why", async () => {
+  writeCalls.length = 0;
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "write_note", arguments: '{"text":"x"}' }] },
+    { text: "Could not write." },
+  ]);
+  const history = system();
+  await runTask(history, "go", loopOptions(model, { approve: createApprovalGate("ask") }));
+  assertEquals(writeCalls, []);
+  const result = history[3] as Extract<Message, { role: "tool" }>;
+  assert(result.isError);
+  assertStringIncludes(result.content, "--approve");
+});
+
+Deno.test("runTask() does not ask approval for a call whose arguments fail the schema", async () => {
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "write_note", arguments: '{"txt":"x"}' }] },
+    { text: "Fixed nothing." },
+  ]);
+  const asked: string[] = [];
+  const history = system();
+  await runTask(
+    history,
+    "go",
+    loopOptions(model, {
+      approve: createApprovalGate("ask", (request) => {
+        asked.push(request.call.name);
+        return Promise.resolve(true);
+      }),
+    }),
+  );
+  assertEquals(asked, []);
+  const result = history[3] as Extract<Message, { role: "tool" }>;
+  assert(result.isError);
+  assertStringIncludes(result.content, '"text"');
+});
+
+Deno.test("runTask() passes the user's reason for a denial on to the model", async () => {
+  writeCalls.length = 0;
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "write_note", arguments: '{"text":"x"}' }] },
+    { text: "OK, I will not." },
+  ]);
+  const history = system();
+  const approve = createApprovalGate("ask", () => Promise.resolve({ kind: "deny", reason: "not now" }));
+  await runTask(history, "go", loopOptions(model, { approve }));
+  assertEquals(writeCalls, []);
+  const result = history[3] as Extract<Message, { role: "tool" }>;
+  assertStringIncludes(result.content, "The user denied this call: not now");
+});
+
+Deno.test("runTask() ends the task as cancelled when the user aborts the turn at an approval prompt", async () => {
+  writeCalls.length = 0;
+  await using model = await startFakeModel([
+    {
+      toolCalls: [
+        { name: "write_note", arguments: '{"text":"first"}' },
+        { name: "write_note", arguments: '{"text":"second"}' },
+      ],
+    },
+    { text: "Fresh answer." },
+  ]);
+  const asked: string[] = [];
+  const approve = createApprovalGate("ask", (request) => {
+    asked.push(request.call.arguments);
+    return Promise.resolve({ kind: "abort" });
+  });
+  const history = system();
+  const result = await runTask(history, "go", loopOptions(model, { approve }));
+  assertEquals(result.exitReason, "cancelled");
+  assertEquals(asked, ['{"text":"first"}']);
+  assertEquals(writeCalls, []);
+  const tools = history.filter((message) => message.role === "tool") as Extract<Message, { role: "tool" }>[];
+  assertEquals(tools.length, 2);
+  assert(tools.every((message) => message.content.includes("cancelled by the user")));
+  assertEquals((await runTask(history, "again", loopOptions(model))).text, "Fresh answer.");
+});
+
+Deno.test("runTask() tells the approval gate whether a command runs sandboxed and where a write lands", async () => {
+  const seen: unknown[] = [];
+  const execTool: Tool<{ command: string; network?: boolean }> = {
+    name: "execute_command",
+    description: "Pretends to run.",
+    parameters: {
+      type: "object",
+      properties: {
+        command: { type: "string", description: "c" },
+        network: { type: "boolean", description: "n" },
+      },
+      required: ["command"],
+    },
+    effect: "exec",
+    run: () => Promise.resolve("ran"),
+  };
+  await using model = await startFakeModel([
+    {
+      toolCalls: [
+        { name: "execute_command", arguments: '{"command":"ls"}' },
+        { name: "write_note", arguments: '{"text":"x","path":"./a/../.git/config"}' },
+      ],
+    },
+    { text: "Done." },
+  ]);
+  await runTask(
+    system(),
+    "go",
+    loopOptions(model, {
+      registry: createRegistry([execTool, writeTool]),
+      commandSandboxed: (args) => args.network !== true,
+      approve: (request) => {
+        seen.push([request.call.name, request.sandboxed, request.resolvedPath, request.args]);
+        return Promise.resolve({ allow: true });
+      },
+    }),
+  );
+  assertEquals(seen, [
+    ["execute_command", true, undefined, { command: "ls" }],
+    ["write_note", false, ".git/config", { text: "x", path: "./a/../.git/config" }],
+  ]);
+});
