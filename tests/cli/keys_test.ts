@@ -1,5 +1,6 @@
-import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { type CancelKey, type KeyInput, KeyParser, listenForCancel } from "../../src/cli/keys.ts";
+import { startTmux } from "../support/tmux.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -137,58 +138,31 @@ Deno.test("listenForCancel() leaves stdin alone when it is not a terminal", () =
   assertEquals(listeners.size, 0);
 });
 
-async function tmux(...args: string[]): Promise<{ ok: boolean; text: string }> {
-  const output = await new Deno.Command("tmux", { args, stdout: "piped", stderr: "piped" }).output();
-  return { ok: output.success, text: new TextDecoder().decode(output.stdout) };
-}
-
-/** Polls the screen until `text` shows up; returns that screen. */
-async function waitForScreen(session: string, text: string, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let screen = "";
-  while (Date.now() < deadline) {
-    screen = (await tmux("capture-pane", "-p", "-t", session)).text;
-    if (screen.includes(text)) return screen;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${screen}`);
-}
-
 Deno.test("listenForCancel() on a real terminal: Esc and Ctrl-C cancel, arrows do not, prompts and the next line still read", async () => {
   const driver = new URL("./_keys_driver.ts", import.meta.url).pathname;
   const config = new URL("../../deno.json", import.meta.url).pathname;
-  const session = `tern-keys-${Deno.pid}-${Date.now()}`;
   const command =
     `'${Deno.execPath()}' run --no-prompt --allow-env --allow-run=stty --config '${config}' '${driver}'; ` +
     "echo EXITED; sleep 30";
-  assert(
-    (await tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command)).ok,
-    "tmux started",
-  );
-  try {
-    await waitForScreen(session, "listening");
-    for (const key of ["Up", "Down", "Left", "Right", "M-x", "a", "b"]) {
-      await tmux("send-keys", "-t", session, key);
-    }
-    await tmux("send-keys", "-t", session, "Escape");
-    let screen = await waitForScreen(session, "cancel 1: escape");
-    await tmux("send-keys", "-t", session, "C-c");
-    screen = await waitForScreen(session, "Proceed?");
-    assertStringIncludes(screen, "cancel 2: ctrl-c");
-    await tmux("send-keys", "-t", session, "y");
-    await tmux("send-keys", "-t", session, "Enter");
-    await waitForScreen(session, "listening again");
-    await tmux("send-keys", "-t", session, "Escape");
-    screen = await waitForScreen(session, "next>");
-    assertStringIncludes(screen, "cancel 3: escape");
-    assertStringIncludes(screen, "stopped: cooked");
-    await tmux("send-keys", "-t", session, "hello", "Enter");
-    screen = await waitForScreen(session, "EXITED");
-    assertStringIncludes(screen, "answer: true");
-    assertStringIncludes(screen, "line: hello");
-    // Arrows, Alt-x and plain letters typed during the turn cancelled nothing.
-    assertEquals(screen.match(/cancel \d/g), ["cancel 1", "cancel 2", "cancel 3"]);
-  } finally {
-    await tmux("kill-session", "-t", session);
-  }
+  await using session = await startTmux(command, { width: 100, height: 30 });
+  await session.waitFor("listening");
+  for (const key of ["Up", "Down", "Left", "Right", "M-x", "a", "b"]) await session.send(key);
+  await session.send("Escape");
+  await session.waitFor("cancel 1: escape");
+  await session.send("C-c");
+  let screen = await session.waitFor("Proceed?");
+  assertStringIncludes(screen, "cancel 2: ctrl-c");
+  await session.send("y");
+  await session.send("Enter");
+  await session.waitFor("listening again");
+  await session.send("Escape");
+  screen = await session.waitFor("next>");
+  assertStringIncludes(screen, "cancel 3: escape");
+  assertStringIncludes(screen, "stopped: cooked");
+  await session.send("hello", "Enter");
+  screen = await session.waitFor("EXITED");
+  assertStringIncludes(screen, "answer: true");
+  assertStringIncludes(screen, "line: hello");
+  // Arrows, Alt-x and plain letters typed during the turn cancelled nothing.
+  assertEquals(screen.match(/cancel \d/g), ["cancel 1", "cancel 2", "cancel 3"]);
 });
