@@ -77,10 +77,7 @@ function pipeReader(): LineReader {
     read: async (prompt) => {
       process.stdout.write(prompt);
       const next = await lines.next();
-      if (next.done) {
-        process.stdout.write("\n");
-        return null;
-      }
+      if (next.done) return null;
       process.stdout.write(next.value + "\n");
       return next.value;
     },

@@ -44,7 +44,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   try {
     while (true) {
       const input = await options.reader.read("\n› ");
-      if (input === null) return 0;
+      if (input === null) {
+        options.sink.write("\n"); // Ctrl-D leaves the cursor after the prompt
+        return 0;
+      }
       const line = input.trim();
       if (line === "") continue;
       if (line.startsWith("/")) {
