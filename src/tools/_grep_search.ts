@@ -5,11 +5,8 @@ import picomatch from "picomatch";
 import { join } from "node:path";
 import { isSecretEnvName } from "./path_guard.ts";
 import { type LineEvent, runRipgrep, type SearchSpec } from "./_ripgrep.ts";
-import { type GitignoreRules, readSearchable, type WalkEntry, walkTree } from "./_walk.ts";
+import { comparePaths, type GitignoreRules, readSearchable, type WalkEntry, walkTree } from "./_walk.ts";
 import { ToolError } from "./tool.ts";
-
-/** What a search yields: a file with matches starts (ripgrep only), or one of its lines. */
-export type SearchEvent = LineEvent | { begin: string };
 
 /** The searched path as the engines need it: a single file or a tree, with its .gitignore rules. */
 export interface SearchTarget {
@@ -85,7 +82,7 @@ export async function* builtinSearch(
   spec: SearchSpec,
   target: SearchTarget,
   signal: AbortSignal,
-): AsyncGenerator<SearchEvent> {
+): AsyncGenerator<LineEvent> {
   const regex = compile(spec);
   const filter = globFilter(spec.glob);
   const files = target.file
@@ -101,13 +98,16 @@ export async function* builtinSearch(
  * regular files that are not symlinks, not .env files, and kept by the glob.
  */
 async function* searchable(
-  files: Iterable<string> | AsyncIterable<WalkEntry>,
+  files: Iterable<string> | AsyncIterable<WalkEntry[]>,
   keep: (rel: string) => boolean,
 ): AsyncGenerator<string> {
-  for await (const entry of files) {
-    if (typeof entry === "string") yield entry;
-    else if (entry.kind === "file" && !isSecretEnvName(baseName(entry.rel)) && keep(entry.rel)) {
-      yield entry.rel;
+  for await (const batch of files) {
+    if (typeof batch === "string") {
+      yield batch;
+      continue;
+    }
+    for (const entry of batch) {
+      if (entry.kind === "file" && !isSecretEnvName(baseName(entry.rel)) && keep(entry.rel)) yield entry.rel;
     }
   }
 }
@@ -136,24 +136,118 @@ async function* readAhead(
   }
 }
 
-/** ripgrep, with the built-in search's file rules applied on top (.env, binary, .gitignore above the path). */
+/** Line text an unsorted ripgrep run may hold before it gives way to a sorted, streaming one. */
+const MAX_HELD_CHARS = 8 * 1024 * 1024;
+
+/** Line text held while the files before it are checked; past it, rg waits for the checks. */
+const MAX_AHEAD_CHARS = 1024 * 1024;
+
+/**
+ * ripgrep, with the built-in search's file rules applied on top (.env, binary, .gitignore above the path),
+ * in path order. rg sorting its own output (`--sort path`) runs on one thread, so rg first runs on all
+ * cores and the files are sorted here; only when that run finds more matches than the caller shows is it
+ * stopped and replaced by a sorted run, which stops early at the first ones in path order.
+ */
 export async function* ripgrepSearch(
   root: string,
   spec: SearchSpec,
   target: SearchTarget,
   signal: AbortSignal,
-): AsyncGenerator<SearchEvent> {
-  let accept = false;
-  for await (const event of runRipgrep(root, spec, signal)) {
-    if (!("begin" in event)) {
-      if (accept) yield event;
-      continue;
-    }
-    const rel = event.begin;
-    accept = rel !== "" && (await readSearchable(join(root, rel))) !== null;
-    if (accept && !target.file) {
-      await target.rules.load(rel);
-      accept = !isSecretEnvName(baseName(rel)) && !target.rules.ignores(rel, false);
-    }
+): AsyncGenerator<LineEvent> {
+  const files = target.file ? null : await unsortedRun(root, spec, target, signal);
+  if (files !== null) {
+    for (const lines of files) yield* lines;
+    return;
   }
+  yield* checkedAhead(runRipgrep(root, spec, { signal, sorted: !target.file }), root, target);
+}
+
+/** A file rg reported, its check under way, and its lines not yet handed on. */
+interface Pending {
+  keep: Promise<boolean>;
+  lines: LineEvent[];
+}
+
+/**
+ * The lines of the files rg reports, in rg's order, of the files the built-in search would read too. The
+ * checks read each file, so they run a few files ahead instead of holding rg up one by one.
+ */
+async function* checkedAhead(
+  events: AsyncIterable<LineEvent | { begin: string }>,
+  root: string,
+  target: SearchTarget,
+): AsyncGenerator<LineEvent> {
+  const pending: Pending[] = [];
+  let held = 0;
+  try {
+    for await (const event of events) {
+      if ("begin" in event) {
+        pending.push({ keep: wouldSearch(root, event.begin, target), lines: [] });
+      } else if (pending.length > 0) {
+        pending[pending.length - 1].lines.push(event);
+        held += event.text.length;
+      }
+      while (pending.length > READ_AHEAD || (held > MAX_AHEAD_CHARS && pending.length > 0)) {
+        // The oldest file's lines go on; a file still being reported stays, to take the rest of its lines.
+        const head = pending.length > 1 ? pending.shift()! : pending[0];
+        const lines = head.lines.splice(0);
+        held -= lines.reduce((sum, line) => sum + line.text.length, 0);
+        if (await head.keep) yield* lines;
+      }
+    }
+    // rg has finished: every file left is whole.
+    while (pending.length > 0) {
+      if (await pending[0].keep) yield* pending[0].lines;
+      pending.shift();
+    }
+  } finally {
+    // Stopped early (enough matches): checks already started must finish before the tool returns.
+    await Promise.allSettled(pending.map((file) => file.keep));
+  }
+}
+
+/**
+ * The lines of every file rg finds on all cores, grouped by file, kept as the built-in search would, and
+ * sorted by path; null when rg reports more matches than the caller shows (the first ones in path order
+ * need a sorted run) or too much text.
+ */
+async function unsortedRun(
+  root: string,
+  spec: SearchSpec,
+  target: SearchTarget,
+  signal: AbortSignal,
+): Promise<LineEvent[][] | null> {
+  // Grouped by path, not by rg's "begin" messages: right even if rg ever interleaved its files.
+  const files = new Map<string, LineEvent[]>();
+  let matches = 0;
+  let held = 0;
+  for await (const event of runRipgrep(root, spec, { signal })) {
+    if ("begin" in event) continue;
+    // Counted before the checks below (which then run side by side): a file failing them rarely matches.
+    if (event.kind === "match") matches++;
+    held += event.text.length;
+    // Leaving the loop stops the generator, which kills rg.
+    if (matches > (spec.maxMatches ?? Infinity) || held > MAX_HELD_CHARS) return null;
+    const lines = files.get(event.path);
+    if (lines === undefined) files.set(event.path, [event]);
+    else lines.push(event);
+  }
+  // Cancelled: the caller reports that; what rg printed so far is not checked.
+  if (signal.aborted) return [];
+  const sorted = [...files].sort(([a], [b]) => comparePaths(a, b));
+  const kept: LineEvent[][] = [];
+  for (let i = 0; i < sorted.length; i += READ_AHEAD) {
+    const batch = sorted.slice(i, i + READ_AHEAD);
+    const keep = await Promise.all(batch.map(([path]) => wouldSearch(root, path, target)));
+    for (const [j, [, lines]] of batch.entries()) if (keep[j]) kept.push(lines);
+  }
+  return kept;
+}
+
+/** True when the built-in search would read the file rg reports: text, not .env, not ignored above the path. */
+async function wouldSearch(root: string, rel: string, target: SearchTarget): Promise<boolean> {
+  if (rel === "" || (await readSearchable(join(root, rel))) === null) return false;
+  if (target.file) return true;
+  await target.rules.load(rel);
+  return !isSecretEnvName(baseName(rel)) && !target.rules.ignores(rel, false);
 }

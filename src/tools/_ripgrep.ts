@@ -26,6 +26,13 @@ export interface SearchSpec {
   glob?: string;
   /** Root-relative file or directory to search ("." = the root). */
   path: string;
+  /** Matching lines the caller shows; an engine may stop after one more. Default: all. */
+  maxMatches?: number;
+}
+
+/** How ripgrep runs: `sorted` makes rg print files in path order, on one thread instead of all cores. */
+export interface RipgrepOptions {
+  sorted?: boolean;
 }
 
 let available: Promise<boolean> | undefined;
@@ -43,8 +50,8 @@ export function ripgrepAvailable(): Promise<boolean> {
   return available;
 }
 
-/** ripgrep's arguments: the same walk as the built-in one (see _walk.ts), sorted, as JSON. */
-export function ripgrepArgs(spec: SearchSpec): string[] {
+/** ripgrep's arguments: the same walk as the built-in one (see _walk.ts), as JSON, sorted when asked. */
+export function ripgrepArgs(spec: SearchSpec, options: RipgrepOptions = {}): string[] {
   const args = [
     "--json",
     "--no-config",
@@ -57,14 +64,13 @@ export function ripgrepArgs(spec: SearchSpec): string[] {
     "--no-ignore-global",
     "--hidden",
     "--no-follow",
-    "--sort",
-    "path",
     "--max-filesize",
     "10M",
     spec.caseSensitive ? "--case-sensitive" : "--ignore-case",
     "--context",
     String(spec.contextLines),
   ];
+  if (options.sorted) args.push("--sort", "path");
   if (spec.literal) args.push("--fixed-strings");
   if (spec.glob !== undefined) args.push("--glob", spec.glob);
   // Given last, the skip list wins over the user's glob (ripgrep: a later glob takes precedence).
@@ -135,16 +141,18 @@ function patternError(stderr: string): ToolError {
 }
 
 /**
- * Runs ripgrep in `root` and yields `{begin: path}` when a file with matches starts, then its lines.
- * Stopping early (a `break` in the consumer) or `signal` firing kills rg; nothing outlives the generator.
+ * Runs ripgrep in `root` and yields `{begin: path}` when a file with matches starts, then its lines; a
+ * file's lines always come together, even unsorted. Stopping early (a `break` in the consumer) or
+ * `signal` firing kills rg; nothing outlives the generator.
  */
 export async function* runRipgrep(
   root: string,
   spec: SearchSpec,
-  signal: AbortSignal,
+  options: RipgrepOptions & { signal: AbortSignal },
 ): AsyncGenerator<LineEvent | { begin: string }> {
+  const { signal } = options;
   const child = new Deno.Command("rg", {
-    args: ripgrepArgs(spec),
+    args: ripgrepArgs(spec, options),
     cwd: root,
     clearEnv: true,
     env: { PATH: Deno.env.get("PATH") ?? "/usr/local/bin:/usr/bin:/bin" },

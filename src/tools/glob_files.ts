@@ -111,9 +111,11 @@ async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string> {
   // The depth counts from the pattern's fixed directory; walking from elsewhere, it cannot be used.
   const maxDepth = start === dir.rel && plan.base !== "" ? undefined : plan.maxDepth;
   const found: string[] = [];
-  for await (const entry of walkTree(ctx.root, start, rules, { signal: ctx.signal, maxDepth })) {
-    if (!isMatch(entry.rel.slice(prefix))) continue;
-    found.push(entry.kind === "symlink" ? `${entry.rel} (symlink)` : entry.rel);
+  for await (const batch of walkTree(ctx.root, start, rules, { signal: ctx.signal, maxDepth })) {
+    for (const entry of batch) {
+      if (!isMatch(entry.rel.slice(prefix))) continue;
+      found.push(entry.kind === "symlink" ? `${entry.rel} (symlink)` : entry.rel);
+    }
   }
   if (found.length === 0) return notFound(args.pattern, where);
   const max = args.max_results ?? DEFAULT_MAX_FILES;

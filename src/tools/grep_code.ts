@@ -164,6 +164,7 @@ export async function grepCode(
       );
     }
   }
+  const max = args.max_results ?? DEFAULT_MAX_MATCHES;
   const spec: SearchSpec = {
     pattern: args.pattern,
     literal,
@@ -171,6 +172,7 @@ export async function grepCode(
     contextLines: args.context_lines ?? 0,
     glob: file ? undefined : args.glob,
     path: found.rel,
+    maxMatches: max,
   };
   // A file named explicitly is searched whatever .gitignore says (as rg does), so it needs no rules.
   const rules = file ? new GitignoreRules(ctx.root) : await rulesFor(ctx.root, found.rel);
@@ -178,10 +180,9 @@ export async function grepCode(
   const search = await chooseEngine(engine) === "ripgrep"
     ? ripgrepSearch(ctx.root, spec, target, ctx.signal)
     : builtinSearch(ctx.root, spec, target, ctx.signal);
-  const out = new GrepOutput(args.max_results ?? DEFAULT_MAX_MATCHES, spec.contextLines);
+  const out = new GrepOutput(max, spec.contextLines);
   try {
     for await (const event of search) {
-      if ("begin" in event) continue;
       if (!out.add(event)) break;
     }
   } catch (error) {

@@ -10,12 +10,11 @@ Deno.test("ripgrepAvailable() finds rg here (CI installs it) and answers the sam
   assert.equal(await ripgrepAvailable(), true);
 });
 
-Deno.test("ripgrepArgs() walks like the built-in walker: no symlinks, hidden files, skip list last, sorted", () => {
+Deno.test("ripgrepArgs() walks like the built-in walker: no symlinks, hidden files, skip list last", () => {
   const args = ripgrepArgs({ ...spec, glob: "*.ts", path: "-src" });
   for (const flag of ["--no-follow", "--hidden", "--no-require-git", "--no-ignore-parent", "--no-config"]) {
     assert.ok(args.includes(flag), flag);
   }
-  assert.deepEqual(args.slice(args.indexOf("--sort"), args.indexOf("--sort") + 2), ["--sort", "path"]);
   assert.deepEqual(args.slice(args.indexOf("--max-filesize"), args.indexOf("--max-filesize") + 2), [
     "--max-filesize",
     "10M",
@@ -26,11 +25,49 @@ Deno.test("ripgrepArgs() walks like the built-in walker: no symlinks, hidden fil
   assert.deepEqual(args.slice(-4), ["--regexp", "hit", "--", "-src"]);
 });
 
+Deno.test("ripgrepArgs() lets rg use every core unless sorted output is asked for", () => {
+  assert.ok(!ripgrepArgs(spec).includes("--sort"));
+  const sorted = ripgrepArgs(spec, { sorted: true });
+  assert.deepEqual(sorted.slice(sorted.indexOf("--sort"), sorted.indexOf("--sort") + 2), ["--sort", "path"]);
+});
+
+Deno.test("runRipgrep() keeps each file's lines together when rg runs unsorted, as sorted runs do", async () => {
+  await using p = await tempProject();
+  for (let d = 0; d < 20; d++) {
+    await Deno.mkdir(join(p.root, `d${d}`));
+    for (let f = 0; f < 10; f++) {
+      await Deno.writeTextFile(join(p.root, `d${d}/f${f}.txt`), "hit\nmiss\nhit\n".repeat(20));
+    }
+  }
+  const run = async (sorted: boolean) => {
+    const files: string[] = [];
+    const lines = new Map<string, string[]>();
+    for await (
+      const event of runRipgrep(p.root, { ...spec, contextLines: 1 }, { signal: p.ctx.signal, sorted })
+    ) {
+      if ("begin" in event) {
+        files.push(event.begin);
+        lines.set(event.begin, []);
+      } else {
+        // Every line belongs to the file that began last.
+        assert.equal(event.path, files.at(-1));
+        lines.get(event.path)!.push(`${event.kind}:${event.line}`);
+      }
+    }
+    return { files, lines };
+  };
+  const unsorted = await run(false);
+  const sorted = await run(true);
+  assert.equal(unsorted.files.length, 200);
+  assert.deepEqual(new Set(unsorted.files), new Set(sorted.files));
+  assert.deepEqual(unsorted.lines, sorted.lines);
+});
+
 Deno.test("runRipgrep() yields a file's start, then its lines with the match position in characters", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "a.txt"), "ünïcode hit\r\nother\n");
   const events = [];
-  for await (const event of runRipgrep(p.root, { ...spec, contextLines: 1 }, p.ctx.signal)) {
+  for await (const event of runRipgrep(p.root, { ...spec, contextLines: 1 }, { signal: p.ctx.signal })) {
     events.push(event);
   }
   assert.deepEqual(events, [
@@ -45,13 +82,13 @@ Deno.test("runRipgrep() kills rg when the consumer stops early or the signal fir
   // About 1.5 MB of JSON: far more than the pipe holds, so rg is still writing when it is stopped.
   for (let i = 0; i < 50; i++) await Deno.writeTextFile(join(p.root, `f${i}.txt`), "hit\n".repeat(100));
   let seen = 0;
-  for await (const _ of runRipgrep(p.root, spec, p.ctx.signal)) {
+  for await (const _ of runRipgrep(p.root, spec, { signal: p.ctx.signal })) {
     if (++seen === 3) break;
   }
   assert.equal(seen, 3);
   const controller = new AbortController();
   let after = 0;
-  for await (const _ of runRipgrep(p.root, spec, controller.signal)) {
+  for await (const _ of runRipgrep(p.root, spec, { signal: controller.signal })) {
     controller.abort();
     after++;
   }
@@ -63,7 +100,9 @@ Deno.test("runRipgrep() reports a pattern rg cannot compile, naming what is wron
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "a.txt"), "x\n");
   const run = async () => {
-    for await (const _ of runRipgrep(p.root, { ...spec, pattern: "[z-a]" }, p.ctx.signal)) { /* none */ }
+    for await (
+      const _ of runRipgrep(p.root, { ...spec, pattern: "[z-a]" }, { signal: p.ctx.signal })
+    ) { /* none */ }
   };
   await assert.rejects(
     run,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  compareNames,
+  comparePaths,
   GitignoreRules,
   readSearchable,
   rulesFor,
@@ -24,7 +24,7 @@ async function write(root: string, files: Record<string, string | Uint8Array>): 
 async function walkAll(root: string, start = ".", maxDepth?: number): Promise<string[]> {
   const out: string[] = [];
   const rules = await rulesFor(root, start);
-  for await (const entry of walkTree(root, start, rules, { maxDepth })) out.push(show(entry));
+  for await (const batch of walkTree(root, start, rules, { maxDepth })) out.push(...batch.map(show));
   return out;
 }
 
@@ -52,9 +52,23 @@ async function ripgrepFiles(root: string): Promise<string[]> {
   return new TextDecoder().decode(stdout).split("\n").filter((line) => line !== "");
 }
 
-Deno.test("compareNames() orders by code point, as ripgrep sorts bytes", () => {
+Deno.test("comparePaths() orders names by code point, as ripgrep sorts bytes", () => {
   const names = ["b", "a-c", "a", "a c", "a.log", "\u{1F600}", "\uFF21", "B"];
-  assert.deepEqual(names.sort(compareNames), ["B", "a", "a c", "a-c", "a.log", "b", "\uFF21", "\u{1F600}"]);
+  assert.deepEqual(names.sort(comparePaths), ["B", "a", "a c", "a-c", "a.log", "b", "\uFF21", "\u{1F600}"]);
+});
+
+Deno.test("comparePaths() orders paths directory by directory, as the walk and rg --sort path list them", () => {
+  const paths = ["a.log", "a-c/x.txt", "a/b.txt", "a c.txt", "B/z", "a/b/c.txt", "a/\u{1F600}", "a/\uFF21"];
+  assert.deepEqual(paths.sort(comparePaths), [
+    "B/z",
+    "a/b/c.txt",
+    "a/b.txt",
+    "a/\uFF21",
+    "a/\u{1F600}",
+    "a c.txt",
+    "a-c/x.txt",
+    "a.log",
+  ]);
 });
 
 Deno.test("walkTree() walks depth-first in name order, the order of rg --sort path", async () => {
@@ -173,6 +187,16 @@ Deno.test("walkTree() stops at maxDepth and when the signal fires", async () => 
   controller.abort();
   const walk = walkTree(p.root, ".", new GitignoreRules(p.root), { signal: controller.signal });
   await assert.rejects(walk.next(), (error: Error) => error.name === "AbortError");
+});
+
+Deno.test("walkTree() hands entries over in batches, also from one large directory, so a search can stop early", async () => {
+  await using p = await tempProject();
+  const names = Array.from({ length: 600 }, (_, i) => `f${String(i).padStart(3, "0")}.txt`);
+  await write(p.root, Object.fromEntries(names.map((name) => [name, ""])));
+  const sizes: number[] = [];
+  for await (const batch of walkTree(p.root, ".", new GitignoreRules(p.root))) sizes.push(batch.length);
+  assert.deepEqual(sizes, [256, 256, 88]);
+  assert.deepEqual(await walkAll(p.root), names);
 });
 
 Deno.test("walkTree() reads neither a FIFO nor a symlink named .gitignore", async () => {

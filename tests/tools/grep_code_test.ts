@@ -163,6 +163,85 @@ Deno.test("grepCode() caps matches and says the output is partial and how to nar
   assert.match(none, /^No matches for "nothing" in the project \(case_sensitive: false ignores letter case;/);
 });
 
+Deno.test("grepCode() lists files in path order with both engines, whether or not the cap is reached", async () => {
+  await using p = await tempProject();
+  // Names whose order tells a per-directory walk ("a/" before "a c") from plain string order, in enough
+  // directories that an unsorted, multi-threaded rg prints them out of order.
+  const names = [
+    "a/b.txt",
+    "a c.txt",
+    "a-c/x.txt",
+    "a.log.txt",
+    "Z.txt",
+    "é.txt",
+    "\u{1F600}.txt",
+    "\uFF21.txt",
+  ];
+  const dirs = Array.from({ length: 30 }, (_, d) => `d${String(d).padStart(2, "0")}`);
+  for (const dir of dirs) {
+    for (const name of names) {
+      await Deno.mkdir(join(p.root, dir, name, ".."), { recursive: true });
+      await Deno.writeTextFile(join(p.root, dir, name), "before\nhit one\nbetween\nhit two\nafter\n");
+    }
+    // Files rg reports but the built-in search skips, among the others: they must not shift the order.
+    await Deno.writeTextFile(join(p.root, dir, ".env"), "hit=secret\n");
+    await Deno.writeTextFile(join(p.root, dir, "b.bin"), "hit\0binary\n");
+    await Deno.writeFile(
+      join(p.root, dir, "latin1.txt"),
+      new Uint8Array([0x68, 0x69, 0x74, 0x20, 0xe9, 0x0a]),
+    );
+  }
+  await Deno.writeTextFile(join(p.root, "d07/.gitignore"), "a c.txt\n");
+  const all = await both({ pattern: "hit", max_results: 1000 }, p.ctx);
+  const lines = all.split("\n");
+  assert.equal(lines.pop(), "[478 matches in 239 files]");
+  const order = [
+    "Z.txt",
+    "a/b.txt",
+    "a c.txt",
+    "a-c/x.txt",
+    "a.log.txt",
+    "é.txt",
+    "\uFF21.txt",
+    "\u{1F600}.txt",
+  ];
+  const shown = (dir: string) => dir === "d07" ? order.filter((name) => name !== "a c.txt") : order;
+  assert.deepEqual(
+    lines,
+    dirs.flatMap((dir) =>
+      shown(dir).flatMap((name) => [`${dir}/${name}:2:hit one`, `${dir}/${name}:4:hit two`])
+    ),
+  );
+  for (const max of [478, 477, 100, 7]) {
+    const answer = (await both({ pattern: "hit", max_results: max }, p.ctx)).split("\n");
+    assert.deepEqual(answer.slice(0, -1), lines.slice(0, max), `max_results ${max}`);
+  }
+  const context = await both({ pattern: "hit", max_results: 3, context_lines: 1 }, p.ctx);
+  assert.match(
+    context,
+    /^d00\/Z\.txt-1-before\n.*\nd00\/a\/b\.txt:2:hit one\nd00\/a\/b\.txt-3-between\n\[partial/s,
+  );
+});
+
+Deno.test("grepCode() gives whole files in order when their long lines are more than the search holds at once", async () => {
+  await using p = await tempProject();
+  const long = (i: number) => `hit ${i} ${"x".repeat(700_000)}`;
+  // 14 lines of 700,000 characters: more than an unsorted run keeps (8 MB) and than is read ahead (1 MB).
+  await Deno.writeTextFile(
+    join(p.root, "b-long.txt"),
+    Array.from({ length: 14 }, (_, i) => long(i)).join("\n"),
+  );
+  await Deno.writeTextFile(join(p.root, "a-short.txt"), "hit a\n");
+  await Deno.writeTextFile(join(p.root, "c-short.txt"), "hit c\n");
+  const answer = (await both({ pattern: "hit \\d+|hit [ac]" }, p.ctx)).split("\n");
+  assert.equal(answer.length, 17);
+  assert.equal(answer[0], "a-short.txt:1:hit a");
+  assert.deepEqual(answer.slice(1, 15).map((line) => line.slice(0, line.indexOf(" x"))), [
+    ...Array.from({ length: 14 }, (_, i) => `b-long.txt:${i + 1}:hit ${i}`),
+  ]);
+  assert.deepEqual(answer.slice(15), ["c-short.txt:1:hit c", "[16 matches in 3 files]"]);
+});
+
 Deno.test("grepCode() cuts a 10 MB single line to a window around the match, and skips files over 10 MB", async () => {
   await using p = await tempProject();
   const line = `${"x".repeat(5_000_000)}NEEDLE${"y".repeat(4_999_990)}`;
