@@ -2,8 +2,7 @@
  * Configuration: which model to talk to and how. Precedence, highest first: command-line flags, the real
  * environment, `.env` in the project root (variable by variable), then the provider preset.
  */
-import type { ApproveMode, CliArgs, OutputFormat } from "../cli/args.ts";
-import type { SandboxMode } from "../tools/tool.ts";
+import type { CliArgs } from "../cli/args.ts";
 import { loadDotenv } from "./dotenv.ts";
 import {
   DEFAULT_PROVIDER,
@@ -13,8 +12,14 @@ import {
   PROVIDERS,
 } from "./providers.ts";
 
+/** The run settings that come straight from the command line. */
+type RunSettings = Pick<
+  CliArgs,
+  "approve" | "sandbox" | "output" | "prompt" | "maxTurns" | "tokenBudget" | "timeLimitMs"
+>;
+
 /** Everything a run needs to know before it starts. */
-export interface Config {
+export interface Config extends RunSettings {
   /** The preset's name (see `findProvider`). */
   provider: string;
   model: string;
@@ -30,14 +35,6 @@ export interface Config {
   notice?: string;
   /** Lines of `.env` that were skipped, one warning each, for stderr. */
   warnings: string[];
-  approve: ApproveMode;
-  sandbox: SandboxMode;
-  output: OutputFormat;
-  /** The headless task (`-p`); absent for the REPL. */
-  prompt?: string;
-  maxTurns?: number;
-  tokenBudget?: number;
-  timeLimitMs?: number;
 }
 
 /** A configuration that cannot work; `message` is one line that says what to set. Exit code 2. */
