@@ -50,19 +50,26 @@ export function ripgrepAvailable(): Promise<boolean> {
   return available;
 }
 
+/**
+ * The ripgrep flags that make its walk the built-in one's: .gitignore files count without a git repository,
+ * and only from the search path down (the caller applies the ones above it); .ignore, .git/info/exclude and
+ * the user's global excludes do not; hidden files are searched.
+ */
+export const RG_WALK_FLAGS: readonly string[] = [
+  "--no-config",
+  "--no-require-git",
+  "--no-ignore-parent",
+  "--no-ignore-dot",
+  "--no-ignore-exclude",
+  "--no-ignore-global",
+  "--hidden",
+];
+
 /** ripgrep's arguments: the same walk as the built-in one (see _walk.ts), as JSON, sorted when asked. */
 export function ripgrepArgs(spec: SearchSpec, options: RipgrepOptions = {}): string[] {
   const args = [
     "--json",
-    "--no-config",
-    // .gitignore files count without a git repository, and only from the search path down (the caller
-    // applies the ones above it); .ignore, .git/info/exclude and the user's global excludes do not.
-    "--no-require-git",
-    "--no-ignore-parent",
-    "--no-ignore-dot",
-    "--no-ignore-exclude",
-    "--no-ignore-global",
-    "--hidden",
+    ...RG_WALK_FLAGS,
     "--no-follow",
     "--max-filesize",
     "10M",

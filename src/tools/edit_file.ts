@@ -40,8 +40,8 @@ const parameters = {
   type: "object",
   properties: {
     path: { type: "string", description: "Path of the file, relative to the project root." },
-    old_text: { type: "string", description: "The exact text to replace." },
-    new_text: { type: "string", description: "The text to put in its place (may be empty to delete)." },
+    old_text: editItem.properties.old_text,
+    new_text: editItem.properties.new_text,
     replace_all: {
       type: "boolean",
       description: "Replace every exact occurrence instead of requiring exactly one. Default false.",

@@ -10,6 +10,7 @@ import {
   walkTree,
 } from "../../src/tools/_walk.ts";
 import { sh, tempProject } from "./_helpers.ts";
+import { RG_WALK_FLAGS } from "../../src/tools/_ripgrep.ts";
 
 /** Writes `files` (relative path → content) under `root`, creating directories. */
 async function write(root: string, files: Record<string, string | Uint8Array>): Promise<void> {
@@ -37,13 +38,7 @@ async function ripgrepFiles(root: string): Promise<string[]> {
   const globs = SKIPPED_NAMES.flatMap((name) => ["--glob", `!${name}`]);
   const args = [
     "--files",
-    "--no-config",
-    "--no-require-git",
-    "--no-ignore-parent",
-    "--no-ignore-dot",
-    "--no-ignore-exclude",
-    "--no-ignore-global",
-    "--hidden",
+    ...RG_WALK_FLAGS,
     "--sort",
     "path",
     ...globs,
