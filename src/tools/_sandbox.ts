@@ -38,6 +38,21 @@ export interface SandboxOptions {
   network: boolean;
 }
 
+/** Install roots in $HOME that hold credentials (~/.cargo/credentials.toml, ~/.local/share/keyrings). */
+const ROOTS_WITH_SECRETS = ["", ".local", ".cargo"];
+
+/**
+ * The install root a PATH directory in $HOME belongs to: `<root>/bin` and `<root>/shims` need `<root>` too
+ * (pyenv's shims run `<root>/libexec/pyenv` and `<root>/versions`; nvm's npm links into `../lib`). Undefined
+ * for other directories and for roots that hold credentials, where only the directory itself is kept.
+ */
+function installRoot(dir: string, home: string): string | undefined {
+  const name = dir.slice(dir.lastIndexOf("/") + 1);
+  if (name !== "bin" && name !== "shims") return undefined;
+  const parent = resolve(dir, "..");
+  return ROOTS_WITH_SECRETS.includes(relative(home, parent)) ? undefined : parent;
+}
+
 /** Paths inside the root a command must not change: git would run them later, outside the sandbox. */
 const READ_ONLY_IN_ROOT = [".git/hooks", ".git/config"];
 
@@ -74,7 +89,9 @@ export function bwrapArgs(options: SandboxOptions): string[] {
     );
     const kept = new Set([
       ...HOME_TOOLCHAINS.map((dir) => join(home, dir)),
-      ...onPath.map((dir) => resolve(dir)),
+      ...onPath.flatMap((dir) =>
+        [installRoot(resolve(dir), home), resolve(dir)].filter((d) => d !== undefined)
+      ),
     ]);
     for (const dir of kept) args.push("--ro-bind-try", dir, dir);
   }

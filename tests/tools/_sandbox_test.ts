@@ -197,3 +197,25 @@ Deno.test("sandbox: commands get their own PID namespace", async () => {
   assert.ok(pid < 10, content);
   assert.ok(count < 10, content);
 });
+
+Deno.test("bwrapArgs() keeps the install root of a bin/ or shims/ on PATH, except roots that hold credentials", () => {
+  const args = bwrapArgs({
+    home: "/home/me",
+    path:
+      "/home/me/.pyenv/shims:/home/me/.nvm/versions/node/v20/bin:/home/me/.cargo/bin:/home/me/.local/bin:" +
+      "/home/me/bin:/home/me/tools/x",
+    network: false,
+  });
+  const kept = args.flatMap((arg, i) =>
+    arg === "--ro-bind-try" && args[i + 1].startsWith("/home/me/") ? [args[i + 1]] : []
+  );
+  for (const dir of [".pyenv", ".pyenv/shims", ".nvm/versions/node/v20", ".nvm/versions/node/v20/bin"]) {
+    assert.ok(kept.includes(`/home/me/${dir}`), dir);
+  }
+  for (const dir of [".cargo/bin", ".local/bin", "bin", "tools/x"]) {
+    assert.ok(kept.includes(`/home/me/${dir}`), dir);
+  }
+  for (const dir of [".cargo", ".local", "tools", ""]) {
+    assert.ok(!kept.includes(`/home/me/${dir}`.replace(/\/$/, "")), dir);
+  }
+});
