@@ -2,12 +2,13 @@
 import { HELP_TEXT, parseCliArgs, UsageError, VERSION } from "./src/cli/args.ts";
 import { ConfigError, loadConfig } from "./src/config/config.ts";
 import { createApprovalGate } from "./src/agent/approval.ts";
+import { Conversation } from "./src/agent/conversation.ts";
 import { systemPrompt } from "./src/agent/prompt.ts";
 import { ChatCompletionsClient } from "./src/llm/chat_completions.ts";
 import { builtinTools } from "./src/tools/all.ts";
 import { createRegistry } from "./src/tools/registry.ts";
 import { createFileTracker } from "./src/tools/file_tracker.ts";
-import { confinement, sandboxStatus } from "./src/tools/execute_command.ts";
+import { sandboxStatus } from "./src/tools/execute_command.ts";
 import { findProvider } from "./src/config/providers.ts";
 import { runHeadless } from "./src/cli/headless.ts";
 import { runRepl } from "./src/cli/repl.ts";
@@ -24,10 +25,17 @@ async function main(argv: string[]): Promise<number> {
   const client = new ChatCompletionsClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
   const preset = findProvider(config.provider);
   const sandbox = await sandboxStatus(config.sandbox);
-  const bubblewrap = sandbox.active;
+  const shell = { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] };
+  // One conversation and the tools built for it: they share its memory of the files the model has read.
+  const startConversation = () => {
+    const files = createFileTracker();
+    const registry = createRegistry(builtinTools({ files, shell }));
+    const conversation = new Conversation({ systemPrompt: systemPrompt(root, registry.tools()), files });
+    return { conversation, registry };
+  };
+  const debug = Boolean(Deno.env.get("TERN_DEBUG"));
   const loop = {
     client,
-    registry: createRegistry(builtinTools()),
     model: config.model,
     root,
     maxTurns: config.maxTurns,
@@ -35,26 +43,22 @@ async function main(argv: string[]): Promise<number> {
     timeLimitMs: config.timeLimitMs,
     contextWindow: config.contextWindow,
     provider: { provider: preset?.label ?? config.provider, keyEnv: preset?.keyEnv ?? null },
-    files: createFileTracker(),
-    shell: { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] },
-    // "refused" counts as confined: the tool refuses such a command itself, so asking first would be noise.
-    commandSandboxed: (args: Record<string, unknown>) =>
-      confinement(config.sandbox, bubblewrap, { network: args.network === true }) !== "none",
   };
-  const history = [{ role: "system" as const, content: systemPrompt(root) }];
   if (config.prompt !== undefined) {
     const controller = new AbortController();
     // SIGINT/SIGTERM cancel the task; the loop still ends it cleanly (exit 130, json result printed).
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
       Deno.addSignalListener(signal, () => controller.abort());
     }
+    const { conversation, registry } = startConversation();
     return await runHeadless({
       task: config.prompt,
       output: config.output,
-      history,
+      conversation,
       stdout: streamSink(Deno.stdout),
       stderr: streamSink(Deno.stderr),
-      loop: { ...loop, signal: controller.signal, approve: createApprovalGate(config.approve) },
+      loop: { ...loop, registry, signal: controller.signal, approve: createApprovalGate(config.approve) },
+      debug,
     });
   }
   const banner = [
@@ -65,7 +69,8 @@ async function main(argv: string[]): Promise<number> {
   ];
   return await runRepl({
     banner,
-    systemPrompt: history[0].content,
+    startConversation,
+    debug,
     policy: config.approve,
     reader: createLineReader(),
     sink: streamSink(Deno.stdout),

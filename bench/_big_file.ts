@@ -3,11 +3,12 @@
  * the loop does it), and the bytes the model receives for one read and for paging through the whole file.
  */
 
-import { type EditFileArgs, editFileTool } from "../src/tools/edit_file.ts";
-import { readFileTool } from "../src/tools/read_file.ts";
-import { createRegistry } from "../src/tools/registry.ts";
+import { createEditFileTool, type EditFileArgs } from "../src/tools/edit_file.ts";
+import { createFileTracker } from "../src/tools/file_tracker.ts";
+import { createReadFileTool } from "../src/tools/read_file.ts";
+import { createRegistry, runPrepared } from "../src/tools/registry.ts";
 import { builtinTools } from "../src/tools/all.ts";
-import { wrapToolResult } from "../src/tools/boundary.ts";
+import { wrapToolResult } from "../src/agent/untrusted.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 import { count, ms, ratio, timed, toolContext } from "./_measure.ts";
 
@@ -38,8 +39,14 @@ function bigText(): { text: string; lines: number } {
   return { text: `${out.join("\n")}\n`, lines: out.length };
 }
 
+/** read_file and edit_file sharing one conversation's memory of what was read, as the loop builds them. */
+const files = createFileTracker();
+const readFileTool = createReadFileTool({ files });
+const editFileTool = createEditFileTool({ files });
+
 async function readPage(ctx: ToolContext, offset?: number, limit?: number): Promise<string> {
-  return String(await readFileTool.run({ path: PATH, offset, limit }, ctx));
+  const result = await readFileTool.run({ path: PATH, offset, limit }, ctx);
+  return typeof result === "string" ? result : result.content;
 }
 
 /** Times `runs` rounds of read (20 lines around `line`) then edit, as a model does; medians of each. */
@@ -58,7 +65,10 @@ async function readThenEdit(
     reads.push(performance.now() - start);
     start = performance.now();
     try {
-      result = String(await editFileTool.run(edit(round), ctx));
+      // As the loop does it: the dry run for the approval preview, then the edit itself.
+      await editFileTool.inspect(edit(round), ctx);
+      const done = await editFileTool.run(edit(round), ctx);
+      result = typeof done === "string" ? done : done.content;
     } catch (error) {
       // A refused edit is a result too (the "not found" case): its message goes to the model.
       result = error instanceof Error ? error.message : String(error);
@@ -107,11 +117,13 @@ async function modelBytesFigures(root: string, text: string): Promise<void> {
   const ctx = toolContext(root);
   const registry = createRegistry(builtinTools());
   const call = async (offset?: number) => {
-    const result = await registry.execute({
+    const prepared = registry.prepare({
       name: "read_file",
       arguments: JSON.stringify({ path: PATH, offset }),
-    }, ctx);
-    if (result.isError) throw new Error(`read_file failed: ${result.content}`);
+    });
+    if (!("tool" in prepared)) throw new Error(`read_file failed: ${prepared.content}`);
+    const result = await runPrepared(prepared, ctx);
+    if (result.error) throw new Error(`read_file failed: ${result.content}`);
     const wrapped = wrapToolResult("read_file", result.content);
     const next = result.content.match(/call read_file with offset=(\d+)\)$/)?.[1];
     return {

@@ -1,16 +1,11 @@
 /** Shared pieces of the tool bench: the tool context, timing, and number formatting. */
 
-import { createFileTracker } from "../src/tools/file_tracker.ts";
+import { spillText } from "../src/tools/spill.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 
-/** The context the loop gives a tool, with a fresh file tracker. */
+/** The context the loop gives a tool. */
 export function toolContext(root: string): ToolContext {
-  return {
-    root,
-    signal: new AbortController().signal,
-    files: createFileTracker(),
-    shell: { sandbox: "off", secrets: [] },
-  };
+  return { root, signal: new AbortController().signal, spill: (text) => spillText(root, "bench", text) };
 }
 
 /** Median of `runs` timed calls of `fn`, in ms, after one untimed warm-up; also the last result. */

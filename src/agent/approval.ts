@@ -3,25 +3,18 @@
  * happens when nobody can answer (headless refusals that name the flag). Pure: no terminal, no files.
  */
 import { posix } from "node:path";
+import type { ApproveMode } from "../config/settings.ts";
 import type { ToolCall } from "../llm/types.ts";
-import type { ToolEffect } from "../tools/tool.ts";
+import type { CallInspection } from "../tools/tool.ts";
 
 /** `ask`: ask before edits and risky commands; `edits`: edits run, risky commands ask; `all`: everything runs. */
-export type ApprovalPolicy = "ask" | "edits" | "all";
+export type ApprovalPolicy = ApproveMode;
 
-/** A validated tool call about to run. */
+/** A validated tool call about to run, with what its tool says it will do. */
 export interface ApprovalRequest {
   call: ToolCall;
-  effect: ToolEffect;
-  /** The parsed, validated arguments; parsed from `call.arguments` when absent. */
-  args?: Record<string, unknown>;
-  /** True when this command will run confined (bubblewrap: root writable, no network). Absent = false. */
-  sandboxed?: boolean;
-  /**
-   * The target's location relative to the root with symlinks resolved, when the caller resolved it; checked
-   * for protected paths besides `args.path`, so a link to `.git` cannot hide it.
-   */
-  resolvedPath?: string;
+  /** The tool's own account of this call: effect, paths (symlinks resolved), sandboxing, preview. */
+  inspection: CallInspection;
 }
 
 /** Why a call needs a yes: a plain edit, a protected path, a command outside the sandbox, or network. */
@@ -136,26 +129,13 @@ export function protectedPathReason(relPath: string): string | undefined {
   return Object.hasOwn(PROTECTED_FILES, name) ? PROTECTED_FILES[name] : undefined;
 }
 
-/** The protected path a request writes to, with why; checks the model's path and the resolved one. */
+/** The protected path a request writes to, with why; every path the tool resolved is checked. */
 function protectedTarget(request: ApprovalRequest): { path: string; reason: string } | undefined {
-  const path = requestArgs(request).path;
-  for (const candidate of [path, request.resolvedPath]) {
-    if (typeof candidate !== "string") continue;
-    const reason = protectedPathReason(candidate);
-    if (reason !== undefined) return { path: candidate, reason };
+  for (const path of request.inspection.paths) {
+    const reason = protectedPathReason(path);
+    if (reason !== undefined) return { path, reason };
   }
   return undefined;
-}
-
-/** The request's arguments: `args` when the caller parsed them, else parsed from the call ({} if unparseable). */
-export function requestArgs(request: ApprovalRequest): Record<string, unknown> {
-  if (request.args) return request.args;
-  try {
-    const parsed = JSON.parse(request.call.arguments || "{}");
-    return typeof parsed === "object" && parsed !== null ? parsed : {};
-  } catch {
-    return {};
-  }
 }
 
 /**
@@ -164,8 +144,9 @@ export function requestArgs(request: ApprovalRequest): Record<string, unknown> {
  * runs. Plain edits ask under `ask` only.
  */
 export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest): Assessment {
-  if (request.effect === "read" || policy === "all") return { ask: false };
-  if (request.effect === "write") {
+  const { effect, sandboxed } = request.inspection;
+  if (effect === "read" || policy === "all") return { ask: false };
+  if (effect === "write") {
     const target = protectedTarget(request);
     if (target !== undefined) {
       const detail = `${target.path} is a protected path: ${target.reason}`;
@@ -176,11 +157,11 @@ export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest):
     return { ask: true, why: "edit", detail, flag: "--approve edits", rememberable: true };
   }
   // Without the sandbox the command can already reach the network: ask once, as "unsandboxed".
-  if (!request.sandboxed) {
+  if (!sandboxed) {
     const detail = "the command runs outside the sandbox (full access to files and network)";
     return { ask: true, why: "unsandboxed", detail, flag: "--approve all", rememberable: true };
   }
-  if (requestArgs(request).network === true) {
+  if (effect === "network") {
     const detail = "the command asks for network access";
     return { ask: true, why: "network", detail, flag: "--approve all", rememberable: false };
   }

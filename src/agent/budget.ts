@@ -1,5 +1,5 @@
 /** Per-task budgets (model requests, tokens, wall-clock) and the instruction for an honest partial answer. */
-import type { Message, Usage } from "../llm/types.ts";
+import type { Usage } from "../llm/types.ts";
 
 /** Which budget ran out. `time_budget` is new: ExitReason in events.ts must gain it. */
 export type BudgetReason = "max_turns" | "token_budget" | "time_budget";
@@ -100,7 +100,7 @@ const WHY: Record<EarlyStopReason, string> = {
  * stop. It asks for an honest account, never a claim of completion. It is a user-role message (some
  * providers reject a system message after the first), marked as coming from tern, not from the user.
  */
-export function finalisationMessages(reason: EarlyStopReason): Message[] {
+export function finalisationText(reason: EarlyStopReason): string {
   const content = `[tern] Stop here: ${WHY[reason]}. No more tools can be called in this task. ` +
     "Write a short report for the user, with these four headings:\n" +
     "Done: what you changed or found so far.\n" +
@@ -108,15 +108,5 @@ export function finalisationMessages(reason: EarlyStopReason): Message[] {
     "Not done or blocked: what remains, and what stopped you.\n" +
     "Suggested next step: one concrete action for the user or for the next task.\n" +
     "Do not claim the task is complete: it was stopped early, and the answer will be shown as partial.";
-  return [{ role: "user", content }];
-}
-
-/** Parses a duration such as "90", "90s", "15m", "1h" or "1h30m" into milliseconds; undefined if invalid. */
-export function parseDuration(text: string): number | undefined {
-  const trimmed = text.trim().toLowerCase();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(trimmed);
-  if (!match || trimmed === "") return undefined;
-  const [, h = "0", m = "0", s = "0"] = match;
-  return ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000;
+  return content;
 }

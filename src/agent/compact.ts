@@ -125,7 +125,7 @@ function compactable(messages: Message[]): number[] {
 }
 
 /** The call with every long string in its JSON arguments replaced; the same object when nothing changed. */
-function abbreviateCall(call: ToolCall): ToolCall {
+export function abbreviateCall(call: ToolCall): ToolCall {
   let args: unknown;
   try {
     args = JSON.parse(call.arguments);

@@ -1,5 +1,6 @@
 /** The typed events the agent loop emits; every UI (REPL, headless printer, stream-json) only consumes these. */
 import type { Usage } from "../llm/types.ts";
+import type { ToolDetails, ToolEffect, ToolErrorKind } from "../tools/tool.ts";
 
 /** Why a task ended. */
 export type ExitReason =
@@ -17,9 +18,19 @@ export type AgentEvent =
   | { type: "model_start"; turn: number }
   | { type: "reasoning_delta"; text: string }
   | { type: "text_delta"; text: string }
-  | { type: "tool_call"; id: string; name: string; arguments: string }
-  | { type: "tool_start"; id: string; name: string } // approved (if it needed to be) and running now
-  | { type: "tool_result"; id: string; name: string; content: string; isError: boolean }
+  /** A call about to be handled; `summary` is its tool's one-line account of the target, when it gave one. */
+  | { type: "tool_call"; id: string; name: string; arguments: string; summary?: string }
+  /** Approved (if it needed to be) and running now. */
+  | { type: "tool_start"; id: string; name: string; effect: ToolEffect }
+  | {
+    type: "tool_result";
+    id: string;
+    name: string;
+    content: string;
+    isError: boolean;
+    errorKind?: ToolErrorKind;
+    details?: ToolDetails;
+  }
   | { type: "usage"; usage: Usage; total: Usage }
   | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string }
   | { type: "notice"; level: "info" | "warn"; message: string }

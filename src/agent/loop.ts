@@ -1,17 +1,22 @@
 /** The ReAct loop for one user task: model call → tool calls → results → model call, until an answer. */
-import type { AssistantTurn, LlmClient, Message, ToolCall, Usage } from "../llm/types.ts";
-import { type Registry, runPrepared } from "../tools/registry.ts";
-import { resolveForWrite } from "../tools/path_guard.ts";
-import { scheduleCalls } from "../tools/scheduler.ts";
-import type { FileTracker, ShellSettings, ToolResult } from "../tools/tool.ts";
-import { wrapToolResult } from "../tools/boundary.ts";
+import type { AssistantTurn, LlmClient, ToolCall, Usage } from "../llm/types.ts";
+import {
+  type CallContext,
+  inspectPrepared,
+  type PreparedCall,
+  type Registry,
+  runPrepared,
+} from "../tools/registry.ts";
+import { type CallInspection, FatalToolError, type ToolResult } from "../tools/tool.ts";
 import type { ApprovalGate } from "./approval.ts";
+import type { Conversation } from "./conversation.ts";
 import type { AgentEvent, ExitReason } from "./events.ts";
-import { type EarlyStopReason, finalisationMessages, TaskBudget } from "./budget.ts";
+import { type EarlyStopReason, finalisationText, TaskBudget } from "./budget.ts";
 import { callModel, type CallState, describeFailure, type ModelCallOptions } from "./model_call.ts";
 import { RunawayGuard, type RunawayVerdict, type StepCall } from "./runaway.ts";
+import { scheduleCalls } from "./scheduler.ts";
 
-/** Everything one task needs; the loop knows no tool and no terminal by name. */
+/** Everything one task needs besides its conversation; the loop knows no tool and no terminal by name. */
 export interface LoopOptions {
   client: LlmClient;
   registry: Registry;
@@ -24,15 +29,6 @@ export interface LoopOptions {
   maxTurns?: number;
   /** Total tokens allowed for this task (off when undefined). */
   tokenBudget?: number;
-  /** The conversation's memory of files read (stale-write guard); lives as long as the conversation. */
-  files?: FileTracker;
-  /** How commands run (sandbox mode, secrets to redact). */
-  shell?: ShellSettings;
-  /**
-   * Whether execute_command with these arguments will run confined by the sandbox (with or without network);
-   * absent = never: the approval policy then treats every command as unsandboxed and asks.
-   */
-  commandSandboxed?: (args: Record<string, unknown>) => boolean;
   /** Wall-clock milliseconds allowed for this task (off when undefined). */
   timeLimitMs?: number;
   /** Context window, provider words for errors, retry knobs, clock: see ModelCallOptions. */
@@ -42,7 +38,7 @@ export interface LoopOptions {
   now?: ModelCallOptions["now"];
 }
 
-/** How a task ended. `history` has been extended in place and stays valid for the next request. */
+/** How a task ended. The conversation has been extended and stays valid for the next request. */
 export interface TaskResult {
   text: string;
   exitReason: ExitReason;
@@ -52,6 +48,8 @@ export interface TaskResult {
   usage: Usage;
   /** One-line reason when exitReason is "error". */
   error?: string;
+  /** For a bug in tern: the stack, shown only with TERN_DEBUG=1. */
+  debug?: string;
 }
 
 const CANCELLED = "cancelled by the user";
@@ -62,79 +60,87 @@ export function emptyUsage(): Usage {
 }
 
 /**
- * Runs one user task to its end. Appends the user message, assistant messages and tool results to
- * `history`. Never throws for model or tool failures: they end the task with exitReason "error".
+ * Runs one user task to its end, appending to `conversation`. Never throws for model or tool failures: they
+ * end the task with exitReason "error" (a fatal tool error too, after every call got a result).
  */
 export async function runTask(
-  history: Message[],
+  conversation: Conversation,
   userText: string,
   options: LoopOptions,
 ): Promise<TaskResult> {
-  history.push({ role: "user", content: userText });
+  conversation.append({ kind: "user", text: userText });
   const state: TaskState = { turns: 0, toolCalls: 0, usage: emptyUsage(), shown: "" };
   const budget = new TaskBudget(options, { now: options.now });
   const guard = new RunawayGuard();
-  const end: End = (text, exitReason, error) => {
+  const end: End = (text, exitReason, failure) => {
     const partial = exitReason !== "done" && exitReason !== "error" && exitReason !== "cancelled";
     options.onEvent({ type: "final", text, exitReason, partial });
     const { turns, toolCalls, usage } = state;
-    return { text, exitReason, partial, turns, toolCalls, usage, error };
+    return { text, exitReason, partial, turns, toolCalls, usage, ...failure };
   };
 
   while (true) {
     const limit = budget.exceeded();
     if (limit) {
       options.onEvent({ type: "notice", level: "warn", message: `Stopping: ${budget.describe(limit)}.` });
-      return await finalise(limit, history, state, options, end);
+      return await finalise(limit, conversation, state, options, end);
     }
     budget.recordRequest();
     let turn: AssistantTurn;
     try {
-      turn = await callModel(history, options.registry.specs(), state, options);
+      turn = await callModel(conversation, options.registry.specs(), state, options);
     } catch (error) {
-      return failModelCall(error, history, state, options, end);
+      return failModelCall(error, conversation, state, options, end);
     }
     budget.recordUsage(turn.usage);
+    const say = (message: Omit<AssistantMessageFields, "role">) =>
+      conversation.append({ kind: "assistant", message: { role: "assistant", ...message } });
     if (turn.finishReason === "length") {
       // A cut answer is never presented as complete, and a cut tool call is never run.
-      history.push({ role: "assistant", content: turn.text });
+      say({ content: turn.text });
       return end(turn.text, "length");
     }
     if (turn.toolCalls.length === 0) {
-      if (turn.text.trim() === "") return end("", "error", "the model returned an empty response");
-      history.push({ role: "assistant", content: turn.text });
+      if (turn.text.trim() === "") return end("", "error", { error: "the model returned an empty response" });
+      say({ content: turn.text });
       return end(turn.text, "done");
     }
-    history.push({
-      role: "assistant",
-      content: turn.text,
-      reasoning: turn.reasoning,
-      toolCalls: turn.toolCalls,
-    });
+    say({ content: turn.text, reasoning: turn.reasoning, toolCalls: turn.toolCalls });
     state.toolCalls += turn.toolCalls.length;
-    const { step, cancelled } = await runToolCalls(turn.toolCalls, history, options);
+    const { step, cancelled, fatal } = await runToolCalls(turn.toolCalls, conversation, options);
+    if (fatal) return end("", "error", { error: fatal.message, debug: stackOf(fatal) });
     if (cancelled) return end("", "cancelled");
-    if (applyVerdict(guard.observe(step), history, options) === "stop") {
-      return await finalise("runaway", history, state, options, end);
+    if (applyVerdict(guard.observe(step), conversation, options) === "stop") {
+      return await finalise("runaway", conversation, state, options, end);
     }
   }
 }
+
+type AssistantMessageFields = Extract<Conversation["entries"][number], { kind: "assistant" }>["message"];
 
 interface TaskState extends CallState {
   toolCalls: number;
 }
 
-type End = (text: string, reason: ExitReason, error?: string) => TaskResult;
+type End = (text: string, reason: ExitReason, failure?: { error?: string; debug?: string }) => TaskResult;
 
-/** Appends the runaway reminder after (outside) the wrapped result it belongs to; says whether to stop. */
-function applyVerdict(verdict: RunawayVerdict, history: Message[], options: LoopOptions): "stop" | "go" {
+function stackOf(error: FatalToolError): string | undefined {
+  const cause = error.cause;
+  return cause instanceof Error ? cause.stack : error.stack;
+}
+
+/** Logs the runaway reminder as its own entry (sent after the result it belongs to); says whether to stop. */
+function applyVerdict(
+  verdict: RunawayVerdict,
+  conversation: Conversation,
+  options: LoopOptions,
+): "stop" | "go" {
   if (verdict.action === "stop") {
     options.onEvent({ type: "notice", level: "warn", message: `Stopping: ${verdict.reason}.` });
     return "stop";
   }
   if (verdict.action === "remind") {
-    const result = history.findLast((m) => m.role === "tool" && m.toolCallId === verdict.callId);
-    if (result) result.content += `\n\n${verdict.text}`;
+    conversation.append({ kind: "reminder", callId: verdict.callId, text: verdict.text });
     const message = "Reminded the model that repeating the same action or error is not progress.";
     options.onEvent({ type: "notice", level: "info", message });
   }
@@ -144,125 +150,167 @@ function applyVerdict(verdict: RunawayVerdict, history: Message[], options: Loop
 /** After an early stop: one more model call, offered no tools, for an honest report labelled partial. */
 async function finalise(
   reason: EarlyStopReason,
-  history: Message[],
+  conversation: Conversation,
   state: TaskState,
   options: LoopOptions,
   end: End,
 ): Promise<TaskResult> {
-  history.push(...finalisationMessages(reason));
+  conversation.append({ kind: "user", text: finalisationText(reason), from: "tern" });
   try {
-    const turn = await callModel(history, [], state, options);
+    const turn = await callModel(conversation, [], state, options);
     // Tool calls in the answer are dropped, never run: nothing runs after a stop.
-    history.push({ role: "assistant", content: turn.text });
+    conversation.append({ kind: "assistant", message: { role: "assistant", content: turn.text } });
     return end(turn.text, reason);
   } catch (error) {
-    return failModelCall(error, history, state, options, end, reason);
+    return failModelCall(error, conversation, state, options, end, reason);
   }
 }
 
-/** Ends the task after a failed call; the history stays well-formed and keeps what the user saw. */
+/** Ends the task after a failed call; the log stays well-formed and keeps what the user saw. */
 function failModelCall(
   error: unknown,
-  history: Message[],
+  conversation: Conversation,
   state: TaskState,
   options: LoopOptions,
   end: End,
   stopReason?: EarlyStopReason,
 ): TaskResult {
   const failure = describeFailure(error, state, options);
-  history.push(failure.kept);
+  conversation.append({ kind: "assistant", message: failure.kept });
   if (failure.cancelled) return end("", "cancelled");
-  return end(state.shown, stopReason ?? "error", failure.message);
+  return end(state.shown, stopReason ?? "error", { error: failure.message });
 }
+
+/** A call's outcome: its result, and whether it really ran (denied and refused calls did not). */
+type CallOutcome = ToolResult & { executed: boolean };
+
+/** A prepared call with its inspection (or the error result that replaces running it). */
+type Checked = { call: ToolCall; prepared?: PreparedCall; inspection?: CallInspection; result?: ToolResult };
 
 /**
  * Runs one turn's calls through the scheduler (reads up to 4 at once, writes and commands alone, in the
- * model's order) and appends every result in the model's order, also when cancelled. `cancelled` is true
- * when the turn was stopped: by the user's signal, or by "abort this turn" at an approval prompt.
+ * model's order) and logs every result in the model's order, also when cancelled. `cancelled` is true when
+ * the turn was stopped: by the user's signal, or by "abort this turn" at an approval prompt; `fatal` when a
+ * tool said the task cannot go on.
  */
 async function runToolCalls(
   calls: ToolCall[],
-  history: Message[],
+  conversation: Conversation,
   options: LoopOptions,
-): Promise<{ step: StepCall[]; cancelled: boolean }> {
+): Promise<{ step: StepCall[]; cancelled: boolean; fatal?: FatalToolError }> {
   const stop = new AbortController();
-  const turn = { ...options, signal: AbortSignal.any([options.signal, stop.signal]) };
+  const ctx: CallContext = { root: options.root, signal: AbortSignal.any([options.signal, stop.signal]) };
+  let fatal: FatalToolError | undefined;
   const step: StepCall[] = [];
   const announced = new Set<number>();
-  const announce = (call: ToolCall, index: number) => {
+  // Each call is inspected once, just before the scheduler places it: after every earlier write has run,
+  // so a write's preview shows what it will change now.
+  const checked: Checked[] = [];
+  const announce = (index: number) => {
     if (announced.has(index)) return;
     announced.add(index);
-    options.onEvent({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
+    const call = calls[index];
+    const inspection = checked[index]?.inspection;
+    options.onEvent({
+      type: "tool_call",
+      id: call.id,
+      name: call.name,
+      arguments: call.arguments,
+      summary: inspection?.summary,
+    });
   };
-  await scheduleCalls<ToolCall, CallResult>(calls, {
-    isReadOnly: (call) => options.registry.get(call.name)?.effect === "read",
-    run: (call, index) => {
-      announce(call, index);
-      return runOneCall(call, turn, () => stop.abort());
+  const onFatal = (error: FatalToolError): CallOutcome => {
+    fatal ??= error;
+    stop.abort();
+    return { content: `tern stopped: ${error.message}`, error: { kind: "internal" }, executed: false };
+  };
+  await scheduleCalls<ToolCall, CallOutcome>(calls, {
+    isReadOnly: async (call, index) => {
+      try {
+        checked[index] = await check(call, options, ctx);
+      } catch (error) {
+        if (!(error instanceof FatalToolError)) throw error;
+        checked[index] = { call, result: onFatal(error) };
+      }
+      return checked[index].inspection?.effect === "read";
     },
-    cancelled: () => ({ content: CANCELLED, isError: true, executed: false }),
+    run: async (_call, index) => {
+      try {
+        return await runOneCall(checked[index], options, ctx, () => stop.abort(), () => announce(index));
+      } catch (error) {
+        if (error instanceof FatalToolError) return onFatal(error);
+        throw error;
+      }
+    },
+    cancelled: () => ({ content: CANCELLED, error: { kind: "cancelled" }, executed: false }),
     onSettled: (result, call, index) => {
-      announce(call, index);
+      announce(index);
+      const isError = result.error !== undefined;
       options.onEvent({
         type: "tool_result",
         id: call.id,
         name: call.name,
         content: result.content,
-        isError: result.isError,
+        isError,
+        errorKind: result.error?.kind,
+        details: result.details,
       });
-      history.push({
-        role: "tool",
-        toolCallId: call.id,
+      conversation.append({
+        kind: "tool_result",
+        callId: call.id,
         name: call.name,
-        content: wrapToolResult(call.name, result.content),
-        isError: result.isError,
-      });
-      step.push({
-        ...call,
         content: result.content,
-        isError: result.isError,
-        executed: result.executed ?? true,
+        isError,
+        errorKind: result.error?.kind,
+        details: result.details,
       });
+      step.push({ ...call, isError, errorKind: result.error?.kind, executed: result.executed });
     },
-    signal: turn.signal,
+    signal: ctx.signal,
   });
-  return { step, cancelled: turn.signal.aborted };
+  return { step, cancelled: ctx.signal.aborted && fatal === undefined, fatal };
 }
 
-/** `executed: false` marks a call that was denied, refused or never started: the runaway guard skips it. */
-type CallResult = ToolResult & { executed?: boolean };
-
-async function runOneCall(call: ToolCall, options: LoopOptions, abortTurn: () => void): Promise<CallResult> {
-  // Validate before asking: nobody should approve a call that cannot run.
+/** Validates and inspects a call; a call that cannot run gets its error result instead. */
+async function check(call: ToolCall, options: LoopOptions, ctx: CallContext): Promise<Checked> {
   const prepared = options.registry.prepare(call);
-  if (!("tool" in prepared)) return prepared;
-  const { tool, args } = prepared;
-  if (tool.effect !== "read") {
-    const decision = await options.approve({
-      call,
-      effect: tool.effect,
-      args,
-      sandboxed: tool.effect === "exec" && (options.commandSandboxed?.(args) ?? false),
-      resolvedPath: tool.effect === "write" ? await realTarget(options.root, args) : undefined,
-    });
-    if (!decision.allow && decision.abort) abortTurn();
-    if (!decision.allow) return { content: decision.reason, isError: true, executed: false };
-    if (options.signal.aborted) return { content: CANCELLED, isError: true, executed: false };
-  }
-  options.onEvent({ type: "tool_start", id: call.id, name: call.name });
-  const { root, signal, files, shell } = options;
-  const result = await runPrepared(prepared, { root, signal, files, shell });
-  // What a cancelled tool produced before it stopped is still worth showing the model next turn.
-  if (options.signal.aborted) return { content: `${CANCELLED}\n${result.content}`, isError: true };
-  return result;
+  if (!("tool" in prepared)) return { call, result: prepared };
+  const inspected = await inspectPrepared(prepared, ctx);
+  return "effect" in inspected ? { call, prepared, inspection: inspected } : { call, result: inspected };
 }
 
-/** Where a write lands, relative to the root with symlinks resolved: a link must not hide `.git` from approval. */
-async function realTarget(root: string, args: Record<string, unknown>): Promise<string | undefined> {
-  if (typeof args.path !== "string") return undefined;
-  try {
-    return (await resolveForWrite(root, args.path)).rel;
-  } catch {
-    return undefined; // the tool itself refuses such a path, and says why
+async function runOneCall(
+  checked: Checked,
+  options: LoopOptions,
+  ctx: CallContext,
+  abortTurn: () => void,
+  announce: () => void,
+): Promise<CallOutcome> {
+  announce();
+  // Bad arguments and failed dry runs count as executed: a model stuck on them is noticed.
+  if (checked.result) return { ...checked.result, executed: checked.result.error?.kind !== "internal" };
+  const inspection = checked.inspection!;
+  if (inspection.effect !== "read") {
+    const decision = await options.approve({ call: checked.call, inspection });
+    if (!decision.allow && decision.abort) abortTurn();
+    if (!decision.allow) return { content: decision.reason, error: { kind: "denied" }, executed: false };
+    if (ctx.signal.aborted) return { content: CANCELLED, error: { kind: "cancelled" }, executed: false };
   }
+  options.onEvent({
+    type: "tool_start",
+    id: checked.call.id,
+    name: checked.call.name,
+    effect: inspection.effect,
+  });
+  const result = await runPrepared(checked.prepared!, ctx);
+  // What a cancelled tool produced before it stopped is still worth showing the model next turn.
+  if (options.signal.aborted) {
+    return {
+      ...result,
+      content: `${CANCELLED}\n${result.content}`,
+      error: { kind: "cancelled" },
+      executed: true,
+    };
+  }
+  return { ...result, executed: true };
 }

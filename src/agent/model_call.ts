@@ -3,6 +3,7 @@
  * one compact-and-retry after a context-overflow error, and failures put into words.
  */
 import type { AgentEvent } from "./events.ts";
+import type { AssistantMessage, Conversation } from "./conversation.ts";
 import { compactHistory, shouldCompact } from "./compact.ts";
 import {
   type CallContext,
@@ -44,24 +45,26 @@ export interface CallState {
 }
 
 /**
- * Runs one model call offering `tools`: compacts `history` (in place) when it nears the context window,
+ * Runs one model call offering `tools`: logs a compaction when the conversation nears the context window,
  * retries transient failures, and after a context-overflow error compacts harder and tries once more.
  * Throws the call's LlmError otherwise; `state.shown` then holds what the user saw of this attempt.
  */
 export async function callModel(
-  history: Message[],
+  conversation: Conversation,
   tools: ToolSpec[],
   state: CallState,
   options: ModelCallOptions,
 ): Promise<AssistantTurn> {
-  if (options.contextWindow !== undefined && shouldCompact(history, options.contextWindow)) {
-    compact(history, options, false);
+  let messages = conversation.messages();
+  if (options.contextWindow !== undefined && shouldCompact(messages, options.contextWindow)) {
+    compact(conversation, messages, options, false);
+    messages = conversation.messages();
   }
   try {
-    return await streamWithRetries(history, tools, state, options);
+    return await streamWithRetries(messages, tools, state, options);
   } catch (error) {
-    if (!isContextOverflow(error) || !compact(history, options, true)) throw error;
-    return await streamWithRetries(history, tools, state, options);
+    if (!isContextOverflow(error) || !compact(conversation, messages, options, true)) throw error;
+    return await streamWithRetries(conversation.messages(), tools, state, options);
   }
 }
 
@@ -93,12 +96,20 @@ async function streamWithRetries(
   return turn;
 }
 
-/** Drops old tool outputs (in place) to fit the context window, with a notice; true when enough was freed. */
-function compact(history: Message[], options: ModelCallOptions, afterOverflow: boolean): boolean {
+/**
+ * Logs which old tool outputs to drop (and which calls' long arguments to abbreviate) to fit the context
+ * window, with a notice; true when enough was freed. The log keeps everything; requests show the compaction.
+ */
+function compact(
+  conversation: Conversation,
+  messages: Message[],
+  options: ModelCallOptions,
+  afterOverflow: boolean,
+): boolean {
   if (options.contextWindow === undefined) return false;
-  const result = compactHistory(history, { contextWindow: options.contextWindow, afterOverflow });
+  const result = compactHistory(messages, { contextWindow: options.contextWindow, afterOverflow });
   if (result.droppedOutputs + result.abbreviatedCalls > 0) {
-    history.splice(0, history.length, ...result.messages);
+    conversation.append({ kind: "compaction", ...changedIds(messages, result.messages) });
     const what = `dropped ${result.droppedOutputs} old tool output(s) to fit the context window ` +
       `(about ${result.tokensBefore} → ${result.tokensAfter} tokens)`;
     const message = afterOverflow
@@ -109,13 +120,33 @@ function compact(history: Message[], options: ModelCallOptions, afterOverflow: b
   return result.fits;
 }
 
+/** The ids of the tool results and tool calls that compaction rewrote. */
+function changedIds(
+  before: Message[],
+  after: Message[],
+): { droppedOutputs: string[]; abbreviatedCalls: string[] } {
+  const droppedOutputs: string[] = [];
+  const abbreviatedCalls: string[] = [];
+  after.forEach((message, i) => {
+    const old = before[i];
+    if (message === old) return;
+    if (message.role === "tool") droppedOutputs.push(message.toolCallId);
+    if (message.role === "assistant" && old.role === "assistant") {
+      message.toolCalls?.forEach((call, k) => {
+        if (call !== old.toolCalls?.[k]) abbreviatedCalls.push(call.id);
+      });
+    }
+  });
+  return { droppedOutputs, abbreviatedCalls };
+}
+
 /** A failed call in words: whether it was a cancellation, the line for the user, the history marker. */
 export interface CallFailure {
   cancelled: boolean;
   /** One line for the user (TaskResult.error). */
   message: string;
   /** The assistant message that keeps the history well-formed, with any text already shown kept in it. */
-  kept: Message;
+  kept: AssistantMessage;
 }
 
 /** Describes a failed model call; an interrupted answer's shown text is kept, marked as interrupted. */

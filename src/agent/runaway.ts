@@ -1,7 +1,9 @@
 /**
  * The runaway guard: notices a model repeating itself across tool steps, reminds it once, then stops the
- * loop. Pure: fed after each step with what was executed, it answers what the loop should do.
+ * loop. Pure: fed after each step with what was executed, it answers what the loop should do. Errors are
+ * told apart by their kind, which the tool gives: never by reading the result's text.
  */
+import type { ToolErrorKind } from "../tools/tool.ts";
 
 /** Consecutive steps with the same action or error class before the one reminder. */
 export const REMINDER_AT = 3;
@@ -17,14 +19,15 @@ export const RUNAWAY_REMINDER = "[tern reminder] This is the same action or the 
   "change your approach and say what you expect to change, or say where you are stuck. This is a " +
   "temporary reminder for this task only, not a user preference: never save it to memory or notes.";
 
-/** One tool call of a step, with its result and whether it actually ran. */
+/** One tool call of a step, with how it ended and whether it actually ran. */
 export interface StepCall {
   id: string;
   name: string;
   /** The raw JSON text of the arguments, as the model sent it. */
   arguments: string;
-  content: string;
   isError: boolean;
+  /** The tool's own word for the failure (not_found, timeout, exit_code, ...); absent on success. */
+  errorKind?: ToolErrorKind;
   /**
    * False for calls refused by policy, denied by the user, or rejected before running (they do not count).
    * Calls with bad arguments did reach the tool registry and count as executed, so a model stuck on a bad
@@ -67,13 +70,13 @@ export class RunawayGuard {
       const key = actionKey(call.name, call.arguments);
       if (!actionKeys.has(key)) actionKeys.set(key, call);
       if (call.isError) {
-        const errorClass = classifyError(call.content);
+        const errorClass = call.errorKind ?? "error";
         if (!errorKeys.has(errorClass)) errorKeys.set(errorClass, call);
       }
     }
     const hits = [
       ...advance(this.#actions, actionKeys, (call) => clip(`${call.name} ${call.arguments}`.trim())),
-      ...advance(this.#errors, errorKeys, (_call, key) => `the error "${clip(key)}"`),
+      ...advance(this.#errors, errorKeys, (_call, key) => `the error kind "${key}"`),
     ];
     const stop = hits.find((hit) => hit.count >= STOP_AT);
     if (stop) return { action: "stop", reason: `${stop.what} repeated ${stop.count} times in a row` };
@@ -126,39 +129,4 @@ function sortKeys(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(entries.map(([key, inner]) => [key, sortKeys(inner)]));
-}
-
-/** Error classes, most specific first: the first pattern that matches names the class. */
-const ERROR_CLASSES: [string, RegExp][] = [
-  ["timeout", /timed out|time-?out|ETIMEDOUT|deadline exceeded/i],
-  ["rate limit", /rate.?limit|too many requests|\b429\b/i],
-  [
-    "network",
-    /ECONNREFUSED|ECONNRESET|EHOSTUNREACH|network (error|is unreachable)|connection (refused|reset)|could not resolve host/i,
-  ],
-  ["auth", /unauthori[sz]ed|authentication|invalid api key|\b401\b/i],
-  ["permission", /permission denied|EACCES|EPERM|not permitted|access denied|outside the project root/i],
-  ["not found", /not found|no such file|ENOENT|does not exist|unknown tool/i],
-  [
-    "bad arguments",
-    /not valid JSON|must be a JSON object|field "[^"]*" is required|unknown field|must be .+, got/i,
-  ],
-];
-
-/** How much of an error result is searched for its class: tool errors say what they are up front. */
-const HEAD_CHARS = 300;
-
-/**
- * The class of a failed tool result: timeout, rate limit, network, auth, permission, not found, bad
- * arguments, non-zero exit code; otherwise the error text itself (whitespace collapsed, clipped). A
- * command's own trailer ("[exit code 2]", "[timed out after …]") decides for command output, because the
- * output itself is arbitrary text in which any of the words above may appear.
- */
-export function classifyError(content: string): string {
-  const text = content.trimEnd();
-  if (/\[timed out after [^\]]*\]$/.test(text)) return "timeout";
-  if (/\[exit code [1-9]\d*\]$/.test(text)) return "non-zero exit code";
-  const head = text.slice(0, HEAD_CHARS);
-  for (const [name, pattern] of ERROR_CLASSES) if (pattern.test(head)) return name;
-  return head.trim().replace(/\s+/g, " ");
 }

@@ -1,33 +1,25 @@
 /** Command-line arguments: parsing, validation and the help text. */
 import { parseArgs } from "node:util";
-import type { SandboxMode } from "../tools/tool.ts";
-import { parseDuration } from "../agent/budget.ts";
+import {
+  type ApproveMode,
+  type OutputFormat,
+  parseDuration,
+  type RunSettings,
+  type SandboxMode,
+} from "../config/settings.ts";
+
+export type { ApproveMode, OutputFormat, SandboxMode };
 
 /** tern's version, printed by `--version`. */
 export const VERSION = "0.1.0";
 
-/** How tool calls get approved: `ask` before edits and commands, `edits` run freely, `all` runs everything. */
-export type ApproveMode = "ask" | "edits" | "all";
-
-/** How a headless run reports: the final text, one JSON object, or one event per line. */
-export type OutputFormat = "text" | "json" | "stream-json";
-
 /** The parsed command line; unset optional fields were not given. */
-export interface CliArgs {
+export interface CliArgs extends RunSettings {
   help: boolean;
   version: boolean;
-  /** The task of a headless run (`-p`); absent for the REPL. */
-  prompt?: string;
-  output: OutputFormat;
-  approve: ApproveMode;
-  sandbox: SandboxMode;
   provider?: string;
   model?: string;
   baseUrl?: string;
-  maxTurns?: number;
-  tokenBudget?: number;
-  /** Wall-clock limit of a task, in milliseconds. */
-  timeLimitMs?: number;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */

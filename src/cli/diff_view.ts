@@ -66,7 +66,7 @@ function countLines(text: string): number {
   return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
 }
 
-/** "+3 −1 lines" (a real minus sign, as edit_file's result uses). */
+/** "+3 −1 lines" (a real minus sign, as the edit tool writes it). */
 export function formatDiffSummary(stat: DiffStat): string {
   return `+${stat.added} −${stat.removed} line${stat.added + stat.removed === 1 ? "" : "s"}`;
 }

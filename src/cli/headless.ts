@@ -1,8 +1,8 @@
 /** `tern -p TASK`: one task, answer on stdout, progress on stderr, an exit code scripts can rely on. */
 import type { ExitReason } from "../agent/events.ts";
 import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
-import type { Message } from "../llm/types.ts";
-import type { OutputFormat } from "./args.ts";
+import type { Conversation } from "../agent/conversation.ts";
+import type { OutputFormat } from "../config/settings.ts";
 import { partialNote, Renderer, type Sink } from "./render.ts";
 
 /** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
@@ -17,10 +17,12 @@ export function exitCodeFor(reason: ExitReason): number {
 export interface HeadlessOptions {
   task: string;
   output: OutputFormat;
-  history: Message[];
+  conversation: Conversation;
   stdout: Sink;
   stderr: Sink;
   loop: Omit<LoopOptions, "onEvent">;
+  /** Show a bug's stack on stderr (TERN_DEBUG=1). */
+  debug?: boolean;
 }
 
 /** Runs the task and prints its result; resolves with the process exit code. */
@@ -36,11 +38,12 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
     : (event) => progress.handle(event);
   let result: TaskResult;
   try {
-    result = await runTask(options.history, options.task, { ...options.loop, onEvent });
+    result = await runTask(options.conversation, options.task, { ...options.loop, onEvent });
   } finally {
     progress.dispose();
   }
   if (result.error) stderr.write(`tern: ${result.error}\n`);
+  if (result.debug && options.debug) stderr.write(`${result.debug}\n`);
   if (result.exitReason === "cancelled" && output !== "stream-json") stderr.write("tern: cancelled\n");
   if (output === "json") {
     stdout.write(JSON.stringify(resultObject(result)) + "\n");

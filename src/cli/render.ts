@@ -2,6 +2,8 @@
 import { styleText } from "node:util";
 import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../llm/types.ts";
+import type { ToolDetails } from "../tools/tool.ts";
+import { formatDiffSummary, terminalSafe } from "./diff_view.ts";
 
 type Color = "gray" | "red" | "green" | "yellow" | "cyan" | "bold" | "dim";
 
@@ -60,14 +62,15 @@ export class Renderer {
         break;
       case "tool_call":
         this.#line(
-          `${this.#paint("cyan", "⏺")} ${this.#paint("bold", event.name)} ${summarizeArgs(event.arguments)}`,
+          `${this.#paint("cyan", "⏺")} ${this.#paint("bold", event.name)} ` +
+            terminalSafe(clip(event.summary ?? summarizeArgs(event.arguments), 80)),
         );
         break;
       case "tool_start":
-        if (event.name === "execute_command") this.#startSpinner("running");
+        if (event.effect === "exec" || event.effect === "network") this.#startSpinner("running");
         break;
       case "tool_result":
-        this.#line(this.#resultLine(event.content, event.isError));
+        this.#line(this.#resultLine(event));
         break;
       case "usage":
         this.#line(this.#paint("dim", formatUsage(event.usage)));
@@ -109,11 +112,18 @@ export class Renderer {
     this.#stopSpinner();
   }
 
-  #resultLine(content: string, isError: boolean): string {
-    const first = content.split("\n").find((line) => line.trim() !== "") ?? "";
-    const shown = first.length > 100 ? first.slice(0, 99) + "…" : first;
-    const status = isError ? this.#paint("red", "error") : this.#paint("green", "ok");
-    return `  ${this.#paint("dim", "⎿")} ${status} ${this.#paint("dim", shown)}`;
+  #resultLine(event: Extract<AgentEvent, { type: "tool_result" }>): string {
+    const status = event.isError ? this.#paint("red", "error") : this.#paint("green", "ok");
+    const diff = event.details?.diff;
+    // A change says what it did in its counts; anything else by its first line of output.
+    const first = diff && !event.isError
+      ? `${diff.path}${diff.created ? " (new)" : ""}: ${formatDiffSummary(diff)}`
+      : event.content.split("\n").find((line) => line.trim() !== "") ?? "";
+    const facts = resultFacts(event.details);
+    const tail = facts === "" ? "" : ` ${this.#paint("dim", `· ${facts}`)}`;
+    return `  ${this.#paint("dim", "⎿")} ${status} ${
+      this.#paint("dim", terminalSafe(clip(first, 100)))
+    }${tail}`;
   }
 
   #stream(mode: "reasoning" | "text", text: string): void {
@@ -164,25 +174,44 @@ export class Renderer {
   }
 }
 
-/** A short, one-line view of a tool call's arguments: the values, cut to fit. */
+/**
+ * A short, one-line view of a call's raw arguments, for calls whose tool gave no summary (bad arguments,
+ * unknown tools): `key=value` pairs, each value cut, the whole cut to fit.
+ */
 export function summarizeArgs(raw: string): string {
   let shown: string;
   try {
     const args = JSON.parse(raw || "{}");
     shown = typeof args === "object" && args !== null
-      ? Object.entries(args).map(([key, value]) => summarizeValue(key, value)).join(" ")
+      ? Object.entries(args).map(([key, value]) => `${key}=${clip(JSON.stringify(value) ?? "", 24)}`).join(
+        " ",
+      )
       : String(args);
   } catch {
     shown = raw;
   }
-  shown = shown.replace(/\s+/g, " ").trim();
-  return shown.length > 80 ? shown.slice(0, 79) + "…" : shown;
+  return clip(shown.replace(/\s+/g, " ").trim(), 80);
 }
 
-function summarizeValue(key: string, value: unknown): string {
-  if (key === "path" || key === "command") return String(value);
-  const text = typeof value === "string" ? value : JSON.stringify(value);
-  return `${key}=${text.length > 24 ? text.slice(0, 23) + "…" : text}`;
+function clip(text: string, max: number): string {
+  const line = text.replace(/\s+/g, " ");
+  return line.length > max ? line.slice(0, max - 1) + "…" : line;
+}
+
+/** What a result's details add to its line: exit code, time, the page shown, where the full output went. */
+export function resultFacts(details: ToolDetails | undefined): string {
+  if (!details) return "";
+  const facts: string[] = [];
+  if (details.shown && details.shown.to < details.shown.of) {
+    const { from, to, of, unit } = details.shown;
+    facts.push(`${unit} ${from}–${to} of ${of}`);
+  }
+  if (details.exitCode !== undefined) facts.push(`exit ${details.exitCode}`);
+  if (details.timedOut) facts.push("timed out");
+  if (details.durationMs !== undefined) facts.push(`${(details.durationMs / 1000).toFixed(1)} s`);
+  if (details.killedBackground) facts.push(`${details.killedBackground} background process(es) killed`);
+  if (details.spilledTo) facts.push(`full output saved to ${details.spilledTo}`);
+  return facts.join(" · ");
 }
 
 /** "tokens: 1,234 in (1,000 cached) · 56 out (20 reasoning)". */

@@ -1,25 +1,30 @@
 /** The interactive REPL: prompt, slash commands, one task per line, Ctrl-C cancels the running task. */
-import {
-  type ApprovalPolicy,
-  ApprovalSession,
-  type AskHuman,
-  createApprovalGate,
-} from "../agent/approval.ts";
-import { type LoopOptions, runTask } from "../agent/loop.ts";
-import type { Message } from "../llm/types.ts";
-import { ChangeTracker, terminalAsker, withChangeCapture } from "./approve.ts";
+import { type ApprovalPolicy, type AskHuman, createApprovalGate } from "../agent/approval.ts";
+import type { Conversation } from "../agent/conversation.ts";
+import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
+import type { Registry } from "../tools/registry.ts";
+import { terminalAsker } from "./approval_prompt.ts";
 import type { LineReader } from "./line_reader.ts";
 import { listenForCancel } from "./keys.ts";
 import { formatUsage, partialNote, Renderer, type Sink } from "./render.ts";
 
-/** What the REPL needs: the loop's options minus what it builds per task. */
+/** A new conversation and the tools built for it (they share its file tracker). */
+export interface Started {
+  conversation: Conversation;
+  registry: Registry;
+}
+
+/** What the REPL needs: the loop's options minus what it builds per task and per conversation. */
 export interface ReplOptions {
   banner: string[];
-  systemPrompt: string;
   policy: ApprovalPolicy;
   reader: LineReader;
   sink: Sink;
-  loop: Omit<LoopOptions, "onEvent" | "signal" | "approve">;
+  /** Starts a conversation: at launch and on /clear. */
+  startConversation: () => Started;
+  loop: Omit<LoopOptions, "onEvent" | "signal" | "approve" | "registry">;
+  /** Show a bug's stack (TERN_DEBUG=1). */
+  debug?: boolean;
 }
 
 const HELP = [
@@ -38,9 +43,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   });
   for (const line of options.banner) screen.print(line, "dim");
   screen.print("/help for commands · Ctrl-C cancels a running task · Ctrl-D exits", "dim");
-  const history: Message[] = [{ role: "system", content: options.systemPrompt }];
-  // Both live as long as the REPL: "don't ask again" holds for the session, across tasks and /clear.
-  const approvals = { session: new ApprovalSession(), changes: new ChangeTracker(options.loop.root) };
+  let current = options.startConversation();
   try {
     while (true) {
       const input = await options.reader.read("\n› ");
@@ -51,10 +54,12 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const line = input.trim();
       if (line === "") continue;
       if (line.startsWith("/")) {
-        if (runSlashCommand(line, history, options, screen) === "exit") return 0;
+        const outcome = runSlashCommand(line, options, screen);
+        if (outcome === "exit") return 0;
+        if (outcome === "clear") current = options.startConversation();
         continue;
       }
-      await runOneTask(line, history, options, { screen, ...approvals });
+      await runOneTask(line, current, options, screen);
     }
   } finally {
     screen.dispose();
@@ -64,29 +69,27 @@ export async function runRepl(options: ReplOptions): Promise<number> {
 
 function runSlashCommand(
   line: string,
-  history: Message[],
-  options: ReplOptions,
+  _options: ReplOptions,
   screen: Renderer,
-): "exit" | "continue" {
+): "exit" | "clear" | "continue" {
   const command = line.split(/\s+/)[0];
   if (command === "/exit" || command === "/quit") return "exit";
   if (command === "/help") HELP.forEach((text) => screen.print(text));
   else if (command === "/clear") {
-    history.splice(1);
-    // A new conversation has read nothing: the stale-write guard starts over too.
-    options.loop.files?.clear();
+    // A new conversation: it has read nothing (the stale-write guard starts over) and allowed nothing.
     screen.print("Conversation cleared.", "dim");
+    return "clear";
   } else screen.print(`Unknown command ${command}. /help lists the commands.`, "yellow");
   return "continue";
 }
 
 async function runOneTask(
   task: string,
-  history: Message[],
+  current: Started,
   options: ReplOptions,
-  ui: { screen: Renderer; session: ApprovalSession; changes: ChangeTracker },
+  screen: Renderer,
 ): Promise<void> {
-  const { screen, session, changes } = ui;
+  const { conversation, registry } = current;
   const controller = new AbortController();
   const cancel = () => {
     if (!controller.signal.aborted) controller.abort();
@@ -97,9 +100,7 @@ async function runOneTask(
     ? terminalAsker({
       beforeAsk: () => screen.pause(),
       onInterrupt: cancel,
-      root: options.loop.root,
       useColor: true,
-      changes,
       show: (text) => screen.print(text),
     })
     : undefined;
@@ -113,27 +114,25 @@ async function runOneTask(
   });
   Deno.addSignalListener("SIGINT", cancel);
   try {
-    const result = await runTask(history, task, {
+    const result = await runTask(conversation, task, {
       ...options.loop,
-      approve: withChangeCapture(createApprovalGate(options.policy, asker, { session }), changes),
+      registry,
+      approve: createApprovalGate(options.policy, asker, { session: conversation.approvals }),
       signal: controller.signal,
-      onEvent: (event) => {
-        screen.handle(event);
-        if (event.type !== "tool_result") return;
-        const summary = changes.summary(event.id);
-        // edit_file's own result line already ends with "(+N −M lines)".
-        if (summary && !event.isError && !/\+\d+ −\d+ lines?\)/.test(event.content)) {
-          screen.print(`    ${summary}`, "dim");
-        }
-      },
+      onEvent: (event) => screen.handle(event),
     });
-    if (result.exitReason === "cancelled") {
-      screen.print("Cancelled. The conversation is kept; type the next task.", "yellow");
-    } else if (result.error) screen.print(`error: ${result.error}`, "red");
-    else if (result.partial) screen.print(partialNote(result.exitReason), "yellow");
-    if (result.turns > 1) screen.print(`task total: ${formatUsage(result.usage)}`, "dim");
+    report(result, screen, options.debug ?? false);
   } finally {
     keys?.stop();
     Deno.removeSignalListener("SIGINT", cancel);
   }
+}
+
+function report(result: TaskResult, screen: Renderer, debug: boolean): void {
+  if (result.exitReason === "cancelled") {
+    screen.print("Cancelled. The conversation is kept; type the next task.", "yellow");
+  } else if (result.error) screen.print(`error: ${result.error}`, "red");
+  else if (result.partial) screen.print(partialNote(result.exitReason), "yellow");
+  if (debug && result.debug) screen.print(result.debug, "dim");
+  if (result.turns > 1) screen.print(`task total: ${formatUsage(result.usage)}`, "dim");
 }

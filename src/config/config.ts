@@ -2,8 +2,8 @@
  * Configuration: which model to talk to and how. Precedence, highest first: command-line flags, the real
  * environment, `.env` in the project root (variable by variable), then the provider preset.
  */
-import type { CliArgs } from "../cli/args.ts";
 import { loadDotenv } from "./dotenv.ts";
+import type { RunSettings } from "./settings.ts";
 import {
   DEFAULT_PROVIDER,
   findProvider,
@@ -12,11 +12,12 @@ import {
   PROVIDERS,
 } from "./providers.ts";
 
-/** The run settings that come straight from the command line. */
-type RunSettings = Pick<
-  CliArgs,
-  "approve" | "sandbox" | "output" | "prompt" | "maxTurns" | "tokenBudget" | "timeLimitMs"
->;
+/** What the command line chose: the run settings and, when given, the model and endpoint. */
+export interface ConfigArgs extends RunSettings {
+  provider?: string;
+  model?: string;
+  baseUrl?: string;
+}
 
 /** Everything a run needs to know before it starts. */
 export interface Config extends RunSettings {
@@ -63,7 +64,7 @@ export type ProbeLocal = () => Promise<LocalServer | null>;
 
 /** The inputs of `loadConfig`; `env` is the real environment (e.g. `Deno.env.toObject()`). */
 export interface LoadConfigOptions {
-  args: CliArgs;
+  args: ConfigArgs;
   env: Record<string, string | undefined>;
   root: string;
   /** Defaults to `probeLocalServers()` on Ollama's and llama.cpp's usual ports. */

@@ -49,7 +49,7 @@ function lineCount(text: string): number {
 }
 
 /** Lines added and removed by replacing `from` with `to`, as a line diff counts them. */
-function lineDelta(from: string, to: string): LineDelta {
+export function lineDelta(from: string, to: string): LineDelta {
   const before = from.replaceAll("\r\n", "\n");
   const after = to.replaceAll("\r\n", "\n");
   if (lineCount(before) + lineCount(after) > DIFF_LINE_LIMIT) {

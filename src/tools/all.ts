@@ -1,23 +1,33 @@
-/** The built-in tool set. */
+/** The built-in tool set, built with the settings of one conversation. */
 
-import { editFileTool } from "./edit_file.ts";
-import { executeCommandTool } from "./execute_command.ts";
+import type { SandboxMode } from "../config/settings.ts";
+import { createEditFileTool } from "./edit_file.ts";
+import { createExecuteCommandTool, type SandboxDetector } from "./execute_command.ts";
 import { globFilesTool } from "./glob_files.ts";
 import { grepCodeTool } from "./grep_code.ts";
 import { listDirTool } from "./list_dir.ts";
-import { readFileTool } from "./read_file.ts";
-import type { Tool } from "./tool.ts";
-import { writeFileTool } from "./write_file.ts";
+import { createReadFileTool } from "./read_file.ts";
+import type { FileTracker, Tool } from "./tool.ts";
+import { createWriteFileTool } from "./write_file.ts";
+
+/** What the built-in tools are built with. */
+export interface BuiltinOptions {
+  /** The conversation's memory of files read (the stale-write guard); absent = no guard. */
+  files?: FileTracker;
+  /** How commands run: sandbox mode, secrets to redact, and (tests) how bubblewrap is detected. */
+  shell?: { sandbox?: SandboxMode; secrets?: string[]; detect?: SandboxDetector };
+}
 
 /** The built-in tools: read_file, write_file, edit_file, list_dir, glob_files, grep_code, execute_command. */
-export function builtinTools(): Tool[] {
+export function builtinTools(options: BuiltinOptions = {}): Tool[] {
+  const { files, shell } = options;
   return [
-    readFileTool,
-    writeFileTool,
-    editFileTool,
+    createReadFileTool({ files }),
+    createWriteFileTool({ files }),
+    createEditFileTool({ files }),
     listDirTool,
     globFilesTool,
     grepCodeTool,
-    executeCommandTool,
+    createExecuteCommandTool(shell),
   ];
 }

@@ -7,7 +7,14 @@ import { withFileLock } from "./_file_lock.ts";
 import { cutLine } from "./_truncate.ts";
 import { guardFresh, recordWrite, snapshotOfText } from "./file_tracker.ts";
 import { MAX_FILE_BYTES, prependBom, readTextFile, resolveForRead, type TextFile } from "./path_guard.ts";
-import { type Tool, type ToolContext, ToolError } from "./tool.ts";
+import {
+  type CallInspection,
+  type FileTracker,
+  type Tool,
+  type ToolContext,
+  ToolError,
+  type ToolResult,
+} from "./tool.ts";
 
 /** How many match locations an ambiguity error lists before summarising. */
 const MAX_LISTED_MATCHES = 20;
@@ -75,30 +82,31 @@ function plural(count: number, word: string): string {
 
 /** The edits to make; the either-or of the two forms is checked here (the schema subset cannot say it). */
 function editsOf(args: EditFileArgs): EditSpec[] {
+  const bad = (message: string) => new ToolError(message, "bad_arguments");
   const single = args.old_text !== undefined || args.new_text !== undefined;
   if (args.edits !== undefined) {
     if (single || args.replace_all !== undefined) {
-      throw new ToolError(
+      throw bad(
         `edit_file: give either old_text/new_text (one edit) or edits (several), not both: put every ` +
           `change in edits, each with its own replace_all if needed.`,
       );
     }
     if (args.edits.length === 0) {
-      throw new ToolError(`edit_file: edits is empty: give at least one {"old_text", "new_text"}.`);
+      throw bad(`edit_file: edits is empty: give at least one {"old_text", "new_text"}.`);
     }
     return args.edits;
   }
   if (!single) {
-    throw new ToolError(
+    throw bad(
       `edit_file: give old_text and new_text for one edit, or edits: [{"old_text": ..., "new_text": ...}] ` +
         `for several.`,
     );
   }
   if (args.old_text === undefined) {
-    throw new ToolError(`edit_file: field "old_text" is required (string): the exact text to replace`);
+    throw bad(`edit_file: field "old_text" is required (string): the exact text to replace`);
   }
   if (args.new_text === undefined) {
-    throw new ToolError(
+    throw bad(
       `edit_file: field "new_text" is required (string): the text to put in its place (may be empty to delete)`,
     );
   }
@@ -111,15 +119,16 @@ function which(index: number, total: number): string {
 }
 
 function checkShape(edits: EditSpec[]): void {
+  const bad = (message: string) => new ToolError(message, "bad_arguments");
   edits.forEach((edit, i) => {
     if (edit.old_text === "") {
-      throw new ToolError(
+      throw bad(
         `${which(i, edits.length)}old_text is empty: give the exact text to replace ` +
           `(to create a file, use write_file).`,
       );
     }
     if (edit.old_text === edit.new_text) {
-      throw new ToolError(
+      throw bad(
         `${which(i, edits.length)}old_text and new_text are identical: the edit would change nothing.`,
       );
     }
@@ -178,8 +187,16 @@ function failureText(
   }
 }
 
+/** The edited text, the model's summary of it, and its line counts. */
+interface Applied {
+  text: string;
+  summary: string;
+  added: number;
+  removed: number;
+}
+
 /** Applies the edits in order to the file's text, all or nothing; throws naming the edit that failed. */
-function applyAll(file: TextFile, edits: EditSpec[]): { text: string; summary: string } {
+function applyAll(file: TextFile, edits: EditSpec[]): Applied {
   let text = file.text;
   let added = 0;
   let removed = 0;
@@ -190,11 +207,13 @@ function applyAll(file: TextFile, edits: EditSpec[]): { text: string; summary: s
     const tail = edits.length === 1 ? "" : ` No edit was applied and nothing was written` +
       (i === 0 ? "." : ` (line numbers are of the text after edit${i === 1 ? " 1" : `s 1–${i}`}).`);
     if (outcome.kind !== "edited") {
-      throw new ToolError(which(i, edits.length) + failureText(outcome, text, edit, file.rel) + tail);
+      const kind = outcome.kind === "not_found" ? "no_match" : "refused";
+      throw new ToolError(which(i, edits.length) + failureText(outcome, text, edit, file.rel) + tail, kind);
     }
     if (outcome.text === text) {
       throw new ToolError(
         `${which(i, edits.length)}new_text is what is already there: the edit would change nothing.${tail}`,
+        "bad_arguments",
       );
     }
     text = outcome.text;
@@ -210,39 +229,71 @@ function applyAll(file: TextFile, edits: EditSpec[]): { text: string; summary: s
   // One edit's own count is exact and cheap; several may touch the same lines, so diff the whole change.
   const delta = edits.length === 1 ? { added, removed } : diffSummary(file.text, text, { added, removed });
   const lines = `(+${delta.added} −${delta.removed} lines)`;
-  return { text, summary: `${what} ${lines}${notes.map((note) => `; ${note}`).join("")}` };
+  const summary = `${what} ${lines}${notes.map((note) => `; ${note}`).join("")}`;
+  return { text, summary, ...delta };
 }
 
-async function editLocked(path: string, edits: EditSpec[], ctx: ToolContext): Promise<string> {
-  const file = await readTextFile(ctx.root, path);
+/** A dry run of the whole edit: every check the write makes, and the bytes it would write. */
+interface Plan extends Applied {
+  file: TextFile;
+  data: Uint8Array;
+}
+
+async function plan(args: EditFileArgs, ctx: ToolContext, files?: FileTracker): Promise<Plan> {
+  const edits = editsOf(args);
+  checkShape(edits);
+  const file = await readTextFile(ctx.root, args.path);
   refuseReadOnly(file.rel, file.info);
-  await guardFresh(ctx.files, file, () => snapshotOfText(file), "edit");
-  const { text, summary } = applyAll(file, edits);
-  const body = new TextEncoder().encode(text);
+  await guardFresh(files, file, () => snapshotOfText(file), "edit");
+  const applied = applyAll(file, edits);
+  const body = new TextEncoder().encode(applied.text);
   const data = file.bom ? prependBom(body) : body;
   if (data.length > MAX_FILE_BYTES) {
     const size = (data.length / (1024 * 1024)).toFixed(1);
     throw new ToolError(
       `the edited ${file.rel} would be ${size} MB, over the 10 MB limit: nothing was written.`,
+      "too_large",
     );
   }
-  await atomicWrite(file.real, data, { mode: file.info.mode === null ? undefined : file.info.mode & 0o7777 });
-  await recordWrite(ctx.files, file.real, data);
-  return `Edited ${file.rel}: ${summary}${hardLinkNote(file.rel, file.info, "edit")}`;
+  return { ...applied, file, data };
 }
 
-async function run(args: EditFileArgs, ctx: ToolContext): Promise<string> {
-  const edits = editsOf(args);
-  checkShape(edits);
-  const { real } = await resolveForRead(ctx.root, args.path);
-  return await withFileLock(real, () => editLocked(args.path, edits, ctx));
+/** Settings of edit_file. */
+export interface EditFileOptions {
+  /** The conversation's memory of files read (stale-write guard); absent = no guard. */
+  files?: FileTracker;
 }
 
-/** The edit_file tool. */
-export const editFileTool: Tool<EditFileArgs> = {
-  name: "edit_file",
-  description,
-  parameters,
-  effect: "write",
-  run,
-};
+/** Builds the edit_file tool; its preview is a dry run of the very edit it will write. */
+export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFileArgs> {
+  const { files } = options;
+  const inspect = async (args: EditFileArgs, ctx: ToolContext): Promise<CallInspection> => {
+    const { file, text } = await plan(args, ctx, files);
+    const preview = { kind: "diff" as const, path: file.rel, before: file.text, after: text, created: false };
+    return { effect: "write", paths: [file.rel], summary: file.rel, preview };
+  };
+  const run = async (args: EditFileArgs, ctx: ToolContext): Promise<ToolResult> => {
+    checkShape(editsOf(args));
+    const { real } = await resolveForRead(ctx.root, args.path);
+    return await withFileLock(real, async () => {
+      const { file, data, summary, added, removed } = await plan(args, ctx, files);
+      const mode = file.info.mode === null ? undefined : file.info.mode & 0o7777;
+      await atomicWrite(file.real, data, { mode });
+      await recordWrite(files, file.real, data);
+      return {
+        content: `Edited ${file.rel}: ${summary}${hardLinkNote(file.rel, file.info, "edit")}`,
+        details: { diff: { path: file.rel, added, removed, created: false } },
+      };
+    });
+  };
+  return {
+    name: "edit_file",
+    description,
+    guidance:
+      "edit_file: change part of a file: exact, unique old_text; several changes to one file in one " +
+      "call with edits.",
+    parameters,
+    inspect,
+    run,
+  };
+}

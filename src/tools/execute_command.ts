@@ -8,8 +8,15 @@ import { Redactor } from "./_redact.ts";
 import { type Finished, runInGroup } from "./_process_group.ts";
 import { bwrapArgs, detectBubblewrap, type SandboxDetector } from "./_sandbox.ts";
 import { HeadTail, MAX_OUTPUT_CHARS } from "./_truncate.ts";
-import { spillText } from "./spill.ts";
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import type { SandboxMode } from "../config/settings.ts";
+import {
+  type CallInspection,
+  FatalToolError,
+  type Tool,
+  type ToolContext,
+  ToolError,
+  type ToolResult,
+} from "./tool.ts";
 
 export {
   type Confinement,
@@ -89,12 +96,6 @@ export function childEnv(options: { sandboxed?: boolean } = {}): Record<string, 
   return env;
 }
 
-/** The values to hide: the configured secrets, and any secret-named variable in tern's own environment. */
-function secretValues(ctx: ToolContext): string[] {
-  const fromEnv = Object.entries(Deno.env.toObject()).filter(([name]) => SECRET_NAME.test(name));
-  return [...(ctx.shell?.secrets ?? []), ...fromEnv.map(([, value]) => value)];
-}
-
 /**
  * The command's output in bounded memory, redacted before anything is cut: the view for the model
  * (MAX_OUTPUT_CHARS) and a larger capture for the spill file (MAX_SPILL_CHARS), both head + tail.
@@ -135,27 +136,27 @@ function refusal(reason: string): string {
 }
 
 function sandboxRequired(reason: string): string {
-  return `execute_command refused: tern runs with --sandbox required, but ${reason}, so no command may run. ` +
-    "Tell the user: install the Debian package bubblewrap (apt install bubblewrap), or restart tern with " +
-    "--sandbox auto or --sandbox off.";
+  return `tern runs with --sandbox required, but ${reason}, so no command may run: install the Debian ` +
+    "package bubblewrap (apt install bubblewrap), or restart tern with --sandbox auto or --sandbox off.";
 }
 
-/** Saves the full output when the view had to cut it; says where, or why it could not. */
-async function spillNote(output: Output, root: string): Promise<string> {
-  if (output.total <= MAX_OUTPUT_CHARS) return "";
+/** Saves the full output when the view had to cut it; says where (or why it could not), and the path. */
+async function spillNote(output: Output, ctx: ToolContext): Promise<{ note: string; savedAs?: string }> {
+  if (output.total <= MAX_OUTPUT_CHARS) return { note: "" };
   const cut = output.total > MAX_SPILL_CHARS;
   try {
-    const path = await spillText(root, "execute_command", output.full.toString());
+    const path = await ctx.spill(output.full.toString());
     const kept = cut
       ? `too long to keep whole: its first and last ${MAX_SPILL_CHARS / 2} characters are in ${path}`
       : `saved in full to ${path}`;
-    return `\n[output: ${output.total} characters, ${kept}; page it with read_file (offset and limit in lines) ` +
-      "or search it with grep_code]";
+    const note = `\n[output: ${output.total} characters, ${kept}; page it with read_file (offset and limit ` +
+      "in lines) or search it with grep_code]";
+    return { note, savedAs: path };
   } catch (error) {
     // Worded for the model: no absolute path of the machine outside the root.
-    const why = (error instanceof Error ? error.message : String(error)).replaceAll(root, ".")
+    const why = (error instanceof Error ? error.message : String(error)).replaceAll(ctx.root, ".")
       .replace(/(^|[\s'"(])\/[^\s'")]*/g, "$1…");
-    return `\n[output: ${output.total} characters; the full output could not be saved (${why})]`;
+    return { note: `\n[output: ${output.total} characters; the full output could not be saved (${why})]` };
   }
 }
 
@@ -168,47 +169,83 @@ function sandboxHint(text: string, network: boolean): string {
 }
 
 async function report(
-  run: Finished & { output: Output },
-  context: { root: string; timeoutMs: number; sandbox?: { network: boolean } },
+  run: Finished & { output: Output; durationMs: number },
+  context: { ctx: ToolContext; timeoutMs: number; sandbox?: { network: boolean } },
 ): Promise<ToolResult> {
   const shown = run.output.view.toString();
-  const body = (shown === "" ? "(no output)" : shown.replace(/\n$/, "")) +
-    await spillNote(run.output, context.root);
+  const spill = await spillNote(run.output, context.ctx);
+  const body = (shown === "" ? "(no output)" : shown.replace(/\n$/, "")) + spill.note;
+  const details = { durationMs: run.durationMs, spilledTo: spill.savedAs };
   const killed = "the command and its child processes were killed";
   if (run.stopped === "timeout") {
-    return { content: `${body}\n[timed out after ${seconds(context.timeoutMs)}: ${killed}]`, isError: true };
+    return {
+      content: `${body}\n[timed out after ${seconds(context.timeoutMs)}: ${killed}]`,
+      details: { ...details, timedOut: true },
+      error: { kind: "timeout" },
+    };
   }
   if (run.stopped === "cancel") {
-    return { content: `${body}\n[cancelled by the user: ${killed}]`, isError: true };
+    return { content: `${body}\n[cancelled by the user: ${killed}]`, details, error: { kind: "cancelled" } };
   }
   const hint = run.code !== 0 && context.sandbox ? sandboxHint(shown, context.sandbox.network) : "";
-  return { content: `${body}\n[exit code ${run.code}]${hint}`, isError: run.code !== 0 };
+  return {
+    content: `${body}\n[exit code ${run.code}]${hint}`,
+    details: { ...details, exitCode: run.code },
+    ...(run.code !== 0 ? { error: { kind: "exit_code" as const } } : {}),
+  };
 }
 
-/** What can be swapped in tests: how bubblewrap is detected. */
+/** Settings of execute_command. */
 export interface ExecuteCommandOptions {
+  /** Sandbox mode (default "auto": bubblewrap when it works). */
+  sandbox?: SandboxMode;
+  /** Secret values (the API key) redacted from any output, besides secret-named variables of tern's own. */
+  secrets?: string[];
+  /** How bubblewrap is detected (default: probe once per process); tests simulate machines with it. */
   detect?: SandboxDetector;
 }
 
-/** Builds execute_command; `detect` decides whether bubblewrap works (default: probe once per process). */
+/** Builds execute_command with its sandbox mode and the secrets to redact. */
 export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): Tool<ExecuteCommandArgs> {
   const detect = options.detect ?? detectBubblewrap;
-  const run = async (args: ExecuteCommandArgs, ctx: ToolContext): Promise<ToolResult> => {
-    if (ctx.signal.aborted) return { content: "Cancelled before the command started.", isError: true };
+  const mode = options.sandbox ?? "auto";
+  const fromEnv = Object.entries(Deno.env.toObject()).filter(([name]) => SECRET_NAME.test(name));
+  const secrets = [...(options.secrets ?? []), ...fromEnv.map(([, value]) => value)];
+
+  /** Whether this call may run here and how: refused by the deny-list, or confined (or not). */
+  const plan = async (args: ExecuteCommandArgs) => {
     const denied = deniedReason(args.command);
-    if (denied) throw new ToolError(refusal(denied));
-    const mode = ctx.shell?.sandbox ?? "auto";
+    if (denied) throw new ToolError(refusal(denied), "refused");
     const probe = mode === "off" ? undefined : await detect();
-    if (mode === "required" && !probe?.available) throw new ToolError(sandboxRequired(probe!.reason));
-    const sandboxed = probe?.available === true;
-    const network = args.network === true;
+    if (mode === "required" && !probe?.available) throw new FatalToolError(sandboxRequired(probe!.reason));
+    return { sandboxed: probe?.available === true, network: args.network === true };
+  };
+
+  const inspect = async (args: ExecuteCommandArgs): Promise<CallInspection> => {
+    const { sandboxed, network } = await plan(args);
+    const firstLine = args.command.trim().split("\n")[0];
+    return {
+      effect: network ? "network" : "exec",
+      paths: [],
+      sandboxed,
+      summary: firstLine,
+      preview: { kind: "command", command: args.command },
+    };
+  };
+
+  const run = async (args: ExecuteCommandArgs, ctx: ToolContext): Promise<ToolResult> => {
+    if (ctx.signal.aborted) {
+      return { content: "Cancelled before the command started.", error: { kind: "cancelled" } };
+    }
+    const { sandboxed, network } = await plan(args);
     const env = childEnv({ sandboxed });
     const shell = ["bash", "-c", args.command];
     const argv = sandboxed
       ? ["bwrap", ...bwrapArgs({ root: ctx.root, home: env.HOME, path: env.PATH, network }), "--", ...shell]
       : shell;
     const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-    const output = new Output(secretValues(ctx));
+    const output = new Output(secrets);
+    const started = performance.now();
     const finished = await runInGroup(argv, {
       cwd: ctx.root,
       env,
@@ -216,14 +253,19 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
       timeoutMs,
       sink: output,
     });
-    return report({ ...finished, output }, {
-      root: ctx.root,
+    const durationMs = Math.round(performance.now() - started);
+    return report({ ...finished, output, durationMs }, {
+      ctx,
       timeoutMs,
       sandbox: sandboxed ? { network } : undefined,
     });
   };
-  return { name: "execute_command", description, parameters, effect: "exec", run };
+  return {
+    name: "execute_command",
+    description,
+    guidance: "execute_command: run tests, builds and git.",
+    parameters,
+    inspect,
+    run,
+  };
 }
-
-/** The execute_command tool, with bubblewrap detected on first use. */
-export const executeCommandTool: Tool<ExecuteCommandArgs> = createExecuteCommandTool();

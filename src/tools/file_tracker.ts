@@ -9,7 +9,7 @@ export function createFileTracker(): FileTracker {
   return {
     record: (realPath, snapshot) => void seen.set(realPath, snapshot),
     get: (realPath) => seen.get(realPath),
-    clear: () => seen.clear(),
+    entries: () => [...seen.entries()],
   };
 }
 
@@ -79,6 +79,7 @@ export async function guardFresh(
     throw new ToolError(
       `${target.rel} ${change === "edit" ? "has" : "already exists and has"} not been read in this ` +
         `conversation: read it first with read_file, ${how}.`,
+      "stale",
     );
   }
   const now = await current();
@@ -86,6 +87,7 @@ export async function guardFresh(
     throw new ToolError(
       `${target.rel} changed since you read it; read it again with read_file, then ${change} it ` +
         `(your copy of it is out of date).`,
+      "stale",
     );
   }
 }

@@ -5,6 +5,7 @@ import picomatch from "picomatch";
 import { posix } from "node:path";
 import { resolvePath, showPath } from "./path_guard.ts";
 import { rulesFor, walkTree } from "./_walk.ts";
+import { inspectRead } from "./_read_inspect.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 
 /** Paths returned when the model gives no max_results. */
@@ -88,7 +89,7 @@ async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string> {
   const given = args.path ?? ".";
   const dir = await resolvePath(ctx.root, given);
   if (dir.info === null) {
-    throw new ToolError(`glob_files: ${showPath(given)} not found: check it with list_dir.`);
+    throw new ToolError(`glob_files: ${showPath(given)} not found: check it with list_dir.`, "not_found");
   }
   if (!dir.info.isDirectory) {
     throw new ToolError(
@@ -129,6 +130,7 @@ export const globFilesTool: Tool<GlobFilesArgs> = {
   name: "glob_files",
   description,
   parameters,
-  effect: "read",
+  guidance: "glob_files: find files by name pattern.",
+  inspect: (args, ctx) => inspectRead(ctx.root, args.path, args.pattern),
   run,
 };

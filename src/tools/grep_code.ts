@@ -5,6 +5,7 @@ import { builtinSearch, ripgrepSearch } from "./_grep_search.ts";
 import { type LineEvent, ripgrepAvailable, type SearchSpec } from "./_ripgrep.ts";
 import { cutAround } from "./_truncate.ts";
 import { GitignoreRules, readSearchable, rulesFor } from "./_walk.ts";
+import { inspectRead } from "./_read_inspect.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 
 /** Matching lines returned when the model gives no max_results. */
@@ -152,7 +153,7 @@ export async function grepCode(
   const given = args.path ?? ".";
   const found = await resolvePath(ctx.root, given);
   if (found.info === null) {
-    throw new ToolError(`grep_code: ${showPath(given)} not found: check it with list_dir.`);
+    throw new ToolError(`grep_code: ${showPath(given)} not found: check it with list_dir.`, "not_found");
   }
   const file = !found.info.isDirectory;
   if (file) {
@@ -189,7 +190,9 @@ export async function grepCode(
     if (!ctx.signal.aborted) throw error;
   }
   // ripgrep killed by the abort ends quietly; either way the model must not take a cut list as whole.
-  if (ctx.signal.aborted) throw new ToolError("grep_code: cancelled by the user before the search finished.");
+  if (ctx.signal.aborted) {
+    throw new ToolError("grep_code: cancelled by the user before the search finished.", "cancelled");
+  }
   return render(out, args, found.rel === "." ? "the project" : showPath(found.rel));
 }
 
@@ -198,6 +201,7 @@ export const grepCodeTool: Tool<GrepCodeArgs> = {
   name: "grep_code",
   description,
   parameters,
-  effect: "read",
+  guidance: "grep_code: find code by regex or literal text.",
+  inspect: (args, ctx) => inspectRead(ctx.root, args.path, JSON.stringify(args.pattern)),
   run: (args, ctx) => grepCode(args, ctx),
 };

@@ -3,7 +3,8 @@
 import { join, relative, resolve } from "node:path";
 import { OutsideRootError, resolvePath, showPath } from "./path_guard.ts";
 import { cutLine, truncateMiddle } from "./_truncate.ts";
-import { type Tool, type ToolContext, ToolError } from "./tool.ts";
+import { inspectRead } from "./_read_inspect.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 
 /** Most entries listed by one call. */
 export const MAX_ENTRIES = 500;
@@ -55,11 +56,11 @@ async function describe(root: string, dir: string, entry: Deno.DirEntry): Promis
   return `${entry.name} (device)`;
 }
 
-async function run(args: ListDirArgs, ctx: ToolContext): Promise<string> {
+async function run(args: ListDirArgs, ctx: ToolContext): Promise<string | ToolResult> {
   const given = args.path ?? ".";
   const dir = await resolvePath(ctx.root, given);
   if (dir.info === null) {
-    throw new ToolError(`${showPath(given)} not found: list its parent to check the name.`);
+    throw new ToolError(`${showPath(given)} not found: list its parent to check the name.`, "not_found");
   }
   if (dir.info.isFile) throw new ToolError(`${showPath(dir.rel)} is a file: use read_file.`);
   if (!dir.info.isDirectory) throw new ToolError(`${showPath(dir.rel)} is not a directory.`);
@@ -72,14 +73,16 @@ async function run(args: ListDirArgs, ctx: ToolContext): Promise<string> {
     shown.map(async (e) => cutLine(await describe(ctx.root, dir.real, e), MAX_ENTRY_CHARS)),
   );
   if (entries.length > MAX_ENTRIES) lines.push(`(${entries.length - MAX_ENTRIES} more entries not shown)`);
-  return truncateMiddle(lines.join("\n"), MAX_LISTING_CHARS);
+  const content = truncateMiddle(lines.join("\n"), MAX_LISTING_CHARS);
+  return { content, details: { shown: { from: 1, to: shown.length, of: entries.length, unit: "entries" } } };
 }
 
 /** The list_dir tool. */
 export const listDirTool: Tool<ListDirArgs> = {
   name: "list_dir",
   description,
+  guidance: "list_dir: see what a directory holds.",
   parameters,
-  effect: "read",
+  inspect: (args, ctx) => inspectRead(ctx.root, args.path),
   run,
 };

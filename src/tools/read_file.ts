@@ -3,7 +3,8 @@
 import { readTextFile, showPath } from "./path_guard.ts";
 import { cutLine } from "./_truncate.ts";
 import { snapshotOfText } from "./file_tracker.ts";
-import { type Tool, type ToolContext, ToolError } from "./tool.ts";
+import { inspectRead } from "./_read_inspect.ts";
+import { type FileTracker, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 
 /** Most lines returned by one call. */
 export const MAX_LINES = 2000;
@@ -47,21 +48,24 @@ function splitLines(text: string): string[] {
   return lines.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
 }
 
-async function run(args: ReadFileArgs, ctx: ToolContext): Promise<string> {
+async function run(args: ReadFileArgs, ctx: ToolContext, files?: FileTracker): Promise<string | ToolResult> {
   const file = await readTextFile(ctx.root, args.path);
   // Valid UTF-8 can still be binary (an ELF header is); grep_code skips such files for the same reason.
   if (file.text.includes("\0")) {
-    throw new ToolError(`${showPath(file.rel)}: binary file, ${file.bytes} bytes (it contains NUL bytes).`);
+    throw new ToolError(
+      `${showPath(file.rel)}: binary file, ${file.bytes} bytes (it contains NUL bytes).`,
+      "binary",
+    );
   }
   const lines = splitLines(file.text);
   const offset = args.offset ?? 1;
   if (offset > Math.max(lines.length, 1)) {
     const count = `${lines.length} line${lines.length === 1 ? "" : "s"}`;
-    throw new ToolError(`offset ${offset} is past the end: ${file.rel} has ${count}.`);
+    throw new ToolError(`offset ${offset} is past the end: ${file.rel} has ${count}.`, "bad_arguments");
   }
   // What the model has now seen, for edit_file's and write_file's stale-write guard; a page counts too,
   // as the whole file's snapshot: a change anywhere in it means the model's picture is out of date.
-  ctx.files?.record(file.real, await snapshotOfText(file));
+  files?.record(file.real, await snapshotOfText(file));
   if (file.text === "") return "(empty file)";
   const last = Math.min(lines.length, offset - 1 + (args.limit ?? MAX_LINES));
   const out: string[] = [];
@@ -77,14 +81,30 @@ async function run(args: ReadFileArgs, ctx: ToolContext): Promise<string> {
   if (remaining > 0) {
     out.push(`(${remaining} more line${remaining === 1 ? "" : "s"}: call read_file with offset=${next})`);
   }
-  return out.join("\n");
+  const shown = { from: offset, to: next - 1, of: lines.length, unit: "lines" };
+  return { content: out.join("\n"), details: { shown } };
 }
 
-/** The read_file tool. */
-export const readFileTool: Tool<ReadFileArgs> = {
-  name: "read_file",
-  description,
-  parameters,
-  effect: "read",
-  run,
-};
+/** Settings of read_file. */
+export interface ReadFileOptions {
+  /** Where what the model has seen is recorded, for the stale-write guard of edit_file and write_file. */
+  files?: FileTracker;
+}
+
+/** Builds the read_file tool. */
+export function createReadFileTool(options: ReadFileOptions = {}): Tool<ReadFileArgs> {
+  return {
+    name: "read_file",
+    description,
+    guidance: "read_file: read a file (a page at a time) before you edit it.",
+    parameters,
+    inspect: (args, ctx) => inspectRead(ctx.root, args.path, pageLabel(args)),
+    run: (args, ctx) => run(args, ctx, options.files),
+  };
+}
+
+function pageLabel(args: ReadFileArgs): string {
+  if (args.offset === undefined && args.limit === undefined) return "";
+  const from = args.offset ?? 1;
+  return args.limit === undefined ? `(from line ${from})` : `(lines ${from}–${from + args.limit - 1})`;
+}

@@ -1,9 +1,20 @@
-/** The tool registry: specs for the model, and execution that turns every failure into a result. */
+/**
+ * The tool registry: specs for the model, validation of each call, and the one place where a tool's
+ * throw becomes a structured result (an error the model reads) or a fatal error (the task ends).
+ */
 
 import type { ToolSpec } from "../llm/types.ts";
-import { limitResult } from "./spill.ts";
+import { limitResult, spillText } from "./spill.ts";
 import { validateArgs } from "./_validate.ts";
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
+import {
+  type CallInspection,
+  FatalToolError,
+  type Tool,
+  type ToolContext,
+  ToolError,
+  type ToolErrorKind,
+  type ToolResult,
+} from "./tool.ts";
 
 /** A tool call as it arrives from the model: a name and the raw JSON text of the arguments. */
 export interface ToolCallRequest {
@@ -15,43 +26,100 @@ export interface ToolCallRequest {
 export interface Registry {
   /** Specs of every tool, sorted by name (a stable order keeps the provider's prompt cache warm). */
   specs(): ToolSpec[];
-  /** The tool called `name`, if there is one. */
-  get(name: string): Tool | undefined;
+  /** Every tool, sorted by name. */
+  tools(): Tool[];
   /** Parses and validates a call: the tool with its arguments, or the error result the model should read. */
   prepare(call: ToolCallRequest): PreparedCall | ToolResult;
-  /** Runs one call; never throws: unknown tools, bad arguments and tool failures become error results. */
-  execute(call: ToolCallRequest, ctx: ToolContext): Promise<ToolResult>;
 }
 
-/** A call whose tool exists and whose arguments passed the schema; run it with `runPrepared`. */
+/** A call whose tool exists and whose arguments passed the schema. */
 export interface PreparedCall {
   tool: Tool;
   args: Record<string, unknown>;
 }
 
-/**
- * Runs a prepared call; never throws: a tool's failure becomes an error result without a stack trace.
- * Every result over SPILL_THRESHOLD characters is saved in full under .tern/tool-outputs/ and the model
- * gets its head and tail with the file's path (the one truncation policy, applied here for every tool).
- */
-export async function runPrepared(prepared: PreparedCall, ctx: ToolContext): Promise<ToolResult> {
-  const result = await runTool(prepared, ctx);
-  return { ...result, content: await limitResult(ctx.root, prepared.tool.name, result.content) };
+/** The context a registry call needs: the tool's context minus `spill`, which is bound to the tool here. */
+export type CallContext = Omit<ToolContext, "spill">;
+
+function contextFor(tool: Tool, ctx: CallContext): ToolContext {
+  return { ...ctx, spill: (text) => spillText(ctx.root, tool.name, text) };
 }
 
-async function runTool({ tool, args }: PreparedCall, ctx: ToolContext): Promise<ToolResult> {
+/**
+ * Inspects a prepared call: its facts, or (when a dry run shows it cannot succeed) the error result the
+ * model should read. Throws FatalToolError when the task cannot go on.
+ */
+export async function inspectPrepared(
+  prepared: PreparedCall,
+  ctx: CallContext,
+): Promise<CallInspection | ToolResult> {
   try {
-    const result = await tool.run(args, ctx);
-    return typeof result === "string" ? { content: result, isError: false } : result;
+    return await prepared.tool.inspect(prepared.args, contextFor(prepared.tool, ctx));
   } catch (error) {
-    if (error instanceof ToolError) return failure(scrub(error.message, ctx.root));
-    const message = error instanceof Error ? error.message : String(error);
-    return failure(`${tool.name}: ${scrub(message, ctx.root)}`);
+    return await failure(error, prepared.tool, ctx.root);
   }
 }
 
-function failure(content: string): ToolResult {
-  return { content, isError: true };
+/**
+ * Runs a prepared call. A tool's failure becomes an error result with its kind, without a stack trace;
+ * FatalToolError (and a bug in tern: TypeError, RangeError, ReferenceError) is thrown on. Every result
+ * over SPILL_THRESHOLD characters is saved in full under .tern/tool-outputs/ and the model gets its head and
+ * tail with the file's path (the one truncation policy, applied here for every tool).
+ */
+export async function runPrepared(prepared: PreparedCall, ctx: CallContext): Promise<ToolResult> {
+  const { tool, args } = prepared;
+  let result: ToolResult;
+  try {
+    const returned = await tool.run(args, contextFor(tool, ctx));
+    result = typeof returned === "string" ? { content: returned } : returned;
+  } catch (error) {
+    result = await failure(error, tool, ctx.root);
+  }
+  const limited = await limitResult(ctx.root, tool.name, result.content);
+  if (limited.savedAs === undefined) return result;
+  return { ...result, content: limited.content, details: { ...result.details, spilledTo: limited.savedAs } };
+}
+
+/** Errors that only a bug in tern's own code throws: they end the task instead of misleading the model. */
+const BUGS = [TypeError, RangeError, ReferenceError, SyntaxError];
+
+/** The error result for a tool's throw, or the throw itself when the task cannot go on. */
+async function failure(error: unknown, tool: Tool, root: string): Promise<ToolResult> {
+  if (error instanceof FatalToolError) throw error;
+  if (!(await rootExists(root))) {
+    throw new FatalToolError("the project root no longer exists (was it deleted or moved?)");
+  }
+  if (error instanceof ToolError) return errorResult(scrub(error.message, root), error.kind);
+  if (BUGS.some((type) => error instanceof type)) {
+    throw new FatalToolError(`a bug in tern: ${tool.name}: ${scrub((error as Error).message, root)}`, {
+      cause: error,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return errorResult(`${tool.name}: ${scrub(message, root)}`, kindOfSystemError(error));
+}
+
+async function rootExists(root: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(root)).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** The kind of an error the operating system raised inside a tool. */
+function kindOfSystemError(error: unknown): ToolErrorKind {
+  if (error instanceof Deno.errors.NotFound) return "not_found";
+  if (error instanceof Deno.errors.PermissionDenied || error instanceof Deno.errors.NotCapable) {
+    return "permission";
+  }
+  if (error instanceof Deno.errors.TimedOut) return "timeout";
+  return error instanceof Error && error.name in Deno.errors ? "io" : "internal";
+}
+
+/** An error result of `kind`. */
+export function errorResult(content: string, kind: ToolErrorKind): ToolResult {
+  return { content, error: { kind } };
 }
 
 /** Parses the arguments text into an object, or says what is wrong with it. */
@@ -84,29 +152,24 @@ export function createRegistry(tools: Tool[]): Registry {
     if (byName.has(tool.name)) throw new Error(`duplicate tool name: ${tool.name}`);
     byName.set(tool.name, tool);
   }
-  const names = [...byName.keys()].sort();
-  const prepare = (call: ToolCallRequest): PreparedCall | ToolResult => {
-    const tool = byName.get(call.name);
-    if (tool === undefined) {
-      return failure(`unknown tool "${call.name}". Available tools: ${names.join(", ")}.`);
-    }
-    const args = parseArguments(tool.name, call.arguments);
-    if (typeof args === "string") return failure(args);
-    const problems = validateArgs(tool.name, tool.parameters, args);
-    if (problems.length > 0) return failure(problems.join("\n"));
-    return { tool, args };
-  };
+  const sorted = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const names = sorted.map((tool) => tool.name);
   return {
-    specs: () =>
-      names.map((name) => {
-        const { description, parameters } = byName.get(name)!;
-        return { name, description, parameters };
-      }),
-    get: (name) => byName.get(name),
-    prepare,
-    execute: async (call, ctx) => {
-      const prepared = prepare(call);
-      return "tool" in prepared ? await runPrepared(prepared, ctx) : prepared;
+    specs: () => sorted.map(({ name, description, parameters }) => ({ name, description, parameters })),
+    tools: () => [...sorted],
+    prepare: (call) => {
+      const tool = byName.get(call.name);
+      if (tool === undefined) {
+        return errorResult(
+          `unknown tool "${call.name}". Available tools: ${names.join(", ")}.`,
+          "unknown_tool",
+        );
+      }
+      const args = parseArguments(tool.name, call.arguments);
+      if (typeof args === "string") return errorResult(args, "bad_arguments");
+      const problems = validateArgs(tool.name, tool.parameters, args);
+      if (problems.length > 0) return errorResult(problems.join("\n"), "bad_arguments");
+      return { tool, args };
     },
   };
 }

@@ -85,13 +85,18 @@ export function spillView(text: string, savedAs: string | null): string {
   return `${note}\n${head}${marker}${text.slice(tailStart)}`;
 }
 
-/** Returns `content` unchanged when short; else spills it and returns the view. Never throws. */
-export async function limitResult(root: string, toolName: string, content: string): Promise<string> {
-  if (content.length <= SPILL_THRESHOLD) return content;
+/** `content` unchanged when short; else the view of it, and where it was saved (if it could be). Never throws. */
+export async function limitResult(
+  root: string,
+  toolName: string,
+  content: string,
+): Promise<{ content: string; savedAs?: string }> {
+  if (content.length <= SPILL_THRESHOLD) return { content };
   try {
-    return spillView(content, await spillText(root, toolName, content));
+    const savedAs = await spillText(root, toolName, content);
+    return { content: spillView(content, savedAs), savedAs };
   } catch {
     // An unwritable root or a .tern leading outside only costs the full copy; the view stays bounded.
-    return spillView(content, null);
+    return { content: spillView(content, null) };
   }
 }

@@ -1,15 +1,19 @@
-/** The interface every tool implements, and the error type tools throw for the model. */
+/**
+ * The interface every tool implements: what a call will touch (`inspect`, before it runs) and what it did
+ * (`run`, a structured result). The loop, approval and the UI read these facts; none of them reads a tool's
+ * arguments by name.
+ */
 
-/** What a tool may touch: capabilities arrive here, never through globals. */
+export type { SandboxMode } from "../config/settings.ts";
+
+/** What every tool may use: capabilities arrive here, never through globals. Settings go to the factory. */
 export interface ToolContext {
   /** Absolute, real (symlink-resolved) path of the project root. */
   root: string;
   /** Fires when the user cancels the turn; long-running tools must stop promptly. */
   signal: AbortSignal;
-  /** The conversation's memory of files the model has seen (stale-write guard); absent = no guard. */
-  files?: FileTracker;
-  /** How execute_command runs; absent = defaults (sandbox "auto", nothing to redact). */
-  shell?: ShellSettings;
+  /** Saves a long text in full under .tern/tool-outputs/ and returns its path relative to the root. */
+  spill(text: string): Promise<string>;
 }
 
 /** A file's state as the model last saw it (after read_file, or after tern's own write). */
@@ -20,47 +24,122 @@ export interface FileSnapshot {
   hash: string;
 }
 
-/** Per-conversation memory of what the model has read, keyed by real path. Cleared by /clear. */
+/** Per-conversation memory of what the model has read, keyed by real path. */
 export interface FileTracker {
   record(realPath: string, snapshot: FileSnapshot): void;
   get(realPath: string): FileSnapshot | undefined;
-  clear(): void;
+  /** Every remembered snapshot (a session saves them, so a resumed conversation keeps its guard). */
+  entries(): [string, FileSnapshot][];
 }
 
-/** Sandbox mode for shell commands: never, when bubblewrap is available, or refuse without it. */
-export type SandboxMode = "off" | "auto" | "required";
+/**
+ * How one call affects the world, for approval and scheduling: `read` runs beside other reads; `write`
+ * changes files; `exec` runs a program; `network` runs a program that may reach the network.
+ */
+export type ToolEffect = "read" | "write" | "exec" | "network";
 
-/** Settings for execute_command. */
-export interface ShellSettings {
-  sandbox: SandboxMode;
-  /** Secret values (the API key) redacted from any command output. */
-  secrets: string[];
+/** What the approval prompt shows before a call runs. */
+export type CallPreview =
+  /** A file change: the whole file before and after, from a dry run of the tool's own engine. */
+  | { kind: "diff"; path: string; before: string; after: string; created: boolean }
+  /** A change whose current content cannot be shown (binary, too large, a secrets file): why, and the new text. */
+  | { kind: "write_blind"; path: string; after: string; why: string }
+  /** A program to run, every line of it. */
+  | { kind: "command"; command: string };
+
+/** The facts of one call, known before it runs. */
+export interface CallInspection {
+  effect: ToolEffect;
+  /** Paths the call touches, relative to the root, after the path guard resolved symlinks. */
+  paths: string[];
+  /** For exec/network: true when the call runs confined by the OS sandbox. */
+  sandboxed?: boolean;
+  /** One short line naming the call's target for the UI, e.g. "src/a.ts" or the command's first line. */
+  summary: string;
+  preview?: CallPreview;
 }
 
-/** A tool's answer. Tools may also return a plain string (success). */
+/** Why a call failed, in words the loop and the runaway guard can branch on. */
+export type ToolErrorKind =
+  | "not_found"
+  | "permission"
+  | "outside_root"
+  | "bad_arguments"
+  | "stale"
+  | "timeout"
+  | "refused"
+  | "no_match"
+  | "too_large"
+  | "binary"
+  | "exit_code"
+  | "cancelled"
+  | "denied"
+  | "unknown_tool"
+  | "io"
+  | "internal";
+
+/** What a call did, for the UI and the loop (never parsed out of the model's text). */
+export interface ToolDetails {
+  /** A file change: its path and line counts. */
+  diff?: { path: string; added: number; removed: number; created: boolean };
+  /** A command's exit code (absent when it was killed). */
+  exitCode?: number;
+  timedOut?: boolean;
+  durationMs?: number;
+  /** Where the full output was saved, relative to the root. */
+  spilledTo?: string;
+  /** Background processes still alive at the command's end, killed with its process group. */
+  killedBackground?: number;
+  /** Lines or entries shown, and how many there were, e.g. read_file's page. */
+  shown?: { from: number; to: number; of: number; unit: string };
+}
+
+/** A tool's answer: text for the model, facts for the UI, and for a failure its kind. */
 export interface ToolResult {
   content: string;
-  isError: boolean;
+  details?: ToolDetails;
+  error?: { kind: ToolErrorKind };
 }
 
-/** How a tool affects the world: decides approval and scheduling. */
-export type ToolEffect = "read" | "write" | "exec";
-
-/** A tool the model can call. `run` receives arguments already validated against `parameters`. */
+/** A tool the model can call. `inspect` and `run` receive arguments already validated against `parameters`. */
 export interface Tool<A = Record<string, unknown>> {
   name: string;
   description: string;
+  /** One line for the system prompt: when to use this tool. */
+  guidance: string;
   /** JSON Schema (type "object") of the arguments; each property carries a description. */
   parameters: Record<string, unknown>;
-  effect: ToolEffect;
-  /** Throw ToolError (or any Error) for a failure the model should read; return text on success. */
+  /**
+   * The call's facts before it runs. Throw ToolError when a dry run shows the call cannot succeed (nobody
+   * should approve it); the model then reads why.
+   */
+  inspect(args: A, ctx: ToolContext): Promise<CallInspection>;
+  /** Throw ToolError for a failure the model should read, FatalToolError to end the task. */
   run(args: A, ctx: ToolContext): Promise<string | ToolResult>;
 }
 
 /** A failure worded for the model: what went wrong and what to do instead. */
 export class ToolError extends Error {
-  constructor(message: string) {
+  readonly kind: ToolErrorKind;
+  constructor(message: string, kind: ToolErrorKind = "refused") {
     super(message);
     this.name = "ToolError";
+    this.kind = kind;
   }
+}
+
+/**
+ * A failure the model cannot act on (the sandbox is required but unusable, the project root vanished): the
+ * task ends with exit reason "error" instead of the loop carrying on.
+ */
+export class FatalToolError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "FatalToolError";
+  }
+}
+
+/** The inspection of a call that only reads `paths`. */
+export function readInspection(paths: string[]): CallInspection {
+  return { effect: "read", paths, summary: paths.join(" ") };
 }

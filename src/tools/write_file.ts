@@ -3,9 +3,17 @@
 import { dirname } from "node:path";
 import { atomicWrite, hardLinkNote, refuseReadOnly } from "./_atomic_write.ts";
 import { withFileLock } from "./_file_lock.ts";
+import { lineDelta } from "./_edit_match.ts";
 import { guardFresh, recordWrite, snapshotOfPath } from "./file_tracker.ts";
-import { hasBom, MAX_FILE_BYTES, prependBom, resolveForWrite, showPath } from "./path_guard.ts";
-import { type Tool, type ToolContext, ToolError } from "./tool.ts";
+import { hasBom, MAX_FILE_BYTES, prependBom, readTextFile, resolveForWrite, showPath } from "./path_guard.ts";
+import {
+  type CallInspection,
+  type FileTracker,
+  type Tool,
+  type ToolContext,
+  ToolError,
+  type ToolResult,
+} from "./tool.ts";
 
 const description = `Create a file, or replace a whole file, with the given content.
 Missing parent directories are created. Prefer edit_file to change part of an existing file: it is cheaper and \
@@ -50,13 +58,67 @@ async function makeParents(path: string, shown: string): Promise<void> {
   }
 }
 
-async function writeLocked(args: WriteFileArgs, data: Uint8Array, ctx: ToolContext): Promise<string> {
-  const target = await resolveForWrite(ctx.root, args.path);
-  const existing = target.info;
-  if (existing !== null) {
-    refuseReadOnly(target.rel, existing);
-    await guardFresh(ctx.files, target, () => snapshotOfPath(target.real), "overwrite");
+function encode(content: string): Uint8Array {
+  const data = new TextEncoder().encode(content);
+  if (data.length > MAX_FILE_BYTES) {
+    const size = (data.length / (1024 * 1024)).toFixed(1);
+    throw new ToolError(
+      `content is ${size} MB; write_file takes at most 10 MB (what read_file and edit_file can handle). ` +
+        `Write a smaller file, or generate a large one with a command.`,
+      "too_large",
+    );
   }
+  return data;
+}
+
+/** The target, checked as the write will check it: inside the root, writable, read first if it exists. */
+async function checkedTarget(args: WriteFileArgs, ctx: ToolContext, files?: FileTracker) {
+  const target = await resolveForWrite(ctx.root, args.path);
+  if (target.info !== null) {
+    refuseReadOnly(target.rel, target.info);
+    await guardFresh(files, target, () => snapshotOfPath(target.real), "overwrite");
+  }
+  return target;
+}
+
+/** The file's current text, or why it cannot be shown (binary, a secrets file, too large). */
+async function currentText(root: string, path: string): Promise<{ text: string } | { why: string }> {
+  try {
+    return { text: (await readTextFile(root, path)).text };
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    // The guard words its refusals for the model; the first sentence is what a person needs.
+    return { why: error.message.split(/(?<=\.)\s/)[0] };
+  }
+}
+
+async function preview(args: WriteFileArgs, ctx: ToolContext, files?: FileTracker): Promise<CallInspection> {
+  encode(args.content);
+  const target = await checkedTarget(args, ctx, files);
+  const path = target.rel;
+  const base = { effect: "write" as const, paths: [path], summary: path };
+  if (target.info === null) {
+    return { ...base, preview: { kind: "diff", path, before: "", after: args.content, created: true } };
+  }
+  const current = await currentText(ctx.root, args.path);
+  if ("why" in current) {
+    return { ...base, preview: { kind: "write_blind", path, after: args.content, ...current } };
+  }
+  return {
+    ...base,
+    preview: { kind: "diff", path, before: current.text, after: args.content, created: false },
+  };
+}
+
+async function writeLocked(
+  args: WriteFileArgs,
+  data: Uint8Array,
+  ctx: ToolContext,
+  files?: FileTracker,
+): Promise<ToolResult> {
+  const target = await checkedTarget(args, ctx, files);
+  const existing = target.info;
+  const before = existing === null ? { text: "" } : await currentText(ctx.root, args.path);
   // The model saw the file without its BOM (read_file strips it); keep it, as an editor would.
   if (existing !== null && !args.content.startsWith("\uFEFF") && await startsWithBom(target.real)) {
     data = prependBom(data);
@@ -64,30 +126,37 @@ async function writeLocked(args: WriteFileArgs, data: Uint8Array, ctx: ToolConte
   if (existing === null) await makeParents(target.real, target.rel);
   const mode = existing?.mode == null ? undefined : existing.mode & 0o7777;
   await atomicWrite(target.real, data, { mode });
-  await recordWrite(ctx.files, target.real, data);
+  await recordWrite(files, target.real, data);
   const note = existing === null ? "" : hardLinkNote(target.rel, existing, "write");
-  return `${existing === null ? "Created" : "Overwrote"} ${target.rel} (${data.length} bytes)${note}`;
+  const content = `${
+    existing === null ? "Created" : "Overwrote"
+  } ${target.rel} (${data.length} bytes)${note}`;
+  if ("why" in before) return { content };
+  const delta = lineDelta(before.text, args.content);
+  return { content, details: { diff: { path: target.rel, ...delta, created: existing === null } } };
 }
 
-async function run(args: WriteFileArgs, ctx: ToolContext): Promise<string> {
-  const data = new TextEncoder().encode(args.content);
-  if (data.length > MAX_FILE_BYTES) {
-    const size = (data.length / (1024 * 1024)).toFixed(1);
-    throw new ToolError(
-      `content is ${size} MB; write_file takes at most 10 MB (what read_file and edit_file can handle). ` +
-        `Write a smaller file, or generate a large one with a command.`,
-    );
-  }
-  // Resolved once for the lock's key (the real path), and again under the lock for the write itself.
-  const { real } = await resolveForWrite(ctx.root, args.path);
-  return await withFileLock(real, () => writeLocked(args, data, ctx));
+/** Settings of write_file. */
+export interface WriteFileOptions {
+  /** The conversation's memory of files read (stale-write guard); absent = no guard. */
+  files?: FileTracker;
 }
 
-/** The write_file tool. */
-export const writeFileTool: Tool<WriteFileArgs> = {
-  name: "write_file",
-  description,
-  parameters,
-  effect: "write",
-  run,
-};
+/** Builds the write_file tool; its preview is the whole file before and after. */
+export function createWriteFileTool(options: WriteFileOptions = {}): Tool<WriteFileArgs> {
+  const { files } = options;
+  const run = async (args: WriteFileArgs, ctx: ToolContext): Promise<ToolResult> => {
+    const data = encode(args.content);
+    // Resolved once for the lock's key (the real path), and again under the lock for the write itself.
+    const { real } = await resolveForWrite(ctx.root, args.path);
+    return await withFileLock(real, () => writeLocked(args, data, ctx, files));
+  };
+  return {
+    name: "write_file",
+    description,
+    guidance: "write_file: create a file, or rewrite a whole one.",
+    parameters,
+    inspect: (args, ctx) => preview(args, ctx, files),
+    run,
+  };
+}

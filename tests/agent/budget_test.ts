@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { finalisationMessages, parseDuration, TaskBudget } from "../../src/agent/budget.ts";
+import { finalisationMessages, TaskBudget } from "../../src/agent/budget.ts";
+import { parseDuration } from "../../src/config/settings.ts";
 
 const usage = (totalTokens: number) => ({ promptTokens: totalTokens, completionTokens: 0, totalTokens });
 

@@ -19,9 +19,11 @@ function longText(): string {
 Deno.test("limitResult() spills a 100,000-character result whole and shows head, tail, cut and path", async () => {
   await using p = await tempProject();
   const text = longText();
-  const view = await limitResult(p.root, "execute_command", text);
+  const limited = await limitResult(p.root, "execute_command", text);
+  const view = limited.content;
   const path = /the full text is saved in (\.tern\/tool-outputs\/\S+\.txt)\./.exec(view)?.[1];
   assert.ok(path, view.slice(0, 300));
+  assert.equal(limited.savedAs, path);
   assert.match(
     path,
     /^\.tern\/tool-outputs\/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-execute_command-\d+\.txt$/,
@@ -46,7 +48,7 @@ Deno.test("limitResult() spills a 100,000-character result whole and shows head,
 Deno.test("limitResult() leaves a result of 32,000 characters or fewer untouched and writes nothing", async () => {
   await using p = await tempProject();
   const text = "y".repeat(SPILL_THRESHOLD);
-  assert.equal(await limitResult(p.root, "read_file", text), text);
+  assert.deepEqual(await limitResult(p.root, "read_file", text), { content: text });
   await assert.rejects(Deno.lstat(join(p.root, ".tern")), Deno.errors.NotFound);
 });
 
@@ -68,7 +70,8 @@ Deno.test("limitResult() never writes through a .tern symlink leading outside th
   await using p = await tempProject();
   await Deno.symlink(p.outside, join(p.root, ".tern"));
   await assert.rejects(spillText(p.root, "x", "data"), /outside the project root/);
-  const view = await limitResult(p.root, "execute_command", longText());
+  const { content: view, savedAs } = await limitResult(p.root, "execute_command", longText());
+  assert.equal(savedAs, undefined);
   assert.match(view, /^\[Output too long \(100000 characters, 5000 lines\); it could not be saved to a file/);
   assert.ok(view.length < SPILL_THRESHOLD);
   const left = [];

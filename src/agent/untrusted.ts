@@ -94,11 +94,13 @@ export function neutralise(content: string): string {
 }
 
 /**
- * Wraps a tool's output for the model: `<tool_result tool="NAME" trust="untrusted-data">…</tool_result>`.
- * Escape sequences and invisible characters are stripped first, then fake tags neutralised (in that order, so
- * a stripped character cannot turn a neutralised tag back into a live one).
+ * Wraps a tool's output for the model: `<tool_result tool="NAME" trust="untrusted-data">…</tool_result>`, with
+ * `status="error"` on a failed call so the model can tell an error from a success. Escape sequences and
+ * invisible characters are stripped first, then fake tags neutralised (in that order, so a stripped character
+ * cannot turn a neutralised tag back into a live one).
  */
-export function wrapToolResult(name: string, content: string): string {
-  const open = `<tool_result tool="${escapeAttribute(name)}" trust="untrusted-data">`;
+export function wrapToolResult(name: string, content: string, options: { error?: boolean } = {}): string {
+  const status = options.error ? ' status="error"' : "";
+  const open = `<tool_result tool="${escapeAttribute(name)}"${status} trust="untrusted-data">`;
   return `${open}\n${neutralise(stripControls(content))}\n</tool_result>`;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { neutralise, stripControls, TOOL_RESULT_NOTICE, wrapToolResult } from "../../src/tools/boundary.ts";
+import { neutralise, stripControls, TOOL_RESULT_NOTICE, wrapToolResult } from "../../src/agent/untrusted.ts";
 
 Deno.test("wrapToolResult() wraps content in an untrusted tool_result tag", () => {
   assert.equal(

@@ -11,8 +11,11 @@ export type CancelState = "not_started" | "abandoned";
 
 /** How to run a turn's calls; the scheduler knows nothing of tools, it only orders and waits. */
 export interface ScheduleOptions<T, R> {
-  /** True for calls that may run beside each other (reads); false for writes and commands. */
-  isReadOnly(call: T): boolean;
+  /**
+   * True for calls that may run beside each other (reads); false for writes and commands. Asked once per
+   * call, in order, only after every earlier write or command has finished (reads may still be running).
+   */
+  isReadOnly(call: T, index: number): boolean | Promise<boolean>;
   /** Runs one call. Should not reject: a rejection rejects `scheduleCalls` (a programming error). */
   run(call: T, index: number): Promise<R>;
   /** The result of a call cancelled before it started, or of a running read abandoned on cancel. */
@@ -53,11 +56,15 @@ export async function scheduleCalls<T, R>(calls: readonly T[], options: Schedule
     }
   };
   const abort = abortWatch(options.signal);
+  const readOnly: boolean[] = [];
+  const isReadOnly = async (
+    index: number,
+  ) => (readOnly[index] ??= await options.isReadOnly(calls[index], index));
   try {
     let start = 0;
     while (start < calls.length) {
       let end = start;
-      while (end < calls.length && options.isReadOnly(calls[end])) end++;
+      while (end < calls.length && await isReadOnly(end)) end++;
       if (end === start) {
         settle(start, await runAlone(calls[start], start, options));
         start++;

@@ -1,0 +1,136 @@
+/**
+ * One conversation: the append-only log of what happened, the files the model has seen, and the user's
+ * approval decisions. Nothing edits an old entry; what a request sends is a projection of the log.
+ */
+import type { Message, ToolCall } from "../llm/types.ts";
+import { createFileTracker } from "../tools/file_tracker.ts";
+import type { FileTracker, ToolDetails, ToolErrorKind } from "../tools/tool.ts";
+import { ApprovalSession } from "./approval.ts";
+import { abbreviateCall, DROPPED_OUTPUT } from "./compact.ts";
+import { wrapToolResult } from "./untrusted.ts";
+
+/** The assistant's side of the log, exactly as it goes back to the provider. */
+export type AssistantMessage = Extract<Message, { role: "assistant" }>;
+
+/** One thing in the log, in order. */
+export type Entry =
+  /** What the user typed; `from: "tern"` marks tern's own user-role words (the request for a report). */
+  | { kind: "user"; text: string; from?: "tern" }
+  | { kind: "assistant"; message: AssistantMessage }
+  /** A tool call's result, unwrapped: the projection wraps it as untrusted data. */
+  | {
+    kind: "tool_result";
+    callId: string;
+    name: string;
+    content: string;
+    isError: boolean;
+    errorKind?: ToolErrorKind;
+    details?: ToolDetails;
+  }
+  /** tern's reminder about one result (the runaway guard's), sent after that result's wrapper. */
+  | { kind: "reminder"; callId: string; text: string }
+  /** From here on, these tool outputs are dropped and these calls' long arguments abbreviated. */
+  | { kind: "compaction"; droppedOutputs: string[]; abbreviatedCalls: string[] }
+  /** Something the user was told; never sent to the model. */
+  | { kind: "notice"; text: string };
+
+/** Settings of a conversation. */
+export interface ConversationOptions {
+  /** The system prompt, fixed for the conversation so every request's prefix is byte-identical. */
+  systemPrompt: string;
+  /** The stale-write guard's memory (a resumed session passes the one it restored). */
+  files?: FileTracker;
+}
+
+/** The log of one conversation and what lives as long as it. `/clear` starts a new one. */
+export class Conversation {
+  readonly systemPrompt: string;
+  /** Files the model has seen: the stale-write guard of the tools that change files. */
+  readonly files: FileTracker;
+  /** "Don't ask again" answers given in this conversation. */
+  readonly approvals = new ApprovalSession();
+  readonly #entries: Entry[] = [];
+  readonly #listeners = new Set<(entry: Entry) => void>();
+  /** Wrapped tool results by entry: wrapping is deterministic, so it is done once. */
+  readonly #wrapped = new WeakMap<Entry, string>();
+
+  constructor(options: ConversationOptions) {
+    this.systemPrompt = options.systemPrompt;
+    this.files = options.files ?? createFileTracker();
+  }
+
+  /** The log so far (read-only). */
+  get entries(): readonly Entry[] {
+    return this.#entries;
+  }
+
+  /** Adds an entry at the end and tells every subscriber. */
+  append(entry: Entry): void {
+    this.#entries.push(entry);
+    for (const listener of this.#listeners) listener(entry);
+  }
+
+  /** Calls `listener` with each entry appended from now on; returns the unsubscribe function. */
+  subscribe(listener: (entry: Entry) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** The messages of the next request: the system prompt, then the log with every compaction applied. */
+  messages(): Message[] {
+    const dropped = new Set<string>();
+    const abbreviated = new Set<string>();
+    for (const entry of this.#entries) {
+      if (entry.kind !== "compaction") continue;
+      entry.droppedOutputs.forEach((id) => dropped.add(id));
+      entry.abbreviatedCalls.forEach((id) => abbreviated.add(id));
+    }
+    const out: Message[] = [{ role: "system", content: this.systemPrompt }];
+    const results = new Map<string, Extract<Message, { role: "tool" }>>();
+    for (const entry of this.#entries) {
+      switch (entry.kind) {
+        case "user":
+          out.push({ role: "user", content: entry.text });
+          break;
+        case "assistant":
+          out.push(abbreviated.size === 0 ? entry.message : abbreviate(entry.message, abbreviated));
+          break;
+        case "tool_result": {
+          const content = dropped.has(entry.callId) ? DROPPED_OUTPUT : this.#wrap(entry);
+          const message = {
+            role: "tool" as const,
+            toolCallId: entry.callId,
+            name: entry.name,
+            content,
+            isError: entry.isError,
+          };
+          results.set(entry.callId, message);
+          out.push(message);
+          break;
+        }
+        case "reminder": {
+          const result = results.get(entry.callId);
+          if (result) result.content += `\n\n${entry.text}`;
+          else out.push({ role: "user", content: entry.text });
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  #wrap(entry: Extract<Entry, { kind: "tool_result" }>): string {
+    let wrapped = this.#wrapped.get(entry);
+    if (wrapped === undefined) {
+      wrapped = wrapToolResult(entry.name, entry.content, { error: entry.isError });
+      this.#wrapped.set(entry, wrapped);
+    }
+    return wrapped;
+  }
+}
+
+function abbreviate(message: AssistantMessage, ids: Set<string>): AssistantMessage {
+  if (!message.toolCalls?.some((call) => ids.has(call.id))) return message;
+  const toolCalls = message.toolCalls.map((call: ToolCall) => ids.has(call.id) ? abbreviateCall(call) : call);
+  return { ...message, toolCalls };
+}

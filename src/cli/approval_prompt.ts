@@ -1,0 +1,138 @@
+/** The REPL's approval prompt: shows what a call will do (its tool's preview: a diff, the whole command), then asks. */
+import { styleText } from "node:util";
+import type { ApprovalAnswer, ApprovalRequest, AskHuman, Assessment } from "../agent/approval.ts";
+import { diffSummary, formatDiffSummary, renderDiff, terminalSafe } from "./diff_view.ts";
+
+/** Why the policy asks (the `ask: true` half of an Assessment). */
+export type ApprovalNeed = Extract<Assessment, { ask: true }>;
+
+/** One answer offered at the prompt; a disabled one is shown greyed out with why, so numbers never shift. */
+export interface ApprovalChoice {
+  name: string;
+  value: ApprovalAnswer["kind"];
+  disabled?: string;
+}
+
+/** The two questions the asker puts; injectable so the flow is testable without a terminal. */
+export interface ApprovalPrompts {
+  choose(message: string, choices: ApprovalChoice[]): Promise<ApprovalAnswer["kind"]>;
+  reason(message: string): Promise<string>;
+}
+
+/** What the terminal asker needs from the REPL. */
+export interface TerminalAskerOptions {
+  /** Called before anything is printed, e.g. to stop the spinner. */
+  beforeAsk(): void;
+  /** Ctrl-C at the prompt, or "abort this turn": cancel the running task. */
+  onInterrupt(): void;
+  /** Prints the preview above the question; default stdout. */
+  show?: (text: string) => void;
+  useColor?: boolean;
+  prompts?: ApprovalPrompts;
+}
+
+/** The inquirer prompts: a numbered select (1-4 or arrows, Enter), then an optional free-text reason. */
+export const inquirerPrompts: ApprovalPrompts = {
+  // Loaded on first use: the library costs ~60 ms of start-up that headless runs never need.
+  choose: async (message, choices) => {
+    const { select } = await import("@inquirer/prompts");
+    return await select({ message, choices, default: "once", theme: { indexMode: "number" } });
+  },
+  reason: async (message) => {
+    const { input } = await import("@inquirer/prompts");
+    return await input({ message });
+  },
+};
+
+/**
+ * Builds the REPL's asker: prints the preview (coloured diff for writes, the full command for exec), then
+ * asks Yes / Yes for the session / No with a reason / abort. Ctrl-C at either question aborts the turn.
+ */
+export function terminalAsker(options: TerminalAskerOptions): AskHuman {
+  const useColor = options.useColor ?? Deno.stdout.isTerminal();
+  const show = options.show ?? ((text: string) => console.log(text));
+  const prompts = options.prompts ?? inquirerPrompts;
+  return async (request, need) => {
+    options.beforeAsk();
+    show(approvalView(request, need, { useColor }));
+    try {
+      const kind = await prompts.choose(describeCall(request), approvalChoices(request, need));
+      if (kind === "abort") options.onInterrupt();
+      if (kind !== "deny") return { kind } as ApprovalAnswer;
+      return { kind, reason: await prompts.reason("Why? (sent to the model; Enter to skip)") };
+    } catch {
+      // ExitPromptError: Ctrl-C (or the terminal went away) at the prompt stops the turn.
+      options.onInterrupt();
+      return { kind: "abort" };
+    }
+  };
+}
+
+/**
+ * The four answers, always in the same places (1 yes, 2 yes for the session, 3 no with a reason, 4 abort);
+ * "don't ask again" is disabled where the policy never remembers (protected paths, network).
+ */
+export function approvalChoices(request: ApprovalRequest, need: ApprovalNeed): ApprovalChoice[] {
+  const session: ApprovalChoice = {
+    name: `Yes, and don't ask again for ${request.call.name} this session`,
+    value: "session",
+  };
+  if (!need.rememberable) {
+    session.disabled = need.why === "network"
+      ? "(network access is asked every time)"
+      : "(protected path: asked every time)";
+  }
+  return [
+    { name: "Yes", value: "once" },
+    session,
+    { name: "No, and tell the model why", value: "deny" },
+    { name: "No, abort this turn", value: "abort" },
+  ];
+}
+
+/** How a command will run, as the prompt shows it. */
+export function sandboxLabel(request: ApprovalRequest): string {
+  const { effect, sandboxed } = request.inspection;
+  const network = effect === "network";
+  if (!sandboxed) return network ? "(UNSANDBOXED, network access requested)" : "(UNSANDBOXED)";
+  return network ? "(network access requested)" : "(sandboxed: no network)";
+}
+
+/** The question: one line, the tool and its target; the detail is printed above it by `approvalView`. */
+export function describeCall(request: ApprovalRequest): string {
+  const { preview, summary } = request.inspection;
+  if (preview?.kind === "command") return `Run this command ${sandboxLabel(request)}?`;
+  const size = preview?.kind === "diff" || preview?.kind === "write_blind"
+    ? ` (${new TextEncoder().encode(preview.after).length} bytes)`
+    : "";
+  return `Allow ${request.call.name} on ${terminalSafe(summary)}${size}?`;
+}
+
+/**
+ * What is printed above the question: for a command, the whole command (what will run, every line, with
+ * control characters made visible); for a file change, the coloured diff of the tool's own dry run and its
+ * "+N −M lines"; then why it asks.
+ */
+export function approvalView(
+  request: ApprovalRequest,
+  need: ApprovalNeed,
+  options: { useColor: boolean },
+): string {
+  const paint = (color: "yellow" | "dim" | "bold", text: string) =>
+    options.useColor ? styleText(color, text, { validateStream: false }) : text;
+  const lines: string[] = [];
+  const preview = request.inspection.preview;
+  if (preview?.kind === "command") {
+    lines.push(paint("bold", `Command ${sandboxLabel(request)}:`));
+    lines.push(...terminalSafe(preview.command).split("\n").map((line) => `  ${line}`));
+  } else if (preview?.kind === "write_blind") {
+    lines.push(paint("dim", terminalSafe(`(current content not shown: ${preview.why})`)));
+    lines.push(renderDiff(preview.path, "", preview.after, { useColor: options.useColor }));
+  } else if (preview?.kind === "diff") {
+    const view = { useColor: options.useColor, newFile: preview.created };
+    lines.push(renderDiff(preview.path, preview.before, preview.after, view));
+    lines.push(paint("dim", formatDiffSummary(diffSummary(preview.before, preview.after))));
+  }
+  if (need.why !== "edit") lines.push(paint("yellow", `⚠ ${terminalSafe(need.detail)}`));
+  return lines.join("\n");
+}

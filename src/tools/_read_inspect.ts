@@ -1,0 +1,18 @@
+/** The inspection shared by the read-only tools: the path they look at, resolved by the guard when it can be. */
+
+import { resolvePath } from "./path_guard.ts";
+import type { CallInspection } from "./tool.ts";
+
+/**
+ * A read of `path` (default the root): its place relative to the root with symlinks resolved. A path the
+ * guard refuses stays as given: the run refuses it too, and says why to the model.
+ */
+export async function inspectRead(root: string, path = ".", detail = ""): Promise<CallInspection> {
+  let rel = path;
+  try {
+    rel = (await resolvePath(root, path)).rel || ".";
+  } catch {
+    // reported by the run
+  }
+  return { effect: "read", paths: [rel], summary: detail === "" ? path : `${path} ${detail}` };
+}
