@@ -69,11 +69,12 @@ Deno.test("tern -p --output json prints one result object", async () => {
 Deno.test("tern -p with the default ask policy and no terminal refuses the edit and says how to allow it", async () => {
   await using project = await helloProject();
   const root = project.path;
-  await using model = await startFakeModel([HELLO_SCRIPT[1], { text: "I could not edit the file." }]);
+  const script = [HELLO_SCRIPT[0], HELLO_SCRIPT[1], { text: "I could not edit the file." }];
+  await using model = await startFakeModel(script);
   const run = await runTern({ cwd: root, args: ["-p", "change the greeting"], env: modelEnv(model.url) });
   assertEquals(run.code, 0, run.stderr);
   assertEquals(await Deno.readTextFile(`${root}/hello.txt`), "Hello World\n");
-  const messages = model.requests[1].messages as { role: string; content: string }[];
+  const messages = model.requests[2].messages as { role: string; content: string }[];
   assertStringIncludes(messages.at(-1)!.content, "--approve");
 });
 

@@ -12,8 +12,10 @@ export type CancelState = "not_started" | "abandoned";
 /** How to run a turn's calls; the scheduler knows nothing of tools, it only orders and waits. */
 export interface ScheduleOptions<T, R> {
   /**
-   * True for calls that may run beside each other (reads); false for writes and commands. Asked once per
-   * call, in order, only after every earlier write or command has finished (reads may still be running).
+   * True for calls that may run beside each other (reads); false for writes and commands. Asked in order,
+   * after every earlier write or command has finished. The call that ends a run of reads is asked twice:
+   * once to find the end of the run, and again after those reads finished (reads can change what a write
+   * will find, e.g. whether its file was read), so the answer it runs with is the fresh one.
    */
   isReadOnly(call: T, index: number): boolean | Promise<boolean>;
   /** Runs one call. Should not reject: a rejection rejects `scheduleCalls` (a programming error). */
@@ -70,6 +72,7 @@ export async function scheduleCalls<T, R>(calls: readonly T[], options: Schedule
         start++;
       } else {
         await runBatch({ calls, start, end, maxParallel, options, abort: abort.promise, settle });
+        delete readOnly[end];
         start = end;
       }
     }

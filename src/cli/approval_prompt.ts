@@ -102,9 +102,9 @@ export function sandboxLabel(request: ApprovalRequest): string {
 export function describeCall(request: ApprovalRequest): string {
   const { preview, summary } = request.inspection;
   if (preview?.kind === "command") return `Run this command ${sandboxLabel(request)}?`;
-  const size = preview?.kind === "diff" || preview?.kind === "write_blind"
-    ? ` (${new TextEncoder().encode(preview.after).length} bytes)`
-    : "";
+  // A new file's (or an unshown file's) size says what the diff cannot: how much is being written.
+  const whole = preview?.kind === "write_blind" || (preview?.kind === "diff" && preview.created);
+  const size = whole ? ` (${new TextEncoder().encode(preview.after).length} bytes)` : "";
   return `Allow ${request.call.name} on ${terminalSafe(summary)}${size}?`;
 }
 

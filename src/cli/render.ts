@@ -194,7 +194,7 @@ export function summarizeArgs(raw: string): string {
 }
 
 function clip(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ");
+  const line = text.replace(/\s+/g, " ").trim();
   return line.length > max ? line.slice(0, max - 1) + "…" : line;
 }
 

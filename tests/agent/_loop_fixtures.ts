@@ -3,10 +3,15 @@ import type { LoopOptions } from "../../src/agent/loop.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { createApprovalGate } from "../../src/agent/approval.ts";
 import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
-import type { Message } from "../../src/llm/types.ts";
+import { Conversation } from "../../src/agent/conversation.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
-import type { Tool } from "../../src/tools/tool.ts";
+import type { CallInspection, Tool } from "../../src/tools/tool.ts";
 import type { FakeModel } from "../support/fake_model_server.ts";
+
+/** The inspection of a call that only reads. */
+export function reads(summary: string): CallInspection {
+  return { effect: "read", paths: [], summary };
+}
 
 /** Echoes its `text` back (read-only). */
 export const echoTool: Tool<{ text: string }> = {
@@ -18,7 +23,8 @@ export const echoTool: Tool<{ text: string }> = {
     required: ["text"],
     additionalProperties: false,
   },
-  effect: "read",
+  guidance: "echo: echo text back.",
+  inspect: (args) => Promise.resolve(reads(args.text)),
   run: (args) => Promise.resolve(`echo: ${args.text}`),
 };
 
@@ -27,7 +33,8 @@ export const failingTool: Tool = {
   name: "explode",
   description: "Always fails.",
   parameters: { type: "object", properties: {} },
-  effect: "read",
+  guidance: "explode: always fails.",
+  inspect: () => Promise.resolve(reads("")),
   run: () => Promise.reject(new Error("kaboom")),
 };
 
@@ -43,7 +50,8 @@ export const writeTool: Tool<{ text: string }> = {
     properties: { text: { type: "string", description: "note" } },
     required: ["text"],
   },
-  effect: "write",
+  guidance: "write_note: pretend to write.",
+  inspect: (args) => Promise.resolve({ effect: "write", paths: ["notes.txt"], summary: args.text }),
   run: (args) => {
     writeCalls.push(args.text);
     return Promise.resolve("written");
@@ -55,7 +63,8 @@ export const waitTool: Tool = {
   name: "wait_forever",
   description: "Waits until cancelled.",
   parameters: { type: "object", properties: {} },
-  effect: "read",
+  guidance: "wait_forever: wait until cancelled.",
+  inspect: () => Promise.resolve(reads("")),
   run: (_args, ctx) =>
     new Promise((_resolve, reject) =>
       ctx.signal.addEventListener("abort", () => reject(new Error("stopped")))
@@ -83,7 +92,7 @@ export function loopOptions(
   };
 }
 
-/** A history holding only a short system prompt. */
-export function system(): Message[] {
-  return [{ role: "system", content: "test" }];
+/** A new conversation with a short system prompt. */
+export function system(): Conversation {
+  return new Conversation({ systemPrompt: "test" });
 }

@@ -14,21 +14,17 @@ import type { ToolEffect } from "../../src/tools/tool.ts";
 
 let nextId = 0;
 
-function request(
-  name: string,
-  effect: ToolEffect,
-  args: Record<string, unknown>,
-  sandboxed = false,
-): ApprovalRequest {
-  return { call: { id: `call_${++nextId}`, name, arguments: JSON.stringify(args) }, effect, args, sandboxed };
+/** A request as the loop builds it: the call, and its tool's inspection (the policy reads only the latter). */
+function request(name: string, effect: ToolEffect, paths: string[], sandboxed?: boolean): ApprovalRequest {
+  const call = { id: `call_${++nextId}`, name, arguments: JSON.stringify({ paths }) };
+  return { call, inspection: { effect, paths, sandboxed, summary: paths.join(" ") } };
 }
 
-const read = () => request("read_file", "read", { path: "src/a.ts" });
-const edit = (path = "src/a.ts") => request("edit_file", "write", { path, old_text: "a", new_text: "b" });
-const sandboxedCommand = () => request("execute_command", "exec", { command: "deno test" }, true);
-const networkCommand = () =>
-  request("execute_command", "exec", { command: "deno cache main.ts", network: true }, true);
-const unsandboxedCommand = () => request("execute_command", "exec", { command: "deno test" }, false);
+const read = () => request("read_file", "read", ["src/a.ts"]);
+const edit = (path = "src/a.ts") => request("edit_file", "write", [path]);
+const sandboxedCommand = () => request("execute_command", "exec", [], true);
+const networkCommand = () => request("execute_command", "network", [], true);
+const unsandboxedCommand = () => request("execute_command", "exec", [], false);
 
 type Row = [ApprovalPolicy, string, () => ApprovalRequest, AskReason | "runs", string?];
 
@@ -70,14 +66,14 @@ Deno.test("assessRequest() follows the policy table for every policy and kind of
 Deno.test("assessRequest() treats a request without sandbox information as unsandboxed", () => {
   const verdict = assessRequest("edits", {
     call: { id: "1", name: "execute_command", arguments: '{"command":"ls"}' },
-    effect: "exec",
+    inspection: { effect: "exec", paths: [], summary: "ls" },
   });
   assert(verdict.ask);
   assertEquals(verdict.why, "unsandboxed");
 });
 
-Deno.test("assessRequest() finds a protected path behind a symlink through resolvedPath", () => {
-  const aliased = { ...edit("hooks-link/pre-commit"), resolvedPath: ".git/hooks/pre-commit" };
+Deno.test("assessRequest() checks every path the tool resolved, so a symlink cannot hide .git", () => {
+  const aliased = request("write_file", "write", ["notes.md", ".git/hooks/pre-commit"]);
   const verdict = assessRequest("edits", aliased);
   assert(verdict.ask);
   assertEquals(verdict.why, "protected_path");

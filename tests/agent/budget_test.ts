@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { finalisationMessages, TaskBudget } from "../../src/agent/budget.ts";
+import { finalisationText, TaskBudget } from "../../src/agent/budget.ts";
 import { parseDuration } from "../../src/config/settings.ts";
 
 const usage = (totalTokens: number) => ({ promptTokens: totalTokens, completionTokens: 0, totalTokens });
@@ -57,21 +57,18 @@ Deno.test("TaskBudget names the request limit first when several trip at once", 
   assertEquals(budget.exceeded(), "max_turns");
 });
 
-Deno.test("finalisationMessages() asks for done, verified, not done or blocked, and a next step without claiming completion", () => {
+Deno.test("finalisationText() asks for done, verified, not done or blocked, and a next step without claiming completion", () => {
   for (const reason of ["runaway", "max_turns", "token_budget", "time_budget"] as const) {
-    const messages = finalisationMessages(reason);
-    assertEquals(messages.length, 1);
-    const [message] = messages;
-    assertEquals(message.role, "user");
+    const text = finalisationText(reason);
     for (const words of ["Done:", "Verified:", "Not done or blocked:", "Suggested next step:"]) {
-      assertStringIncludes(message.content, words);
+      assertStringIncludes(text, words);
     }
-    assertStringIncludes(message.content, "Do not claim the task is complete");
-    assertStringIncludes(message.content, "No more tools can be called");
-    assert(message.content.startsWith("[tern]"), "marked as tern's, not the user's");
+    assertStringIncludes(text, "Do not claim the task is complete");
+    assertStringIncludes(text, "No more tools can be called");
+    assert(text.startsWith("[tern]"), "marked as tern's, not the user's");
   }
-  assertStringIncludes(finalisationMessages("runaway")[0].content, "repeated too many times");
-  assertStringIncludes(finalisationMessages("token_budget")[0].content, "token budget");
+  assertStringIncludes(finalisationText("runaway"), "repeated too many times");
+  assertStringIncludes(finalisationText("token_budget"), "token budget");
 });
 
 Deno.test("parseDuration() reads seconds, minutes and hours and rejects anything else", () => {

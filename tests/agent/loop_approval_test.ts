@@ -6,7 +6,7 @@ import type { Message } from "../../src/llm/types.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
 import type { Tool } from "../../src/tools/tool.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
-import { loopOptions, system, writeCalls, writeTool } from "./_loop_fixtures.ts";
+import { echoTool, loopOptions, system, writeCalls, writeTool } from "./_loop_fixtures.ts";
 
 Deno.test("runTask() does not run a denied write and tells the model why", async () => {
   writeCalls.length = 0;
@@ -17,7 +17,7 @@ Deno.test("runTask() does not run a denied write and tells the model why", async
   const history = system();
   await runTask(history, "go", loopOptions(model, { approve: createApprovalGate("ask") }));
   assertEquals(writeCalls, []);
-  const result = history[3] as Extract<Message, { role: "tool" }>;
+  const result = history.messages()[3] as Extract<Message, { role: "tool" }>;
   assert(result.isError);
   assertStringIncludes(result.content, "--approve");
 });
@@ -40,7 +40,7 @@ Deno.test("runTask() does not ask approval for a call whose arguments fail the s
     }),
   );
   assertEquals(asked, []);
-  const result = history[3] as Extract<Message, { role: "tool" }>;
+  const result = history.messages()[3] as Extract<Message, { role: "tool" }>;
   assert(result.isError);
   assertStringIncludes(result.content, '"text"');
 });
@@ -55,7 +55,7 @@ Deno.test("runTask() passes the user's reason for a denial on to the model", asy
   const approve = createApprovalGate("ask", () => Promise.resolve({ kind: "deny", reason: "not now" }));
   await runTask(history, "go", loopOptions(model, { approve }));
   assertEquals(writeCalls, []);
-  const result = history[3] as Extract<Message, { role: "tool" }>;
+  const result = history.messages()[3] as Extract<Message, { role: "tool" }>;
   assertStringIncludes(result.content, "The user denied this call: not now");
 });
 
@@ -80,17 +80,21 @@ Deno.test("runTask() ends the task as cancelled when the user aborts the turn at
   assertEquals(result.exitReason, "cancelled");
   assertEquals(asked, ['{"text":"first"}']);
   assertEquals(writeCalls, []);
-  const tools = history.filter((message) => message.role === "tool") as Extract<Message, { role: "tool" }>[];
+  const tools = history.messages().filter((message) => message.role === "tool") as Extract<
+    Message,
+    { role: "tool" }
+  >[];
   assertEquals(tools.length, 2);
   assert(tools.every((message) => message.content.includes("cancelled by the user")));
   assertEquals((await runTask(history, "again", loopOptions(model))).text, "Fresh answer.");
 });
 
-Deno.test("runTask() tells the approval gate whether a command runs sandboxed and where a write lands", async () => {
+Deno.test("runTask() hands the approval gate each call's own inspection, and asks nothing for reads", async () => {
   const seen: unknown[] = [];
   const execTool: Tool<{ command: string; network?: boolean }> = {
-    name: "execute_command",
+    name: "run_it",
     description: "Pretends to run.",
+    guidance: "run_it: pretend to run.",
     parameters: {
       type: "object",
       properties: {
@@ -99,14 +103,22 @@ Deno.test("runTask() tells the approval gate whether a command runs sandboxed an
       },
       required: ["command"],
     },
-    effect: "exec",
+    inspect: (args) =>
+      Promise.resolve({
+        effect: args.network ? "network" : "exec",
+        paths: [],
+        sandboxed: !args.network,
+        summary: args.command,
+      }),
     run: () => Promise.resolve("ran"),
   };
   await using model = await startFakeModel([
     {
       toolCalls: [
-        { name: "execute_command", arguments: '{"command":"ls"}' },
-        { name: "write_note", arguments: '{"text":"x","path":"./a/../.git/config"}' },
+        { name: "run_it", arguments: '{"command":"ls"}' },
+        { name: "echo", arguments: '{"text":"r"}' },
+        { name: "run_it", arguments: '{"command":"curl x","network":true}' },
+        { name: "write_note", arguments: '{"text":"x"}' },
       ],
     },
     { text: "Done." },
@@ -115,16 +127,16 @@ Deno.test("runTask() tells the approval gate whether a command runs sandboxed an
     system(),
     "go",
     loopOptions(model, {
-      registry: createRegistry([execTool, writeTool]),
-      commandSandboxed: (args) => args.network !== true,
+      registry: createRegistry([execTool, writeTool, echoTool]),
       approve: (request) => {
-        seen.push([request.call.name, request.sandboxed, request.resolvedPath, request.args]);
+        seen.push([request.call.name, request.inspection]);
         return Promise.resolve({ allow: true });
       },
     }),
   );
   assertEquals(seen, [
-    ["execute_command", true, undefined, { command: "ls" }],
-    ["write_note", false, ".git/config", { text: "x", path: "./a/../.git/config" }],
+    ["run_it", { effect: "exec", paths: [], sandboxed: true, summary: "ls" }],
+    ["run_it", { effect: "network", paths: [], sandboxed: false, summary: "curl x" }],
+    ["write_note", { effect: "write", paths: ["notes.txt"], summary: "x" }],
   ]);
 });

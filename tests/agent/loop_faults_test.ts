@@ -4,6 +4,7 @@ import { runTask } from "../../src/agent/loop.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { type AskHuman, createApprovalGate } from "../../src/agent/approval.ts";
 import { RUNAWAY_REMINDER } from "../../src/agent/runaway.ts";
+import type { Conversation } from "../../src/agent/conversation.ts";
 import { loopOptions, system } from "./_loop_fixtures.ts";
 import type { Message } from "../../src/llm/types.ts";
 import { type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
@@ -12,8 +13,8 @@ const echo = (text: string): ScriptedTurn => ({
   toolCalls: [{ name: "echo", arguments: `{"text":"${text}"}` }],
 });
 const notices = (events: AgentEvent[]) => events.flatMap((e) => e.type === "notice" ? [e.message] : []);
-const toolMessages = (history: Message[]) =>
-  history.filter((m) => m.role === "tool") as Extract<Message, { role: "tool" }>[];
+const toolMessages = (history: Conversation) =>
+  history.messages().filter((m) => m.role === "tool") as Extract<Message, { role: "tool" }>[];
 
 Deno.test("runTask() with the same tool call 6 times reminds once at 3, stops at 5 and finalises without tools", async () => {
   await using model = startFakeModel((_body, index) =>
@@ -79,7 +80,7 @@ Deno.test("runTask() keeps text shown before a cut as an interrupted message and
   assertEquals(result.text, "Half of ");
   assertStringIncludes(result.error ?? "", "interrupted");
   assertEquals(model.requests.length, 1);
-  const kept = history.at(-1)!;
+  const kept = history.messages().at(-1)!;
   assertEquals(kept.role, "assistant");
   assert(kept.content.startsWith("Half of \n\n[interrupted: "), kept.content);
   assertEquals((await runTask(history, "again", loopOptions(model))).text, "Next answer.");

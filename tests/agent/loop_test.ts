@@ -16,7 +16,10 @@ Deno.test("runTask() returns the text as the final answer when the model calls n
   assertEquals(result.exitReason, "done");
   assertEquals(result.text, "Hello!");
   assertEquals(result.usage.promptTokens, 10);
-  assertEquals(history.slice(1), [{ role: "user", content: "hi" }, { role: "assistant", content: "Hello!" }]);
+  assertEquals(history.messages().slice(1), [{ role: "user", content: "hi" }, {
+    role: "assistant",
+    content: "Hello!",
+  }]);
   const kinds = opts.events.map((event) => event.type).filter((type, i, all) => type !== all[i - 1]);
   assertEquals(kinds, ["model_start", "text_delta", "usage", "final"]);
   assertEquals(opts.events[0], { type: "model_start", turn: 1 });
@@ -34,13 +37,13 @@ Deno.test("runTask() runs tool calls, wraps results as untrusted data, and goes 
   assertEquals(result.exitReason, "done");
   assertEquals(result.turns, 2);
   assertEquals(result.toolCalls, 1);
-  const toolMessage = history[3] as Extract<Message, { role: "tool" }>;
+  const toolMessage = history.messages()[3] as Extract<Message, { role: "tool" }>;
   assertEquals(toolMessage.role, "tool");
   assertEquals(
     toolMessage.content,
     '<tool_result tool="echo" trust="untrusted-data">\necho: a\n</tool_result>',
   );
-  const assistant = history[2] as Extract<Message, { role: "assistant" }>;
+  const assistant = history.messages()[2] as Extract<Message, { role: "assistant" }>;
   assertEquals(assistant.reasoning, "think");
   const sent = (model.requests[1].messages as Record<string, unknown>[])[2];
   assertEquals(sent.reasoning_content, "think");
@@ -84,12 +87,15 @@ Deno.test("runTask() turns bad calls into error results the model can act on, on
   const history = system();
   const result = await runTask(history, "go", loopOptions(model));
   assertEquals(result.exitReason, "done");
-  const tools = history.filter((message) => message.role === "tool") as Extract<Message, { role: "tool" }>[];
+  const tools = history.messages().filter((message) => message.role === "tool") as Extract<
+    Message,
+    { role: "tool" }
+  >[];
   assertEquals(tools.length, 4);
   assert(tools.every((message) => message.isError));
   assertEquals(
     tools.map((message) => message.toolCallId),
-    (history[2] as { toolCalls: { id: string }[] }).toolCalls.map(
+    (history.messages()[2] as { toolCalls: { id: string }[] }).toolCalls.map(
       (call) => call.id,
     ),
   );
@@ -142,7 +148,10 @@ Deno.test("runTask() cancelled mid-tool gives every call a result and the next t
   });
   const result = await first;
   assertEquals(result.exitReason, "cancelled");
-  const tools = history.filter((message) => message.role === "tool") as Extract<Message, { role: "tool" }>[];
+  const tools = history.messages().filter((message) => message.role === "tool") as Extract<
+    Message,
+    { role: "tool" }
+  >[];
   assertEquals(tools.length, 2);
   assert(tools.every((message) => message.content.includes("cancelled by the user")));
   const next = await runTask(history, "again", loopOptions(model));

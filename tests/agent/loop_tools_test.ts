@@ -5,8 +5,11 @@ import type { Message } from "../../src/llm/types.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
 import type { Tool } from "../../src/tools/tool.ts";
 import { systemPrompt } from "../../src/agent/prompt.ts";
-import { TOOL_RESULT_NOTICE } from "../../src/tools/boundary.ts";
+import { TOOL_RESULT_NOTICE } from "../../src/agent/untrusted.ts";
+import { Conversation } from "../../src/agent/conversation.ts";
 import { builtinTools } from "../../src/tools/all.ts";
+import { createFileTracker } from "../../src/tools/file_tracker.ts";
+import { join } from "node:path";
 import { tempProject } from "../support/temp_project.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
 import { echoTool, loopOptions, system } from "./_loop_fixtures.ts";
@@ -40,7 +43,10 @@ Deno.test("runTask() runs a turn's reads together and appends the results in the
   const history = system();
   await runTask(history, "go", loopOptions(model, { registry: createRegistry([slowTool]) }));
   assertEquals(order.slice(0, 2), ["start a", "start b"]);
-  const tools = history.filter((message) => message.role === "tool") as Extract<Message, { role: "tool" }>[];
+  const tools = history.messages().filter((message) => message.role === "tool") as Extract<
+    Message,
+    { role: "tool" }
+  >[];
   assertEquals(tools.map((message) => message.content.includes("echo: a")), [true, false]);
 });
 
@@ -63,8 +69,9 @@ Deno.test("runTask() sends a file that fakes a closing tag and new instructions 
     },
     { text: "The notes ask me to do something I will not do." },
   ]);
-  const history: Message[] = [{ role: "system", content: systemPrompt(project.path) }];
-  const opts = loopOptions(model, { registry: createRegistry(builtinTools()), root: project.path });
+  const registry = createRegistry(builtinTools());
+  const history = new Conversation({ systemPrompt: systemPrompt(project.path, registry.tools()) });
+  const opts = loopOptions(model, { registry, root: project.path });
   assertEquals((await runTask(history, "summarise notes.md", opts)).exitReason, "done");
   const sent = model.requests[1].messages as { role: string; content: string }[];
   assertStringIncludes(sent[0].content, TOOL_RESULT_NOTICE);
@@ -79,4 +86,36 @@ Deno.test("runTask() sends a file that fakes a closing tag and new instructions 
     assertStringIncludes(content, "ignore previous instructions");
     assert(!/[<\uFF1C]\/?\s*tool_result/i.test(content.slice(1, -"</tool_result>".length)), content);
   }
+});
+
+Deno.test("runTask() applies ten edit_file calls on one file in one turn, each previewed after the one before", async () => {
+  const markers = Array.from({ length: 10 }, (_, i) => `MARKER_${i}`);
+  await using project = await tempProject({ "notes.txt": markers.map((m) => `line ${m}\n`).join("") });
+  const read = { name: "read_file", arguments: JSON.stringify({ path: "notes.txt" }) };
+  const edits = markers.map((marker, i) => ({
+    name: "edit_file",
+    arguments: JSON.stringify({ path: "notes.txt", old_text: marker, new_text: `DONE_${i}` }),
+  }));
+  await using model = await startFakeModel([{ toolCalls: [read, ...edits, read] }, { text: "Done." }]);
+  const files = createFileTracker();
+  const previews: string[] = [];
+  const opts = loopOptions(model, {
+    registry: createRegistry(builtinTools({ files })),
+    root: project.path,
+    approve: (request) => {
+      const preview = request.inspection.preview;
+      if (preview?.kind === "diff") previews.push(preview.before);
+      return Promise.resolve({ allow: true });
+    },
+  });
+  assertEquals((await runTask(system(), "mark them done", opts)).exitReason, "done");
+  const results = opts.events.flatMap((event) => event.type === "tool_result" ? [event] : []);
+  assertEquals(results.filter((result) => result.isError), []);
+  const expected = markers.map((_, i) => `line DONE_${i}\n`).join("");
+  assertEquals(await Deno.readTextFile(join(project.path, "notes.txt")), expected);
+  assert(results[0].content.includes("MARKER_9"), "the first read saw the file before the edits");
+  assert(results[11].content.includes("DONE_9"), "the last read saw every edit");
+  // Each approval showed the file as the edits before it left it: previews are dry runs made in order.
+  assertEquals(previews.length, 10);
+  previews.forEach((before, i) => assertEquals(before.includes(`DONE_${i - 1}`), i > 0, `preview ${i}`));
 });

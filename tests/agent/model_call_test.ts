@@ -8,7 +8,8 @@ import {
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { DROPPED_OUTPUT } from "../../src/agent/compact.ts";
 import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
-import { LlmError, type Message } from "../../src/llm/types.ts";
+import { LlmError } from "../../src/llm/types.ts";
+import { Conversation } from "../../src/agent/conversation.ts";
 import { type FakeModel, type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
 
 function options(
@@ -35,25 +36,31 @@ const fresh = (): CallState => ({
 });
 const notices = (events: AgentEvent[]) => events.flatMap((e) => e.type === "notice" ? [e.message] : []);
 
+/** A conversation whose user said `text`. */
+function userSaid(text: string): Conversation {
+  const conversation = new Conversation({ systemPrompt: "test" });
+  conversation.append({ kind: "user", text });
+  return conversation;
+}
+
 /** A system prompt, a task, `steps` finished echo steps with 10k-token outputs, and a pending request. */
-function longHistory(steps: number): Message[] {
-  const out: Message[] = [{ role: "system", content: "test" }, { role: "user", content: "go" }];
+function longHistory(steps: number): Conversation {
+  const conversation = userSaid("go");
   for (let i = 0; i < steps; i++) {
-    out.push({
-      role: "assistant",
-      content: "",
-      reasoning: "",
-      toolCalls: [{ id: `c${i}`, name: "echo", arguments: "{}" }],
+    const toolCalls = [{ id: `c${i}`, name: "echo", arguments: "{}" }];
+    conversation.append({
+      kind: "assistant",
+      message: { role: "assistant", content: "", reasoning: "", toolCalls },
     });
-    out.push({
-      role: "tool",
-      toolCallId: `c${i}`,
+    conversation.append({
+      kind: "tool_result",
+      callId: `c${i}`,
       name: "echo",
       content: "z".repeat(40_000),
       isError: false,
     });
   }
-  return out;
+  return conversation;
 }
 
 async function failure(promise: Promise<unknown>): Promise<LlmError> {
@@ -73,7 +80,7 @@ Deno.test("callModel() retries a 429 after Retry-After with one retry event, the
   }]);
   const opts = options(model);
   const state = fresh();
-  const turn = await callModel([{ role: "user", content: "go" }], [], state, opts);
+  const turn = await callModel(userSaid("go"), [], state, opts);
   assertEquals(turn.text, "Hi.");
   assertEquals(state.turns, 1);
   assertEquals(state.usage.totalTokens, 6);
@@ -91,7 +98,7 @@ Deno.test("callModel() leaves the shown text of an interrupted answer in the sta
   await using model = startFakeModel([{ text: "Half of it", cutAfterChunks: 3 } satisfies ScriptedTurn]);
   const state = fresh();
   const opts = options(model);
-  const error = await failure(callModel([{ role: "user", content: "go" }], [], state, opts));
+  const error = await failure(callModel(userSaid("go"), [], state, opts));
   assertEquals(state.shown, "Half of ");
   const described = describeFailure(error, state, opts);
   assertEquals(described.cancelled, false);
@@ -102,7 +109,7 @@ Deno.test("callModel() leaves the shown text of an interrupted answer in the sta
 Deno.test("describeFailure() names the key variable when the provider rejects the key", async () => {
   await using model = startFakeModel([{ status: 401, errorBody: '{"error":{"message":"bad key"}}' }]);
   const opts = options(model, { provider: { provider: "DeepSeek", keyEnv: "DEEPSEEK_API_KEY" } });
-  const error = await failure(callModel([{ role: "user", content: "go" }], [], fresh(), opts));
+  const error = await failure(callModel(userSaid("go"), [], fresh(), opts));
   const described = describeFailure(error, fresh(), opts);
   assertStringIncludes(described.message, "TERN_API_KEY or DEEPSEEK_API_KEY");
   assertEquals(described.kept.role, "assistant");
@@ -131,7 +138,12 @@ Deno.test("callModel() drops old tool outputs and tries once more after a contex
   assertEquals((await callModel(history, [], state, opts)).text, "Fits now.");
   assertEquals(state.turns, 2);
   assertStringIncludes(JSON.stringify(model.requests[1].messages), DROPPED_OUTPUT);
-  assert(history.some((m) => m.content === DROPPED_OUTPUT), "the history itself was compacted");
+  assert(history.messages().some((m) => m.content === DROPPED_OUTPUT), "later requests stay compacted");
+  assert(history.entries.some((e) => e.kind === "compaction"), "the compaction is an entry of its own");
+  assert(
+    history.entries.every((e) => e.kind !== "tool_result" || e.content.length === 40_000),
+    "the log keeps every output",
+  );
   assert(notices(opts.events).some((n) => n.startsWith("The request was too long")));
 });
 
@@ -150,7 +162,7 @@ Deno.test("callModel() rethrows a context overflow that compaction cannot fix, w
     errorBody: '{"error":{"message":"prompt is too long"}}',
   }]);
   const opts = options(model, { contextWindow: 1_000 });
-  const error = await failure(callModel([{ role: "user", content: "go" }], [], fresh(), opts));
+  const error = await failure(callModel(userSaid("go"), [], fresh(), opts));
   assertStringIncludes(describeFailure(error, fresh(), opts).message, "too long for fake's context window");
   assertEquals(model.requests.length, 1);
 });

@@ -192,28 +192,3 @@ Deno.test("scheduleCalls() returns an empty list for no calls and refuses a maxP
   }
   assert(error instanceof RangeError);
 });
-
-Deno.test("scheduleCalls() applies ten edit_file calls on one file in one turn, none lost", async () => {
-  const markers = Array.from({ length: 10 }, (_, i) => `MARKER_${i}`);
-  await using project = await tempProject({ "notes.txt": markers.map((m) => `line ${m}\n`).join("") });
-  const registry = createRegistry(builtinTools());
-  const ctx = { root: project.path, signal: new AbortController().signal };
-  const turn: ToolCallRequest[] = [
-    { name: "read_file", arguments: JSON.stringify({ path: "notes.txt" }) },
-    ...markers.map((marker, i) => ({
-      name: "edit_file",
-      arguments: JSON.stringify({ path: "notes.txt", old_text: marker, new_text: `DONE_${i}` }),
-    })),
-    { name: "read_file", arguments: JSON.stringify({ path: "notes.txt" }) },
-  ];
-  const results = await scheduleCalls<ToolCallRequest, ToolResult>(turn, {
-    isReadOnly: (call) => registry.get(call.name)?.effect === "read",
-    run: (call) => registry.execute(call, ctx),
-    cancelled: () => ({ content: "cancelled", isError: true }),
-  });
-  assertEquals(results.filter((result) => result.isError), []);
-  const expected = markers.map((_, i) => `line DONE_${i}\n`).join("");
-  assertEquals(await Deno.readTextFile(join(project.path, "notes.txt")), expected);
-  assert(results[0].content.includes("MARKER_9"), "the first read saw the file before the edits");
-  assert(results[11].content.includes("DONE_9"), "the last read saw every edit");
-});

@@ -1,15 +1,15 @@
 import { assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { formatUsage, Renderer, type Sink, summarizeArgs } from "../../src/cli/render.ts";
+import type { ToolDetails } from "../../src/tools/tool.ts";
 
 function capture(): Sink & { text: () => string } {
   const parts: string[] = [];
   return { write: (text) => parts.push(text), isTerminal: false, text: () => parts.join("") };
 }
 
-Deno.test("summarizeArgs() shows paths and commands whole and cuts long values", () => {
-  assertEquals(summarizeArgs('{"path":"src/a.ts","offset":10}'), "src/a.ts offset=10");
-  assertEquals(summarizeArgs('{"command":"deno task test"}'), "deno task test");
-  assertEquals(summarizeArgs('{"content":"' + "x".repeat(50) + '"}'), "content=" + "x".repeat(23) + "…");
+Deno.test("summarizeArgs() shows raw arguments as key=value, each value cut, for calls without a summary", () => {
+  assertEquals(summarizeArgs('{"path":"src/a.ts","offset":10}'), 'path="src/a.ts" offset=10');
+  assertEquals(summarizeArgs('{"content":"' + "x".repeat(50) + '"}'), 'content="' + "x".repeat(22) + "…");
   assertEquals(summarizeArgs("{not json"), "{not json");
 });
 
@@ -37,7 +37,13 @@ Deno.test("Renderer streams reasoning and text on separate lines and prints one 
   screen.handle({ type: "reasoning_delta", text: "thinking" });
   screen.handle({ type: "text_delta", text: "Let me " });
   screen.handle({ type: "text_delta", text: "look." });
-  screen.handle({ type: "tool_call", id: "c1", name: "read_file", arguments: '{"path":"a.txt"}' });
+  screen.handle({
+    type: "tool_call",
+    id: "c1",
+    name: "read_file",
+    arguments: '{"path":"a.txt"}',
+    summary: "a.txt",
+  });
   screen.handle({
     type: "tool_result",
     id: "c1",
@@ -56,7 +62,7 @@ Deno.test("Renderer streams reasoning and text on separate lines and prints one 
   screen.dispose();
   assertEquals(
     sink.text(),
-    "thinking\nLet me look.\n⏺ read_file a.txt\n  ⎿ ok 1\thello\n  ⎿ error old_text not found\n",
+    "thinking\nLet me look.\n⏺ read_file a.txt\n  ⎿ ok 1 hello\n  ⎿ error old_text not found\n",
   );
 });
 
@@ -65,10 +71,58 @@ Deno.test("Renderer for headless progress hides text and reasoning but keeps too
   const screen = new Renderer(sink, { showText: false, showReasoning: false, useColor: false });
   screen.handle({ type: "reasoning_delta", text: "secret thoughts" });
   screen.handle({ type: "text_delta", text: "answer" });
-  screen.handle({ type: "tool_call", id: "c1", name: "execute_command", arguments: '{"command":"ls"}' });
+  screen.handle({ type: "tool_call", id: "c1", name: "execute_command", arguments: "{}", summary: "ls" });
   screen.handle({ type: "retry", attempt: 2, maxAttempts: 3, delayMs: 2100, reason: "429 rate limited" });
   screen.dispose();
   assertEquals(sink.text().includes("secret"), false);
   assertStringIncludes(sink.text(), "⏺ execute_command ls\n");
   assertStringIncludes(sink.text(), "retrying in 2.1 s (429 rate limited), attempt 2/3");
+});
+
+Deno.test("Renderer says what a result did from its details, not from its text", () => {
+  const sink = capture();
+  const screen = new Renderer(sink, { showText: true, showReasoning: true, useColor: false });
+  const result = (name: string, content: string, details: ToolDetails, isError = false) =>
+    screen.handle({ type: "tool_result", id: name, name, content, isError, details });
+  result("edit_file", "Edited a.ts: replaced 1 occurrence", {
+    diff: { path: "a.ts", added: 2, removed: 1, created: false },
+  });
+  result("write_file", "Created b.ts (3 bytes)", {
+    diff: { path: "b.ts", added: 1, removed: 0, created: true },
+  });
+  result("execute_command", "FAIL\n[exit code 2]", { exitCode: 2, durationMs: 1234 }, true);
+  result("read_file", "     1\tx", { shown: { from: 1, to: 200, of: 812, unit: "lines" } });
+  result("grep_code", "[Output too long]", { spilledTo: ".tern/tool-outputs/x.txt" });
+  screen.dispose();
+  assertEquals(sink.text().split("\n").slice(0, 5), [
+    "  ⎿ ok a.ts: +2 −1 lines",
+    "  ⎿ ok b.ts (new): +1 −0 line",
+    "  ⎿ error FAIL · exit 2 · 1.2 s",
+    "  ⎿ ok 1 x · lines 1–200 of 812",
+    "  ⎿ ok [Output too long] · full output saved to .tern/tool-outputs/x.txt",
+  ]);
+});
+
+Deno.test("Renderer never prints a tool's escape sequences to the terminal", () => {
+  const sink = capture();
+  const screen = new Renderer(sink, { showText: true, showReasoning: true, useColor: false });
+  screen.handle({
+    type: "tool_call",
+    id: "c",
+    name: "run",
+    arguments: "{}",
+    summary: "printf '\x1b]52;c;aGk=\x07'",
+  });
+  screen.handle({
+    type: "tool_result",
+    id: "c",
+    name: "run",
+    content: "\x1b[2J✔ Approved\x1b]52;c;aGk=\x07",
+    isError: false,
+  });
+  screen.dispose();
+  const text = sink.text();
+  assertEquals(text.includes("\x1b"), false, JSON.stringify(text));
+  assertEquals(text.includes("\x07"), false, JSON.stringify(text));
+  assertStringIncludes(text, "␛[2J✔ Approved");
 });
