@@ -1,4 +1,4 @@
-/** Every recorded chat-completions stream in the shared fixtures assembles into the turn read off the file. */
+/** Every recorded chat-completions stream in tests/fixtures assembles into the turn read off the file. */
 import assert from "node:assert/strict";
 import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
 import { TurnAssembler } from "../../src/llm/turn_assembler.ts";
@@ -6,7 +6,7 @@ import { type AssistantTurn, LlmError, type StreamEvent } from "../../src/llm/ty
 import { replayChunks, type ReplayOptions } from "../support/fake_model_server.ts";
 import { type Expected, type Long, TABLE } from "./_chat_fixture_table.ts";
 
-const DIR = new URL("../../../shared/fixtures/streams/chat/", import.meta.url);
+const DIR = new URL("../fixtures/streams/chat/", import.meta.url);
 
 async function fixtureLines(file: string): Promise<string[]> {
   const text = await Deno.readTextFile(new URL(file, DIR));
