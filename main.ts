@@ -4,13 +4,14 @@ import { ConfigError, loadConfig } from "./src/config/config.ts";
 import { createApprovalGate } from "./src/agent/approval.ts";
 import { Conversation } from "./src/agent/conversation.ts";
 import { systemPrompt } from "./src/agent/prompt.ts";
-import { ChatCompletionsClient } from "./src/llm/chat_completions.ts";
+import { createClient } from "./src/llm/client.ts";
 import { builtinTools } from "./src/tools/all.ts";
 import { createRegistry } from "./src/tools/registry.ts";
 import { createFileTracker } from "./src/tools/file_tracker.ts";
 import { sandboxStatus } from "./src/tools/execute_command.ts";
 import { findProvider } from "./src/config/providers.ts";
 import { runHeadless } from "./src/cli/headless.ts";
+import { adviseOnLlmProblem } from "./src/cli/errors.ts";
 import { runRepl } from "./src/cli/repl.ts";
 import { createLineReader } from "./src/cli/line_reader.ts";
 import { streamSink } from "./src/cli/render.ts";
@@ -22,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
   const root = Deno.realPathSync(Deno.cwd());
   const config = await loadConfig({ args, env: Deno.env.toObject(), root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
-  const client = new ChatCompletionsClient({ baseUrl: config.baseUrl, apiKey: config.apiKey });
+  const client = createClient({ api: config.api, baseUrl: config.baseUrl, apiKey: config.apiKey });
   const preset = findProvider(config.provider);
   const sandbox = await sandboxStatus(config.sandbox);
   const shell = { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] };
@@ -42,7 +43,11 @@ async function main(argv: string[]): Promise<number> {
     tokenBudget: config.tokenBudget,
     timeLimitMs: config.timeLimitMs,
     contextWindow: config.contextWindow,
-    provider: { provider: preset?.label ?? config.provider, keyEnv: preset?.keyEnv ?? null },
+    provider: {
+      provider: preset?.label ?? config.provider,
+      keyEnv: preset?.keyEnv ?? null,
+      advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
+    },
   };
   if (config.prompt !== undefined) {
     const controller = new AbortController();

@@ -105,7 +105,9 @@ export async function runTask(
       say({ content: turn.text });
       return end(turn.text, "done");
     }
-    say({ content: turn.text, reasoning: turn.reasoning, toolCalls: turn.toolCalls });
+    // What the provider needs back (signatures, encrypted reasoning) rides along, opaque to the loop.
+    const providerData = turn.providerData ? { providerData: turn.providerData } : {};
+    say({ content: turn.text, reasoning: turn.reasoning, toolCalls: turn.toolCalls, ...providerData });
     state.toolCalls += turn.toolCalls.length;
     const { step, cancelled, fatal } = await runToolCalls(turn.toolCalls, conversation, options);
     if (fatal) return end("", "error", { error: fatal.message, debug: stackOf(fatal) });

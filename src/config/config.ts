@@ -8,6 +8,7 @@ import {
   DEFAULT_PROVIDER,
   findProvider,
   LOCAL_PROVIDERS,
+  type ProviderApi,
   type ProviderPreset,
   PROVIDERS,
 } from "./providers.ts";
@@ -24,8 +25,10 @@ export interface Config extends RunSettings {
   /** The preset's name (see `findProvider`). */
   provider: string;
   model: string;
-  /** Without a trailing slash; `/chat/completions` and `/models` are appended to it. */
+  /** Without a trailing slash; the wire's path (e.g. `/chat/completions`) and `/models` are appended. */
   baseUrl: string;
+  /** The wire format the provider speaks (the preset's; no flag chooses it yet). */
+  api: ProviderApi;
   /** Absent when the endpoint needs none: send no Authorization header then. */
   apiKey?: string;
   /** The preset's context window, in tokens. */
@@ -109,6 +112,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
       provider: preset.name,
       model: model ?? preset.defaultModel,
       baseUrl: baseUrl ?? preset.baseUrl,
+      api: preset.api,
       ...(apiKey !== undefined && { apiKey }),
       contextWindow: preset.contextWindow,
     };
@@ -120,6 +124,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     provider: local.provider.name,
     model: model ?? local.models[0] ?? local.provider.defaultModel,
     baseUrl: trimSlashes(local.baseUrl),
+    api: local.provider.api,
     contextWindow: local.provider.contextWindow,
     notice: `no API key set; using local ${local.provider.label} at ${trimSlashes(local.baseUrl)}`,
   };

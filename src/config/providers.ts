@@ -1,13 +1,22 @@
-/** Provider presets: where each OpenAI-compatible API lives, which variable holds its key, and its model. */
+/** Provider presets: where each API lives, its wire format, the variable holding its key, its model. */
 
-/** One OpenAI-compatible endpoint tern knows by name. */
+/**
+ * The wire format a provider speaks: "chat" (OpenAI-compatible chat completions), "responses" (OpenAI
+ * Responses), "anthropic" (Anthropic Messages). The same words as `WireApi` in src/llm/types.ts; config
+ * imports nothing of the layers above it, so the list is written twice.
+ */
+export type ProviderApi = "chat" | "responses" | "anthropic";
+
+/** One endpoint tern knows by name. */
 export interface ProviderPreset {
   /** The name used with `--provider` and `TERN_PROVIDER`. */
   name: string;
   /** A human name for banners and notices. */
   label: string;
-  /** The base URL that `/chat/completions` and `/models` hang off. */
+  /** The base URL that the wire's path (e.g. `/chat/completions`) and `/models` hang off. */
   baseUrl: string;
+  /** The wire format spoken at `baseUrl`. */
+  api: ProviderApi;
   /** The environment variable holding the API key; null when the server needs none (local servers). */
   keyEnv: string | null;
   /** The model used when neither `--model` nor `TERN_MODEL` is set. */
@@ -25,6 +34,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     name: "deepseek",
     label: "DeepSeek",
     baseUrl: "https://api.deepseek.com",
+    api: "chat",
     keyEnv: "DEEPSEEK_API_KEY",
     defaultModel: "deepseek-chat",
     contextWindow: 128_000,
@@ -33,6 +43,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     name: "openai",
     label: "OpenAI",
     baseUrl: "https://api.openai.com/v1",
+    api: "chat",
     keyEnv: "OPENAI_API_KEY",
     defaultModel: "gpt-4.1-mini",
     contextWindow: 1_047_576,
@@ -41,6 +52,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     name: "glm",
     label: "Zhipu GLM",
     baseUrl: "https://open.bigmodel.cn/api/paas/v4",
+    api: "chat",
     keyEnv: "ZHIPUAI_API_KEY",
     defaultModel: "glm-4.6",
     contextWindow: 200_000,
@@ -49,6 +61,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     name: "kimi",
     label: "Moonshot Kimi",
     baseUrl: "https://api.moonshot.ai/v1",
+    api: "chat",
     keyEnv: "MOONSHOT_API_KEY",
     defaultModel: "kimi-k2-0905-preview",
     contextWindow: 262_144,
@@ -57,6 +70,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     name: "qwen",
     label: "Qwen (DashScope)",
     baseUrl: "https://dashscope-intl.aliyuncs.com/compatible-mode/v1",
+    api: "chat",
     keyEnv: "DASHSCOPE_API_KEY",
     defaultModel: "qwen3-coder-plus",
     contextWindow: 1_000_000,
@@ -65,6 +79,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     name: "openrouter",
     label: "OpenRouter",
     baseUrl: "https://openrouter.ai/api/v1",
+    api: "chat",
     keyEnv: "OPENROUTER_API_KEY",
     defaultModel: "qwen/qwen3-coder",
     contextWindow: 262_144,
@@ -73,6 +88,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     name: "ollama",
     label: "Ollama",
     baseUrl: "http://127.0.0.1:11434/v1",
+    api: "chat",
     keyEnv: null,
     defaultModel: "qwen2.5-coder",
     contextWindow: 32_768,
@@ -81,6 +97,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     name: "llamacpp",
     label: "llama.cpp",
     baseUrl: "http://127.0.0.1:8080/v1",
+    api: "chat",
     keyEnv: null,
     // llama.cpp's server answers with whatever model it loaded, whatever name is sent.
     defaultModel: "default",

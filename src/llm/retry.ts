@@ -126,6 +126,14 @@ export function retryReason(error: LlmError): string {
   }
 }
 
+/** What a failed call needs fixed, so the CLI can say how (its flags, variables and commands). */
+export type LlmProblem =
+  | "key_rejected" // 401
+  | "no_access" // 403
+  | "model_not_found" // 404
+  | "invalid_request" // 400 other than an overflow
+  | "context_overflow"; // the request did not fit the context window
+
 /** Where a failed model call came from, for messages that say what to fix. */
 export interface CallContext {
   /** The provider's human name, e.g. "DeepSeek". */
@@ -133,6 +141,11 @@ export interface CallContext {
   model: string;
   /** The provider's own key variable (e.g. DEEPSEEK_API_KEY); null or absent for keyless servers. */
   keyEnv?: string | null;
+  /**
+   * Words on how to fix `problem`, e.g. which flag or variable to set; the CLI supplies them (see
+   * src/cli/errors.ts), since this layer knows no flags. Undefined: the message says what, not how.
+   */
+  advise?: (problem: LlmProblem, context: CallContext) => string | undefined;
 }
 
 /** A model-call failure in words, plus whether compacting the history could help. */
@@ -159,49 +172,43 @@ export function isContextOverflow(error: unknown): boolean {
   return fromServer && CONTEXT_OVERFLOW.some((pattern) => pattern.test(error.message));
 }
 
+const HTTP_PROBLEMS: Record<number, LlmProblem> = {
+  401: "key_rejected",
+  403: "no_access",
+  404: "model_not_found",
+  400: "invalid_request",
+};
+
+/** The fix a failed call needs, when it is one the user can make; undefined for transient or unknown ones. */
+export function llmProblem(error: unknown): LlmProblem | undefined {
+  if (isContextOverflow(error)) return "context_overflow";
+  if (!(error instanceof LlmError) || error.kind !== "http") return undefined;
+  return HTTP_PROBLEMS[error.status ?? 0];
+}
+
+const SUMMARIES: Record<LlmProblem, (context: CallContext) => string> = {
+  key_rejected: () => "The API key was rejected",
+  no_access: (c) => `The API key has no access to ${c.model}`,
+  model_not_found: (c) => `Model "${c.model}" was not found at ${c.provider}`,
+  invalid_request: (c) => `${c.provider} rejected the request as invalid`,
+  context_overflow: (c) => `The conversation is too long for ${c.model}'s context window`,
+};
+
 /**
- * Says in words what a failed model call means and what to do: a rejected key names the variable to set,
- * an unknown model names the model and provider, a too-long request is flagged `contextOverflow`. Other
- * errors keep their own message (it already names the server and the provider's words).
+ * Says in words what a failed model call means, with `context.advise`'s words on how to fix it: a
+ * rejected key, an unknown model, a too-long request (flagged `contextOverflow`). Other errors keep their
+ * own message (it already names the server and the provider's words).
  */
 export function describeLlmError(error: unknown, context: CallContext): LlmFailure {
   const message = error instanceof Error ? error.message : String(error);
-  if (isContextOverflow(error)) {
-    return {
-      message: `The conversation is too long for ${context.model}'s context window: start a new ` +
-        `conversation (/clear in the REPL) or split the task. (${message})`,
-      contextOverflow: true,
-    };
-  }
-  if (!(error instanceof LlmError) || error.kind !== "http") return { message, contextOverflow: false };
-  const said = `${context.provider} said: ${message}`;
-  const keys = context.keyEnv ? `TERN_API_KEY or ${context.keyEnv}` : "TERN_API_KEY";
-  switch (error.status) {
-    case 401:
-      return {
-        message: `The API key was rejected: set a valid key in ${keys}. (${said})`,
-        contextOverflow: false,
-      };
-    case 403:
-      return {
-        message: `The API key has no access to ${context.model}: check the key in ${keys} and the ` +
-          `account's permissions. (${said})`,
-        contextOverflow: false,
-      };
-    case 404:
-      return {
-        message:
-          `Model "${context.model}" was not found at ${context.provider}: check --model (TERN_MODEL), ` +
-          `or the base URL (--base-url, TERN_BASE_URL) if it is not ${context.provider}. (${said})`,
-        contextOverflow: false,
-      };
-    case 400:
-      return {
-        message: `${context.provider} rejected the request as invalid. (${said})`,
-        contextOverflow: false,
-      };
-  }
-  return { message, contextOverflow: false };
+  const problem = llmProblem(error);
+  if (problem === undefined) return { message, contextOverflow: false };
+  const advice = context.advise?.(problem, context);
+  const said = problem === "context_overflow" ? message : `${context.provider} said: ${message}`;
+  return {
+    message: `${SUMMARIES[problem](context)}${advice ? `: ${advice}` : ""}. (${said})`,
+    contextOverflow: problem === "context_overflow",
+  };
 }
 
 function rewrap(error: LlmError, message: string): LlmError {

@@ -1,19 +1,27 @@
-/** Server-sent events: bytes in, `data` payloads out. Only `data` matters for chat-completions streams. */
+/** Server-sent events: bytes in, events (name and `data` payload) out. The wire modules read them. */
+
+/** One dispatched event: its `event:` name ("message" when none was given) and its joined `data` lines. */
+export interface SseEvent {
+  event: string;
+  data: string;
+}
 
 /**
- * Incremental SSE parser over decoded text. Feed text in any pieces with `push`; it returns the `data`
- * payloads of the events completed so far. `flush` ends the stream and returns a last unterminated event.
+ * Incremental SSE parser over decoded text. Feed text in any pieces with `push`; it returns the events
+ * completed so far. `flush` ends the stream and returns a last unterminated event. Events without data
+ * are not dispatched (as the SSE spec says); `id:` and `retry:` carry nothing we use.
  */
 export class SseParser {
   #line = "";
   #data: string[] = [];
   #hasData = false;
+  #event = "";
   /** A chunk ended on "\r": a "\n" starting the next chunk belongs to the same line break. */
   #skipLf = false;
 
-  /** Consumes the next piece of text; returns the payloads of events it completed. */
-  push(text: string): string[] {
-    const out: string[] = [];
+  /** Consumes the next piece of text; returns the events it completed. */
+  push(text: string): SseEvent[] {
+    const out: SseEvent[] = [];
     if (text.length === 0) return out;
     let start = 0;
     if (this.#skipLf && text.charCodeAt(0) === 10) start = 1;
@@ -34,39 +42,41 @@ export class SseParser {
   }
 
   /** Ends the stream: a pending line and event are delivered even without the final blank line. */
-  flush(): string[] {
-    const out: string[] = [];
+  flush(): SseEvent[] {
+    const out: SseEvent[] = [];
     if (this.#line.length > 0) this.#takeLine(out);
     this.#dispatch(out);
     return out;
   }
 
-  #takeLine(out: string[]): void {
+  #takeLine(out: SseEvent[]): void {
     const line = this.#line;
     this.#line = "";
     if (line.length === 0) return this.#dispatch(out);
     if (line.charCodeAt(0) === 58) return; // ":" starts a comment (keep-alives)
     const colon = line.indexOf(":");
     const field = colon < 0 ? line : line.slice(0, colon);
-    if (field !== "data") return; // event:, id:, retry: carry nothing we use
     let value = colon < 0 ? "" : line.slice(colon + 1);
     if (value.charCodeAt(0) === 32) value = value.slice(1);
+    if (field === "event") this.#event = value;
+    if (field !== "data") return;
     this.#data.push(value);
     this.#hasData = true;
   }
 
-  #dispatch(out: string[]): void {
-    if (this.#hasData) out.push(this.#data.join("\n"));
+  #dispatch(out: SseEvent[]): void {
+    if (this.#hasData) out.push({ event: this.#event || "message", data: this.#data.join("\n") });
     this.#data = [];
     this.#hasData = false;
+    this.#event = "";
   }
 }
 
 /**
- * Reads an SSE byte stream and yields each event's `data` payload. Chunk boundaries may fall anywhere,
- * including inside a UTF-8 character. Stopping the iteration early cancels the stream.
+ * Reads an SSE byte stream and yields each event. Chunk boundaries may fall anywhere, including inside a
+ * UTF-8 character. Stopping the iteration early cancels the stream.
  */
-export async function* readSseData(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+export async function* readSseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder("utf-8");
   const parser = new SseParser();

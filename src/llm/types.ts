@@ -18,8 +18,24 @@ export interface Usage {
   reasoningTokens?: number;
 }
 
-/** Why the model stopped: "stop", "tool_calls", "length", "content_filter", or a provider's own word. */
-export type FinishReason = string;
+/**
+ * Why the model stopped, in tern's words; each wire module maps its provider's words onto these (see
+ * `toFinishReason` in wire.ts). "length" means the answer was cut: it is never presented as complete.
+ */
+export type FinishReason = "stop" | "tool_calls" | "length" | "content_filter" | "error";
+
+/** Which wire format a provider speaks: OpenAI chat completions, OpenAI Responses, Anthropic Messages. */
+export type WireApi = "chat" | "responses" | "anthropic";
+
+/**
+ * What one wire format needs back on the next request and tern never reads: reasoning signatures,
+ * encrypted reasoning, item ids. Opaque outside the wire module named by `api`, which alone writes and
+ * reads the other fields; a message sent to a different wire drops it. Chat completions leaves it unset.
+ */
+export interface ProviderData {
+  api: WireApi;
+  [key: string]: unknown;
+}
 
 /** One complete model response, assembled from a stream that ended properly. */
 export interface AssistantTurn {
@@ -27,9 +43,13 @@ export interface AssistantTurn {
   reasoning: string;
   toolCalls: ToolCall[];
   finishReason: FinishReason;
+  /** The provider's own finish word, kept for logs only when it differs from `finishReason`. */
+  rawFinishReason?: string;
   usage?: Usage;
   /** Model name the provider reported, when it did. */
   model?: string;
+  /** Per-provider state to copy onto the assistant message so it round-trips (see ProviderData). */
+  providerData?: ProviderData;
 }
 
 /** A conversation message in tern's own shape; the client maps it to the wire format. */
@@ -42,6 +62,8 @@ export type Message =
     /** Kept only on messages that carried tool calls (DeepSeek/Kimi require it back, even ""). */
     reasoning?: string;
     toolCalls?: ToolCall[];
+    /** Copied from the AssistantTurn as is; only the wire module that wrote it reads it. */
+    providerData?: ProviderData;
   }
   | { role: "tool"; toolCallId: string; name: string; content: string; isError: boolean };
 
@@ -73,7 +95,7 @@ export type LlmErrorKind =
   | "stream_error" // an error object arrived inside the stream
   | "interrupted" // the stream ended without [DONE] or a finish_reason
   | "network" // the connection failed or dropped
-  | "bad_response" // the server sent something that is not a chat-completions stream
+  | "bad_response" // the server sent something that is not a stream of the expected wire format
   | "aborted"; // the caller's AbortSignal fired
 
 /** A typed model-call failure carrying the provider's own message. */
@@ -108,11 +130,12 @@ export class LlmError extends Error {
   }
 }
 
-/** A streaming chat-completions client. */
+/** A streaming model client, whatever the wire format (see createClient in client.ts). */
 export interface LlmClient {
   /**
    * Runs one model call, delivering deltas to `onEvent` as they arrive. Resolves only with a complete turn
-   * ([DONE] or a finish_reason seen); otherwise rejects with an LlmError. Never returns a half turn.
+   * (the wire's own end marker seen, e.g. [DONE] or a finish_reason); otherwise rejects with an LlmError.
+   * Never returns a half turn.
    */
   stream(
     request: ChatRequest,

@@ -7,6 +7,7 @@ import {
 } from "../../src/agent/model_call.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { DROPPED_OUTPUT } from "../../src/agent/compact.ts";
+import { adviseOnLlmProblem } from "../../src/cli/errors.ts";
 import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
 import { LlmError } from "../../src/llm/types.ts";
 import { Conversation } from "../../src/agent/conversation.ts";
@@ -108,7 +109,8 @@ Deno.test("callModel() leaves the shown text of an interrupted answer in the sta
 
 Deno.test("describeFailure() names the key variable when the provider rejects the key", async () => {
   await using model = startFakeModel([{ status: 401, errorBody: '{"error":{"message":"bad key"}}' }]);
-  const opts = options(model, { provider: { provider: "DeepSeek", keyEnv: "DEEPSEEK_API_KEY" } });
+  const provider = { provider: "DeepSeek", keyEnv: "DEEPSEEK_API_KEY", advise: adviseOnLlmProblem };
+  const opts = options(model, { provider });
   const error = await failure(callModel(userSaid("go"), [], fresh(), opts));
   const described = describeFailure(error, fresh(), opts);
   assertStringIncludes(described.message, "TERN_API_KEY or DEEPSEEK_API_KEY");

@@ -67,6 +67,7 @@ Deno.test("loadConfig() uses the DeepSeek preset when only DEEPSEEK_API_KEY is s
     provider: "deepseek",
     model: "deepseek-chat",
     baseUrl: "https://api.deepseek.com",
+    api: "chat",
     apiKey: "sk-ds",
     contextWindow: 128_000,
   });
@@ -102,6 +103,7 @@ Deno.test("loadConfig() reads the provider, model and key from .env in the root"
     provider: "openai",
     model: "gpt-test",
     baseUrl: "https://api.openai.com/v1",
+    api: "chat",
     apiKey: "sk-openai",
     contextWindow: 1_047_576,
   });
@@ -196,6 +198,7 @@ Deno.test("loadConfig() uses a local server that answers when no key is set, wit
     provider: "ollama",
     model: "qwen2.5-coder:7b",
     baseUrl: server.baseUrl,
+    api: "chat",
     contextWindow: OLLAMA.contextWindow,
     notice: `no API key set; using local Ollama at ${server.baseUrl}`,
   });
@@ -225,6 +228,7 @@ Deno.test("loadConfig() accepts a base URL override without any key and sends no
     provider: "deepseek",
     model: "deepseek-chat",
     baseUrl: "http://127.0.0.1:9999/v1",
+    api: "chat",
     contextWindow: 128_000,
   });
   equal("apiKey" in config, false);
@@ -237,6 +241,7 @@ Deno.test("loadConfig() needs no key for an explicitly chosen local provider", a
     provider: "ollama",
     model: "qwen2.5-coder",
     baseUrl: "http://127.0.0.1:11434/v1",
+    api: "chat",
     contextWindow: OLLAMA.contextWindow,
   });
 });

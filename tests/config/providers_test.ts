@@ -30,6 +30,7 @@ Deno.test("the default provider is DeepSeek, keyed by DEEPSEEK_API_KEY", () => {
     name: "deepseek",
     label: "DeepSeek",
     baseUrl: "https://api.deepseek.com",
+    api: "chat",
     keyEnv: "DEEPSEEK_API_KEY",
     defaultModel: "deepseek-chat",
     contextWindow: 128_000,
@@ -55,4 +56,8 @@ Deno.test("LOCAL_PROVIDERS are Ollama then llama.cpp on 127.0.0.1", () => {
     ["ollama", "http://127.0.0.1:11434/v1"],
     ["llamacpp", "http://127.0.0.1:8080/v1"],
   ]);
+});
+
+Deno.test("every preset speaks the chat-completions wire until the other wires exist", () => {
+  deepStrictEqual(PROVIDERS.map((preset) => preset.api), PROVIDERS.map(() => "chat"));
 });

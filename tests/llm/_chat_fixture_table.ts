@@ -1,4 +1,4 @@
-/** Expected turns of the shared chat-completions fixtures, read off the files once (script plus eyeballing). */
+/** Expected turns of the recorded chat-completions fixtures, read off the files once (script plus eyeballing). */
 import type { LlmError, ToolCall, Usage } from "../../src/llm/types.ts";
 
 /** A long string checked by its length and both ends. */
@@ -21,7 +21,7 @@ export interface Expected {
 }
 
 // Never computed by the code under test: a throwaway Python script printed the values, a human checked them.
-/** One row per `*.chunks.txt` file in shared/fixtures/streams/chat/. */
+/** One row per `*.chunks.txt` file in tests/fixtures/streams/chat/. */
 export const TABLE: Expected[] = [
   {
     file: "alibaba-qwen3-coder-tool-markup-in-reasoning.chunks.txt",

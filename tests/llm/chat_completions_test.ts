@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
-import { buildRequestBody, providerMessage, toWireMessage } from "../../src/llm/chat_completions.ts";
-import type { ChatRequest, ToolSpec } from "../../src/llm/types.ts";
+import {
+  buildChatRequest,
+  buildRequestBody,
+  ChatCompletionsClient,
+  toWireMessage,
+} from "../../src/llm/chat_completions.ts";
+import type { ChatRequest, StreamEvent, ToolSpec } from "../../src/llm/types.ts";
+import { replayChunks } from "../support/fake_model_server.ts";
 
 const schema = { type: "object", properties: {} };
 const tool = (name: string): ToolSpec => ({ name, description: `${name} does things`, parameters: schema });
@@ -81,14 +87,50 @@ Deno.test("toWireMessage() sends a tool result as role tool with its tool_call_i
   assert.deepEqual(toWireMessage(message), { role: "tool", tool_call_id: "call_1", content: "1 line" });
 });
 
-Deno.test("providerMessage() extracts the provider's words from JSON and text error bodies", () => {
-  assert.equal(providerMessage('{"error":{"message":"Invalid API key","type":"auth"}}'), "Invalid API key");
-  assert.equal(providerMessage('{"error":"model not found"}'), "model not found");
-  assert.equal(providerMessage('{"message":"Rate limited"}'), "Rate limited");
-  assert.equal(providerMessage('{"detail":"Not Found"}'), "Not Found");
-  assert.equal(providerMessage("  <html>\n  Bad   Gateway </html>\n"), "<html> Bad Gateway </html>");
-  assert.equal(providerMessage(""), "");
-  const long = providerMessage("x".repeat(1000));
-  assert.equal(long.length, 300);
-  assert.ok(long.endsWith("…"));
+Deno.test("buildChatRequest() posts to /chat/completions with a bearer key only when one is given", () => {
+  const request: ChatRequest = { model: "m", messages: [], tools: [] };
+  assert.deepEqual(buildChatRequest(request, { apiKey: "sk-1" }), {
+    path: "/chat/completions",
+    headers: { authorization: "Bearer sk-1" },
+    body: buildRequestBody(request),
+  });
+  assert.deepEqual(buildChatRequest(request, {}).headers, {});
+});
+
+Deno.test("ChatCompletionsClient keeps apart several calls that share one tool_calls array without index", async () => {
+  // Two calls in one chunk, neither with an index or an id, then their arguments side by side: position
+  // in the array is the index (once the second call's arguments were glued onto the first).
+  const chunk = (delta: unknown, finish: string | null = null) =>
+    JSON.stringify({
+      id: "c1",
+      object: "chat.completion.chunk",
+      model: "m",
+      choices: [{ delta, finish_reason: finish }],
+    });
+  const lines = [
+    chunk({ role: "assistant", content: null }),
+    chunk({
+      tool_calls: [
+        { type: "function", function: { name: "read_file", arguments: "" } },
+        { type: "function", function: { name: "read_file", arguments: "" } },
+      ],
+    }),
+    chunk({ tool_calls: [{ function: { arguments: '{"path":' } }, { function: { arguments: '{"path":' } }] }),
+    chunk({ tool_calls: [{ function: { arguments: '"a.ts"}' } }, { function: { arguments: '"b.ts"}' } }] }),
+    chunk({}, "tool_calls"),
+  ];
+  await using model = replayChunks(lines, { byteChunkSize: 9 });
+  const events: StreamEvent[] = [];
+  const request: ChatRequest = { model: "m", messages: [{ role: "user", content: "hi" }], tools: [] };
+  const turn = await new ChatCompletionsClient({ baseUrl: model.url }).stream(
+    request,
+    new AbortController().signal,
+    (e) => events.push(e),
+  );
+  assert.deepEqual(turn.toolCalls, [
+    { id: "call_0", name: "read_file", arguments: '{"path":"a.ts"}' },
+    { id: "call_1", name: "read_file", arguments: '{"path":"b.ts"}' },
+  ]);
+  assert.equal(turn.finishReason, "tool_calls");
+  assert.deepEqual(events.map((e) => e.type === "tool_call_delta" && e.index), [0, 1, 0, 1, 0, 1]);
 });

@@ -1,12 +1,12 @@
-/** Every recorded chat-completions stream in the shared fixtures assembles into the turn read off the file. */
+/** Every recorded chat-completions stream in tests/fixtures assembles into the turn read off the file. */
 import assert from "node:assert/strict";
 import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
-import { TurnAssembler } from "../../src/llm/turn_assembler.ts";
+import { ChatAssembler } from "../../src/llm/_chat_assembler.ts";
 import { type AssistantTurn, LlmError, type StreamEvent } from "../../src/llm/types.ts";
 import { replayChunks, type ReplayOptions } from "../support/fake_model_server.ts";
 import { type Expected, type Long, TABLE } from "./_chat_fixture_table.ts";
 
-const DIR = new URL("../../../shared/fixtures/streams/chat/", import.meta.url);
+const DIR = new URL("../fixtures/streams/chat/", import.meta.url);
 
 async function fixtureLines(file: string): Promise<string[]> {
   const text = await Deno.readTextFile(new URL(file, DIR));
@@ -15,8 +15,8 @@ async function fixtureLines(file: string): Promise<string[]> {
 
 /** Feeds the lines straight into the assembler, ending with [DONE] as a replay over HTTP would. */
 function assemble(lines: string[], events: StreamEvent[]): AssistantTurn {
-  const assembler = new TurnAssembler();
-  for (const line of lines) events.push(...assembler.push(JSON.parse(line)));
+  const assembler = new ChatAssembler();
+  for (const line of lines) events.push(...assembler.pushChunk(JSON.parse(line)));
   assembler.done();
   return assembler.finish();
 }
@@ -95,7 +95,7 @@ Deno.test("each in-stream error shape of moonshot-error-object-variants gives th
   const lines = await fixtureLines("moonshot-error-object-variants.chunks.txt");
   const messages = lines.map((line) => {
     try {
-      new TurnAssembler().push(JSON.parse(line));
+      new ChatAssembler().pushChunk(JSON.parse(line));
     } catch (error) {
       assert.ok(error instanceof LlmError && error.kind === "stream_error");
       return error.message;

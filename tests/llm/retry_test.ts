@@ -133,15 +133,16 @@ Deno.test("withRetries() reports a tool call from a cut stream as an error, neve
   assertEquals(error.partialOutput, true);
 });
 
-Deno.test("withRetries() does not retry a 401 and the message names the key variables", async () => {
+Deno.test("withRetries() does not retry a 401, described with the provider's words and no CLI advice", async () => {
   const run = await callWithRetries([{ status: 401, errorBody: '{"error":{"message":"Invalid API key"}}' }]);
   const error = errorOf(run.outcome);
   assertEquals(run.requests, 1);
   assertEquals(run.retries, []);
   const failure = describeLlmError(error, DEEPSEEK);
   assertEquals(failure.contextOverflow, false);
-  assertStringIncludes(failure.message, "TERN_API_KEY or DEEPSEEK_API_KEY");
+  assertStringIncludes(failure.message, "The API key was rejected. (DeepSeek said: ");
   assertStringIncludes(failure.message, "Invalid API key");
+  assert(!failure.message.includes("TERN_"), failure.message);
 });
 
 Deno.test("withRetries() does not retry 400, 403 or 404", async () => {
@@ -281,15 +282,20 @@ Deno.test("describeLlmError() names the model and provider for a 404", () => {
     status: 404,
   });
   const failure = describeLlmError(error, DEEPSEEK);
-  assertStringIncludes(failure.message, 'Model "deepseek-chat" was not found at DeepSeek');
-  assertStringIncludes(failure.message, "--base-url");
+  assertStringIncludes(failure.message, 'Model "deepseek-chat" was not found at DeepSeek. (DeepSeek said');
   assertEquals(failure.contextOverflow, false);
 });
 
-Deno.test("describeLlmError() names only TERN_API_KEY for a provider without its own key variable", () => {
+Deno.test("describeLlmError() puts the advice of context.advise between the summary and the provider's words", () => {
   const error = new LlmError("http", "HTTP 403: forbidden", { status: 403 });
-  const failure = describeLlmError(error, { provider: "llama.cpp", model: "local", keyEnv: null });
-  assertStringIncludes(failure.message, "check the key in TERN_API_KEY and");
+  const seen: string[] = [];
+  const advise = (problem: string) => (seen.push(problem), "ask an admin");
+  const failure = describeLlmError(error, { provider: "P", model: "m", advise });
+  assertEquals(
+    failure.message,
+    "The API key has no access to m: ask an admin. (P said: HTTP 403: forbidden)",
+  );
+  assertEquals(seen, ["no_access"]);
 });
 
 Deno.test("describeLlmError() flags every known context-overflow wording of a 400", () => {

@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
-import { readSseData, SseParser } from "../../src/llm/sse.ts";
+import { readSseEvents, type SseEvent, SseParser } from "../../src/llm/sse.ts";
 
-/** Parses `text` fed in the given pieces, flushing at the end. */
+/** Parses `text` fed in the given pieces, flushing at the end; the events' data payloads. */
 function parse(pieces: string[]): string[] {
+  return parseEvents(pieces).map((event) => event.data);
+}
+
+function parseEvents(pieces: string[]): SseEvent[] {
   const parser = new SseParser();
   return [...pieces.flatMap((piece) => parser.push(piece)), ...parser.flush()];
 }
@@ -22,7 +26,7 @@ function byteStream(bytes: Uint8Array, size: number, onCancel?: () => void): Rea
 
 async function collect(stream: ReadableStream<Uint8Array>): Promise<string[]> {
   const out: string[] = [];
-  for await (const data of readSseData(stream)) out.push(data);
+  for await (const event of readSseEvents(stream)) out.push(event.data);
   return out;
 }
 
@@ -34,9 +38,18 @@ Deno.test("SseParser joins the data lines of one event with a newline", () => {
   assert.deepEqual(parse(["data: a\ndata: b\ndata:\n\n"]), ["a\nb\n"]);
 });
 
-Deno.test("SseParser ignores comments and the event, id and retry fields", () => {
+Deno.test("SseParser ignores comments and the id and retry fields", () => {
   const text = ": keep-alive\nevent: message\nid: 7\nretry: 1000\ndata: x\n\n:\n\nevent: ping\n\n";
   assert.deepEqual(parse([text]), ["x"]);
+});
+
+Deno.test("SseParser names each event by its event field, message when absent, never carrying it over", () => {
+  const text = "event: message_start\ndata: {}\n\ndata: plain\n\nevent:ping\n\nevent: delta\ndata: d\n\n";
+  assert.deepEqual(parseEvents([text]), [
+    { event: "message_start", data: "{}" },
+    { event: "message", data: "plain" },
+    { event: "delta", data: "d" },
+  ]);
 });
 
 Deno.test("SseParser accepts CRLF, LF and CR line endings", () => {
@@ -67,7 +80,7 @@ Deno.test("SseParser skips events without data and keeps an empty data line", ()
   assert.deepEqual(parse(["event: x\n\n\n\ndata\n\n"]), [""]);
 });
 
-Deno.test("readSseData decodes UTF-8 characters split across byte chunks", async () => {
+Deno.test("readSseEvents decodes UTF-8 characters split across byte chunks", async () => {
   const text = "data: héllo → 世界 ✅\n\ndata: second\n\n";
   const bytes = new TextEncoder().encode(text);
   for (const size of [1, 2, 3, 5, 7]) {
@@ -75,22 +88,22 @@ Deno.test("readSseData decodes UTF-8 characters split across byte chunks", async
   }
 });
 
-Deno.test("readSseData flushes a final event without a trailing newline", async () => {
+Deno.test("readSseEvents flushes a final event without a trailing newline", async () => {
   const bytes = new TextEncoder().encode("data: a\r\n\r\ndata: b");
   assert.deepEqual(await collect(byteStream(bytes, 4)), ["a", "b"]);
 });
 
-Deno.test("readSseData cancels the stream when the consumer stops early", async () => {
+Deno.test("readSseEvents cancels the stream when the consumer stops early", async () => {
   let cancelled = false;
   const bytes = new TextEncoder().encode("data: 1\n\ndata: 2\n\ndata: 3\n\n");
-  for await (const data of readSseData(byteStream(bytes, 9, () => cancelled = true))) {
-    assert.equal(data, "1");
+  for await (const event of readSseEvents(byteStream(bytes, 9, () => cancelled = true))) {
+    assert.equal(event.data, "1");
     break;
   }
   assert.equal(cancelled, true);
 });
 
-Deno.test("readSseData passes a read error through to the consumer", async () => {
+Deno.test("readSseEvents passes a read error through to the consumer", async () => {
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(new TextEncoder().encode("data: 1\n\n"));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { toUsage, TurnAssembler } from "../../src/llm/turn_assembler.ts";
+import { ChatAssembler, toUsage } from "../../src/llm/_chat_assembler.ts";
 import { type AssistantTurn, LlmError, type StreamEvent } from "../../src/llm/types.ts";
 
 /** A chat.completion.chunk with one choice. */
@@ -12,8 +12,8 @@ function run(
   chunks: unknown[],
   options: { done?: boolean } = {},
 ): { events: StreamEvent[]; turn: AssistantTurn } {
-  const assembler = new TurnAssembler();
-  const events = chunks.flatMap((c) => assembler.push(c));
+  const assembler = new ChatAssembler();
+  const events = chunks.flatMap((c) => assembler.pushChunk(c));
   if (options.done ?? true) assembler.done();
   return { events, turn: assembler.finish() };
 }
@@ -32,7 +32,7 @@ function assertLlmError(fn: () => unknown, kind: LlmError["kind"], pattern: RegE
   });
 }
 
-Deno.test("TurnAssembler joins text deltas and emits one text_delta per non-empty piece", () => {
+Deno.test("ChatAssembler joins text deltas and emits one text_delta per non-empty piece", () => {
   const { events, turn } = run([
     chunk({ role: "assistant", content: "" }),
     chunk({ content: "Hel" }),
@@ -44,7 +44,7 @@ Deno.test("TurnAssembler joins text deltas and emits one text_delta per non-empt
   assert.deepEqual(turn, { text: "Hello", reasoning: "", toolCalls: [], finishReason: "stop", model: "m" });
 });
 
-Deno.test("TurnAssembler reads reasoning from reasoning_content and from reasoning, never both twice", () => {
+Deno.test("ChatAssembler reads reasoning from reasoning_content and from reasoning, never both twice", () => {
   const { turn, events } = run([
     chunk({ reasoning_content: "a", content: null }),
     chunk({ reasoning: "b" }),
@@ -61,7 +61,7 @@ Deno.test("TurnAssembler reads reasoning from reasoning_content and from reasoni
   ]);
 });
 
-Deno.test("TurnAssembler splits Mistral content parts into reasoning and text", () => {
+Deno.test("ChatAssembler splits Mistral content parts into reasoning and text", () => {
   const { turn } = run([
     chunk({ content: [{ type: "thinking", thinking: [{ type: "text", text: "think " }] }] }),
     chunk({ content: [{ type: "thinking", thinking: [{ type: "text", text: "more" }] }, { type: "image" }] }),
@@ -72,7 +72,7 @@ Deno.test("TurnAssembler splits Mistral content parts into reasoning and text", 
   assert.equal(turn.text, "answer");
 });
 
-Deno.test("TurnAssembler merges tool-call fragments by index", () => {
+Deno.test("ChatAssembler merges tool-call fragments by index", () => {
   const { turn, events } = run([
     toolDelta([{ index: 0, id: "call_a", type: "function", function: { name: "read_file", arguments: "" } }]),
     toolDelta([{ index: 0, function: { arguments: '{"pa' } }]),
@@ -88,7 +88,7 @@ Deno.test("TurnAssembler merges tool-call fragments by index", () => {
   ]);
 });
 
-Deno.test("TurnAssembler assigns local ids to tool calls that never got one", () => {
+Deno.test("ChatAssembler assigns local ids to tool calls that never got one", () => {
   const { turn } = run([
     toolDelta([{ index: 0, function: { name: "a", arguments: "{}" } }, {
       index: 1,
@@ -104,7 +104,7 @@ Deno.test("TurnAssembler assigns local ids to tool calls that never got one", ()
   }]);
 });
 
-Deno.test("TurnAssembler keeps the first name when later fragments repeat it", () => {
+Deno.test("ChatAssembler keeps the first name when later fragments repeat it", () => {
   const { turn } = run([
     toolDelta([{ index: 0, id: "x", function: { name: "grep", arguments: "{" } }]),
     toolDelta([{ index: 0, id: "x", function: { name: "grep", arguments: "}" } }]),
@@ -112,7 +112,7 @@ Deno.test("TurnAssembler keeps the first name when later fragments repeat it", (
   assert.deepEqual(turn.toolCalls, [{ id: "x", name: "grep", arguments: "{}" }]);
 });
 
-Deno.test("TurnAssembler uses the array position when fragments carry no index", () => {
+Deno.test("ChatAssembler uses the array position when fragments carry no index", () => {
   const { turn } = run([
     toolDelta([{ id: "w", function: { name: "weather", arguments: '{"c":"' } }, {
       id: "t",
@@ -129,7 +129,23 @@ Deno.test("TurnAssembler uses the array position when fragments carry no index",
   ]);
 });
 
-Deno.test("TurnAssembler continues the last call when a fragment has neither index nor id", () => {
+Deno.test("ChatAssembler treats each position as its own call when one array holds several unindexed calls", () => {
+  // No index and no id, two calls to the same function in one chunk, then their arguments side by side.
+  const { turn, events } = run([
+    toolDelta([
+      { type: "function", function: { name: "read_file", arguments: '{"path":' } },
+      { type: "function", function: { name: "read_file", arguments: '{"path":' } },
+    ]),
+    toolDelta([{ function: { arguments: '"a.ts"}' } }, { function: { arguments: '"b.ts"}' } }]),
+  ]);
+  assert.deepEqual(turn.toolCalls, [
+    { id: "call_0", name: "read_file", arguments: '{"path":"a.ts"}' },
+    { id: "call_1", name: "read_file", arguments: '{"path":"b.ts"}' },
+  ]);
+  assert.deepEqual(events.map((e) => e.type === "tool_call_delta" && e.index), [0, 1, 0, 1]);
+});
+
+Deno.test("ChatAssembler continues the last call when a fragment has neither index nor id", () => {
   const { turn } = run([
     toolDelta([{ id: "a", function: { name: "ls", arguments: '{"p' } }]),
     toolDelta([{ function: { arguments: '":1}' } }]),
@@ -144,7 +160,7 @@ Deno.test("TurnAssembler continues the last call when a fragment has neither ind
   ]);
 });
 
-Deno.test("TurnAssembler orders tool calls by index when indices arrive out of order or start at 1", () => {
+Deno.test("ChatAssembler orders tool calls by index when indices arrive out of order or start at 1", () => {
   const { turn, events } = run([
     toolDelta([{ index: 2, id: "second", function: { name: "b", arguments: "{}" } }]),
     toolDelta([{ index: 1, id: "first", function: { name: "a", arguments: "{}" } }]),
@@ -153,19 +169,19 @@ Deno.test("TurnAssembler orders tool calls by index when indices arrive out of o
   assert.deepEqual(events.map((e) => e.type === "tool_call_delta" && e.index), [2, 1]);
 });
 
-Deno.test("TurnAssembler accepts a numeric string index and rejects a nonsense one with a clear error", () => {
+Deno.test("ChatAssembler accepts a numeric string index and rejects a nonsense one with a clear error", () => {
   const { turn } = run([toolDelta([{ index: "0", id: "a", function: { name: "x", arguments: "{}" } }])]);
   assert.deepEqual(turn.toolCalls, [{ id: "a", name: "x", arguments: "{}" }]);
-  const assembler = new TurnAssembler({ source: "http://h/v1" });
+  const assembler = new ChatAssembler({ source: "http://h/v1" });
   const bad = toolDelta([{ index: "zero", id: "a", function: { name: "x", arguments: "{}" } }]);
   assertLlmError(
-    () => assembler.push(bad),
+    () => assembler.pushChunk(bad),
     "bad_response",
     /^http:\/\/h\/v1 sent a tool call with an invalid index "zero"/,
   );
 });
 
-Deno.test("TurnAssembler takes a whole tool call in one fragment in the same chunk as finish_reason", () => {
+Deno.test("ChatAssembler takes a whole tool call in one fragment in the same chunk as finish_reason", () => {
   const { turn } = run([
     chunk({ role: "assistant", content: "" }),
     toolDelta([{ id: "gS", function: { name: "weather", arguments: '{"l": "SF"}' } }], {
@@ -176,7 +192,7 @@ Deno.test("TurnAssembler takes a whole tool call in one fragment in the same chu
   assert.equal(turn.finishReason, "tool_calls");
 });
 
-Deno.test("TurnAssembler creates no tool call from empty tool_calls arrays", () => {
+Deno.test("ChatAssembler creates no tool call from empty tool_calls arrays", () => {
   const { turn, events } = run([
     chunk({ content: "", reasoning_content: "r", tool_calls: [] }),
     chunk({ content: "t", tool_calls: [] }, { finish_reason: "stop" }),
@@ -185,7 +201,7 @@ Deno.test("TurnAssembler creates no tool call from empty tool_calls arrays", () 
   assert.equal(events.length, 2);
 });
 
-Deno.test("TurnAssembler keeps tool-call markup inside reasoning as reasoning", () => {
+Deno.test("ChatAssembler keeps tool-call markup inside reasoning as reasoning", () => {
   const markup = '<tool_call><function=get_weather>{"city":"Lisbon"}</function></tool_call>';
   const json = '{"tool_calls":[{"id":"c","type":"function","function":{"name":"x","arguments":"{}"}}]}';
   const { turn } = run([
@@ -196,7 +212,7 @@ Deno.test("TurnAssembler keeps tool-call markup inside reasoning as reasoning", 
   assert.deepEqual(turn.toolCalls, []);
 });
 
-Deno.test("TurnAssembler skips choices [] chunks and ignores unknown fields", () => {
+Deno.test("ChatAssembler skips choices [] chunks and ignores unknown fields", () => {
   const { turn } = run([
     { id: "", model: "", choices: [], created: 0, prompt_filter_results: [] },
     chunk({ content: "a", provider_metadata: { x: 1 } }, { logprobs: null, content_filter_results: {} }),
@@ -207,7 +223,7 @@ Deno.test("TurnAssembler skips choices [] chunks and ignores unknown fields", ()
   assert.equal(turn.model, "m");
 });
 
-Deno.test("TurnAssembler takes the model from the chunks, ignoring an empty placeholder model", () => {
+Deno.test("ChatAssembler takes the model from the chunks, ignoring an empty placeholder model", () => {
   const { turn } = run([{ choices: [], model: "" }, { ...chunk({ content: "x" }), model: "real" }, {
     choices: [],
     model: "",
@@ -215,7 +231,7 @@ Deno.test("TurnAssembler takes the model from the chunks, ignoring an empty plac
   assert.equal(turn.model, "real");
 });
 
-Deno.test("TurnAssembler keeps the last usage reported at top level or inside the choice", () => {
+Deno.test("ChatAssembler keeps the last usage reported at top level or inside the choice", () => {
   const { turn } = run([
     chunk({ content: "x" }, { finish_reason: "stop", usage: { prompt_tokens: 1, completion_tokens: 1 } }),
     { choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 20 } },
@@ -242,32 +258,32 @@ Deno.test("toUsage() maps cached tokens from DeepSeek, OpenAI and Kimi fields, a
   assert.equal(toUsage(null), undefined);
 });
 
-Deno.test("TurnAssembler completes on [DONE] alone and infers the finish reason", () => {
+Deno.test("ChatAssembler completes on [DONE] alone and infers the finish reason", () => {
   assert.equal(run([chunk({ content: "x" })]).turn.finishReason, "stop");
   const withCall = run([toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{}" } }])]);
   assert.equal(withCall.turn.finishReason, "tool_calls");
 });
 
-Deno.test("TurnAssembler reports a stream without [DONE] or finish_reason as interrupted", () => {
-  const assembler = new TurnAssembler({ source: "http://h/v1" });
+Deno.test("ChatAssembler reports a stream without [DONE] or finish_reason as interrupted", () => {
+  const assembler = new ChatAssembler({ source: "http://h/v1" });
   assertLlmError(
     () => assembler.finish(),
     "interrupted",
     /^The stream from http:\/\/h\/v1 ended after 0 chunk/,
   );
-  assembler.push(chunk({ content: "partial" }));
+  assembler.pushChunk(chunk({ content: "partial" }));
   assertLlmError(() => assembler.finish(), "interrupted", /ended after 1 chunk\(s\) without \[DONE\]/, true);
 });
 
-Deno.test("TurnAssembler marks partial output only after a text or reasoning delta", () => {
-  const assembler = new TurnAssembler();
-  assembler.push(toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{" } }]));
+Deno.test("ChatAssembler marks partial output only after a text or reasoning delta", () => {
+  const assembler = new ChatAssembler();
+  assembler.pushChunk(toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{" } }]));
   assert.equal(assembler.hasOutput, false);
-  assembler.push(chunk({ reasoning_content: "r" }));
+  assembler.pushChunk(chunk({ reasoning_content: "r" }));
   assert.equal(assembler.hasOutput, true);
 });
 
-Deno.test("TurnAssembler turns each in-stream error shape into a stream_error with the provider's words", () => {
+Deno.test("ChatAssembler turns each in-stream error shape into a stream_error with the provider's words", () => {
   const cases: [unknown, string][] = [
     [{ error: { message: "Overloaded", type: "server_error", code: 529 } }, "Overloaded (server_error, 529)"],
     [{ error: { message: "Bad", type: "x", code: null } }, "Bad (x)"],
@@ -279,10 +295,10 @@ Deno.test("TurnAssembler turns each in-stream error shape into a stream_error wi
     ],
   ];
   for (const [payload, message] of cases) {
-    const assembler = new TurnAssembler({ source: "S" });
-    assembler.push(chunk({ content: "so far" }));
+    const assembler = new ChatAssembler({ source: "S" });
+    assembler.pushChunk(chunk({ content: "so far" }));
     assertLlmError(
-      () => assembler.push(payload),
+      () => assembler.pushChunk(payload),
       "stream_error",
       new RegExp(`^Stream error from S: ${escape(message)}$`),
       true,
@@ -290,10 +306,10 @@ Deno.test("TurnAssembler turns each in-stream error shape into a stream_error wi
   }
 });
 
-Deno.test("TurnAssembler rejects a chunk that is not an object and a tool call without a name", () => {
-  assertLlmError(() => new TurnAssembler().push(42), "bad_response", /not a JSON object/);
-  const assembler = new TurnAssembler();
-  assembler.push(toolDelta([{ index: 0, id: "a", function: { arguments: "{}" } }]));
+Deno.test("ChatAssembler rejects a chunk that is not an object and a tool call without a name", () => {
+  assertLlmError(() => new ChatAssembler().pushChunk(42), "bad_response", /not a JSON object/);
+  const assembler = new ChatAssembler();
+  assembler.pushChunk(toolDelta([{ index: 0, id: "a", function: { arguments: "{}" } }]));
   assembler.done();
   assertLlmError(() => assembler.finish(), "bad_response", /tool call #0 without a name/);
 });
@@ -301,3 +317,39 @@ Deno.test("TurnAssembler rejects a chunk that is not an object and a tool call w
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
+
+Deno.test("ChatAssembler maps provider finish words to tern's and keeps the raw word only when it differs", () => {
+  const finish = (word: string, calls = false) => {
+    const call = toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{}" } }]);
+    return run([chunk({ content: "x" }), ...(calls ? [call] : []), chunk({}, { finish_reason: word })]).turn;
+  };
+  assert.deepEqual([finish("stop").finishReason, finish("stop").rawFinishReason], ["stop", undefined]);
+  assert.deepEqual([finish("end_turn").finishReason, finish("end_turn").rawFinishReason], [
+    "stop",
+    "end_turn",
+  ]);
+  assert.equal(finish("function_call", true).finishReason, "tool_calls");
+  assert.equal(finish("sensitive").finishReason, "content_filter");
+  assert.equal(finish("max_tokens").finishReason, "length");
+  assert.deepEqual([finish("eos_token").finishReason, finish("eos_token").rawFinishReason], [
+    "stop",
+    "eos_token",
+  ]);
+  assert.equal(finish("whatever", true).finishReason, "tool_calls");
+});
+
+Deno.test("ChatAssembler reads SSE events: JSON chunks, keep-alive blanks, and [DONE] which ends the stream", () => {
+  const assembler = new ChatAssembler({ source: "S" });
+  const data = (value: unknown) => ({ event: "message", data: JSON.stringify(value) });
+  assert.deepEqual(assembler.push(data(chunk({ content: "hi" }))), [{ type: "text_delta", text: "hi" }]);
+  assert.deepEqual(assembler.push({ event: "message", data: " " }), []);
+  assert.equal(assembler.ended, false);
+  assert.deepEqual(assembler.push({ event: "message", data: " [DONE] " }), []);
+  assert.equal(assembler.ended, true);
+  assert.equal(assembler.finish().text, "hi");
+  assertLlmError(
+    () => new ChatAssembler({ source: "S" }).push({ event: "message", data: "{oops" }),
+    "bad_response",
+    /^S sent a stream event that is not JSON: \{oops$/,
+  );
+});

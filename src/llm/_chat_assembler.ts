@@ -1,5 +1,7 @@
 /** Pure assembly of chat-completions stream chunks into one AssistantTurn; no I/O, tested with plain data. */
+import type { SseEvent } from "./sse.ts";
 import { type AssistantTurn, LlmError, type StreamEvent, type ToolCall, type Usage } from "./types.ts";
+import { parseEventData, toFinishReason, type WireAssembler } from "./wire.ts";
 
 type Json = Record<string, unknown>;
 
@@ -10,18 +12,19 @@ interface PendingCall {
   arguments: string;
 }
 
-/** Options of a TurnAssembler. */
-export interface TurnAssemblerOptions {
+/** Options of a ChatAssembler. */
+export interface ChatAssemblerOptions {
   /** Where the stream comes from (e.g. the base URL), used in error messages. */
   source?: string;
 }
 
 /**
- * Folds parsed chunks (`push`) and the `[DONE]` sentinel (`done`) into events and, at the end, one turn.
- * Tolerates the quirks of OpenAI-compatible providers: fragments by index or by position, ids only on the
- * first fragment (or never), usage anywhere, reasoning in `reasoning_content`, `reasoning` or content parts.
+ * Folds SSE events (`push`), or parsed chunks (`pushChunk`) and the `[DONE]` sentinel (`done`), into
+ * events and, at the end, one turn. Tolerates the quirks of OpenAI-compatible providers: fragments by index
+ * or by position, ids only on the first fragment (or never), usage anywhere, reasoning in
+ * `reasoning_content`, `reasoning` or content parts.
  */
-export class TurnAssembler {
+export class ChatAssembler implements WireAssembler {
   #source: string;
   #text = "";
   #reasoning = "";
@@ -34,7 +37,7 @@ export class TurnAssembler {
   #chunks = 0;
   #output = false;
 
-  constructor(options: TurnAssemblerOptions = {}) {
+  constructor(options: ChatAssemblerOptions = {}) {
     this.#source = options.source ?? "the model provider";
   }
 
@@ -48,8 +51,24 @@ export class TurnAssembler {
     return this.#sawDone || this.#finishReason !== undefined;
   }
 
+  /** True once `[DONE]` arrived: nothing meaningful follows it. */
+  get ended(): boolean {
+    return this.#sawDone;
+  }
+
+  /** Consumes one SSE event: `[DONE]`, nothing (keep-alive), or a JSON chunk. The event name is ignored. */
+  push(event: SseEvent): StreamEvent[] {
+    const data = event.data.trim();
+    if (data === "[DONE]") {
+      this.done();
+      return [];
+    }
+    if (data === "") return [];
+    return this.pushChunk(parseEventData(data, this.#source, this.#output));
+  }
+
   /** Consumes one parsed `data:` payload; returns its deltas. Throws LlmError on an in-stream error. */
-  push(chunk: unknown): StreamEvent[] {
+  pushChunk(chunk: unknown): StreamEvent[] {
     this.#chunks++;
     if (!isObject(chunk)) {
       throw this.#error("bad_response", `${this.#source} sent a stream chunk that is not a JSON object`);
@@ -85,13 +104,11 @@ export class TurnAssembler {
       );
     }
     const toolCalls = this.#toolCalls();
-    const turn: AssistantTurn = {
-      text: this.#text,
-      reasoning: this.#reasoning,
-      toolCalls,
-      // Without a finish_reason, only [DONE] ended the stream: infer the reason from what arrived.
-      finishReason: this.#finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
-    };
+    // Without a finish_reason, only [DONE] ended the stream: the reason is inferred from what arrived.
+    const finishReason = toFinishReason(this.#finishReason, toolCalls.length > 0);
+    const turn: AssistantTurn = { text: this.#text, reasoning: this.#reasoning, toolCalls, finishReason };
+    const raw = this.#finishReason;
+    if (raw !== undefined && raw !== finishReason) turn.rawFinishReason = raw;
     if (this.#usage) turn.usage = this.#usage;
     if (this.#model) turn.model = this.#model;
     return turn;
@@ -108,8 +125,9 @@ export class TurnAssembler {
     if (typeof delta.content === "string") this.#addText(delta.content, events);
     else if (Array.isArray(delta.content)) this.#takeContentParts(delta.content, events);
     if (Array.isArray(delta.tool_calls)) {
+      const several = delta.tool_calls.length > 1;
       delta.tool_calls.forEach((fragment, position) => {
-        if (isObject(fragment)) events.push(this.#takeToolFragment(fragment, position));
+        if (isObject(fragment)) events.push(this.#takeToolFragment(fragment, { position, several }));
       });
     }
   }
@@ -143,11 +161,11 @@ export class TurnAssembler {
     events.push({ type: "reasoning_delta", text });
   }
 
-  #takeToolFragment(fragment: Json, position: number): StreamEvent {
+  #takeToolFragment(fragment: Json, where: { position: number; several: boolean }): StreamEvent {
     const id = nonEmpty(fragment.id);
     const fn = isObject(fragment.function) ? fragment.function : {};
     const name = nonEmpty(fn.name);
-    const index = this.#indexOf(fragment.index, { id, name, position });
+    const index = this.#indexOf(fragment.index, { id, name, ...where });
     let call = this.#calls.get(index);
     if (!call) {
       call = { index, id: "", name: "", arguments: "" };
@@ -165,9 +183,12 @@ export class TurnAssembler {
     return event;
   }
 
-  /** Where a fragment belongs: its index, else the call with its id, else the last call, else its position. */
-  #indexOf(raw: unknown, hint: { id?: string; name?: string; position: number }): number {
-    const { id, name, position } = hint;
+  /**
+   * Where a fragment belongs: its index, else the call with its id, else its position when the array holds
+   * several fragments (each is then a different call), else the last call, else its position.
+   */
+  #indexOf(raw: unknown, hint: { id?: string; name?: string; position: number; several: boolean }): number {
+    const { id, name, position, several } = hint;
     if (typeof raw === "number" && Number.isInteger(raw) && raw >= 0) return raw;
     if (typeof raw === "string" && /^\d+$/.test(raw)) return Number(raw);
     if (raw !== undefined && raw !== null) {
@@ -181,6 +202,8 @@ export class TurnAssembler {
       if (!this.#calls.has(position)) return position;
       return this.#nextFreeIndex();
     }
+    // Fragments side by side in one array are different calls: the position is the index.
+    if (several) return position;
     // Neither index nor id: a continuation of the last call, unless it names a different function.
     const last = this.#lastIndex === undefined ? undefined : this.#calls.get(this.#lastIndex);
     if (!last) return this.#calls.has(position) ? this.#nextFreeIndex() : position;

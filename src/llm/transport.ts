@@ -1,0 +1,200 @@
+/**
+ * The transport every wire format shares: POST with headers, a timeout for the response headers and an
+ * idle watchdog on the stream, SSE reading, and HTTP and network failures as typed LlmErrors. What the
+ * request and the stream mean is the wire module's business (see wire.ts).
+ */
+import { readSseEvents, type SseEvent } from "./sse.ts";
+import { type AssistantTurn, type ChatRequest, type LlmClient, LlmError, type StreamEvent } from "./types.ts";
+import type { Wire, WireAssembler } from "./wire.ts";
+
+/** Where and how to send requests, whatever the wire. */
+export interface TransportOptions {
+  /** e.g. `https://api.deepseek.com/v1`; the wire's path is appended. */
+  baseUrl: string;
+  /** Handed to the wire module, which puts it in its own auth header; absent for keyless servers. */
+  apiKey?: string;
+  /** Extra request headers (provider quirks); the wire's own headers win over them. */
+  headers?: Record<string, string>;
+  /** Longest wait for the response headers (default 120 s). */
+  fetchTimeoutMs?: number;
+  /** Longest silence between two pieces of the stream before it counts as dropped (default 300 s). */
+  idleTimeoutMs?: number;
+}
+
+/** A watchdog that aborts its signal when not fed in time; `stop` clears the timer. */
+class Watchdog {
+  readonly #controller = new AbortController();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Set when the timer fired: which wait ran out. */
+  expired: string | undefined;
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  arm(ms: number, what: string): void {
+    this.stop();
+    this.#timer = setTimeout(() => {
+      this.expired = `${what} within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`;
+      this.#controller.abort(new Error(this.expired));
+    }, ms);
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}
+
+/** An LlmClient speaking `wire` over HTTP + SSE; see LlmClient for the contract. */
+export class WireClient implements LlmClient {
+  readonly #wire: Wire;
+  readonly #baseUrl: string;
+  readonly #options: TransportOptions;
+
+  constructor(wire: Wire, options: TransportOptions) {
+    this.#wire = wire;
+    this.#baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.#options = options;
+  }
+
+  /** Runs one streamed model call; rejects with a typed LlmError, never resolves with a half turn. */
+  async stream(
+    request: ChatRequest,
+    signal: AbortSignal,
+    onEvent: (event: StreamEvent) => void,
+  ): Promise<AssistantTurn> {
+    const watchdog = new Watchdog();
+    try {
+      const response = await this.#post(request, signal, watchdog);
+      return await this.#consume(response, signal, watchdog, onEvent);
+    } finally {
+      watchdog.stop();
+    }
+  }
+
+  async #post(request: ChatRequest, signal: AbortSignal, watchdog: Watchdog): Promise<Response> {
+    if (signal.aborted) throw aborted(false);
+    const wire = this.#wire.buildRequest(request, { apiKey: this.#options.apiKey });
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+      ...this.#options.headers,
+      ...wire.headers,
+    };
+    watchdog.arm(this.#options.fetchTimeoutMs ?? 120_000, "no response");
+    let response: Response;
+    try {
+      response = await fetch(`${this.#baseUrl}${wire.path}`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(wire.body),
+        signal: AbortSignal.any([signal, watchdog.signal]),
+      });
+    } catch (error) {
+      if (signal.aborted) throw aborted(false);
+      const why = watchdog.expired ?? describeCause(error);
+      throw new LlmError("network", `Could not reach ${this.#baseUrl}: ${why}`, { cause: error });
+    }
+    if (response.ok) return response;
+    const error = await httpError(response, this.#baseUrl);
+    throw signal.aborted ? aborted(false) : error;
+  }
+
+  async #consume(
+    response: Response,
+    signal: AbortSignal,
+    watchdog: Watchdog,
+    onEvent: (event: StreamEvent) => void,
+  ): Promise<AssistantTurn> {
+    const type = response.headers.get("content-type") ?? "";
+    if (!response.body || /json/i.test(type)) {
+      const text = await response.text().catch(() => "");
+      const detail = providerMessage(text) || `expected an event stream, got ${type || "no content type"}`;
+      throw new LlmError("bad_response", `${this.#baseUrl} did not stream: ${detail}`);
+    }
+    const idleMs = this.#options.idleTimeoutMs ?? 300_000;
+    const assembler = this.#wire.createAssembler(this.#baseUrl);
+    const events = readSseEvents(response.body);
+    try {
+      while (!assembler.ended) {
+        watchdog.arm(idleMs, "no data");
+        const event = await this.#next(events, assembler, signal, watchdog);
+        if (event === undefined) break;
+        for (const delta of assembler.push(event)) onEvent(delta);
+      }
+    } finally {
+      // Also after the end marker: nothing meaningful follows it, and the connection is released.
+      await events.return(undefined);
+    }
+    if (signal.aborted) throw aborted(assembler.hasOutput);
+    return assembler.finish();
+  }
+
+  /** The next event, or undefined at the end; read failures become typed errors. */
+  async #next(
+    events: AsyncGenerator<SseEvent>,
+    assembler: WireAssembler,
+    signal: AbortSignal,
+    watchdog: Watchdog,
+  ): Promise<SseEvent | undefined> {
+    try {
+      const next = await events.next();
+      return next.done ? undefined : next.value;
+    } catch (error) {
+      if (signal.aborted) throw aborted(assembler.hasOutput);
+      // A drop after the model said it was done loses nothing but trailing usage.
+      if (assembler.complete) return undefined;
+      const why = watchdog.expired ?? describeCause(error);
+      const message = `The connection to ${this.#baseUrl} dropped mid-stream: ${why}`;
+      throw new LlmError("network", message, { partialOutput: assembler.hasOutput, cause: error });
+    }
+  }
+}
+
+function aborted(partialOutput: boolean): LlmError {
+  return new LlmError("aborted", "The model call was cancelled", { partialOutput });
+}
+
+/** An error status as an LlmError with the provider's own words and its Retry-After. */
+async function httpError(response: Response, baseUrl: string): Promise<LlmError> {
+  const text = await response.text().catch(() => "");
+  const detail = providerMessage(text) || response.statusText || "no details given";
+  return new LlmError("http", `HTTP ${response.status} from ${baseUrl}: ${detail}`, {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after") ?? undefined,
+  });
+}
+
+/** The provider's own words from an error body: `error.message`, `message`, `detail`, or the text itself. */
+export function providerMessage(body: string): string {
+  const trimmed = body.trim();
+  if (trimmed === "") return "";
+  try {
+    const json = JSON.parse(trimmed);
+    const err = json?.error ?? json;
+    if (typeof err === "string") return clip(err, 300);
+    for (const value of [err?.message, err?.detail, json?.message, json?.detail]) {
+      if (typeof value === "string" && value.trim() !== "") return clip(value.trim(), 300);
+    }
+  } catch {
+    // Not JSON (an HTML error page, a proxy's text): fall through to the raw text.
+  }
+  return clip(trimmed.replace(/\s+/g, " "), 300);
+}
+
+/** The innermost cause of a fetch failure, without the URL noise or a stack trace. */
+function describeCause(error: unknown): string {
+  let inner = error;
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause;
+  const message = inner instanceof Error ? inner.message : String(inner);
+  const cleaned = message
+    .replace(/^error sending request for url \([^)]*\):\s*/, "")
+    .replace(/^client error \([^)]*\):\s*/, "")
+    .trim();
+  return cleaned || "connection failed";
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

@@ -1,0 +1,371 @@
+import assert from "node:assert/strict";
+import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
+import { providerMessage, WireClient } from "../../src/llm/transport.ts";
+import type { SseEvent } from "../../src/llm/sse.ts";
+import type { Wire } from "../../src/llm/wire.ts";
+import { type ChatRequest, LlmError, type Message, type StreamEvent } from "../../src/llm/types.ts";
+import {
+  type FakeModel,
+  replayChunks,
+  type ScriptedTurn,
+  startFakeModel,
+} from "../support/fake_model_server.ts";
+
+const USER: ChatRequest = { model: "fake", messages: [{ role: "user", content: "hi" }], tools: [] };
+
+/** Streams one request against a fresh fake model scripted with `turn`. */
+async function once(
+  turn: ScriptedTurn,
+  options: { request?: ChatRequest; signal?: AbortSignal; onEvent?: (e: StreamEvent) => void } = {},
+) {
+  await using model = startFakeModel([turn]);
+  const client = new ChatCompletionsClient({ baseUrl: model.url, apiKey: "sk-test" });
+  const events: StreamEvent[] = [];
+  const turnOut = await client.stream(
+    options.request ?? USER,
+    options.signal ?? new AbortController().signal,
+    (e) => {
+      events.push(e);
+      options.onEvent?.(e);
+    },
+  );
+  return { turn: turnOut, events, requests: model.requests };
+}
+
+/** Runs `fn` and returns the LlmError it rejects with. */
+async function llmError(fn: () => Promise<unknown>): Promise<LlmError> {
+  try {
+    await fn();
+  } catch (error) {
+    assert.ok(error instanceof LlmError, `expected an LlmError, got ${error}`);
+    assert.ok(!error.message.includes("    at "), "no stack trace in the message");
+    return error;
+  }
+  throw new Error("expected a rejection");
+}
+
+Deno.test("ChatCompletionsClient streams reasoning, text and fragmented tool calls into one turn", async () => {
+  const { turn, events } = await once({
+    reasoning: "Let me look.",
+    text: "Reading it.",
+    toolCalls: [{ id: "call_x", name: "read_file", arguments: '{"path":"src/main.ts"}' }, {
+      name: "list_dir",
+      arguments: "{}",
+    }],
+    usage: { prompt_tokens: 50, completion_tokens: 12 },
+    chunkSize: 3,
+  });
+  assert.deepEqual(turn, {
+    text: "Reading it.",
+    reasoning: "Let me look.",
+    toolCalls: [
+      { id: "call_x", name: "read_file", arguments: '{"path":"src/main.ts"}' },
+      { id: "call_0_1", name: "list_dir", arguments: "{}" },
+    ],
+    finishReason: "tool_calls",
+    usage: { promptTokens: 50, completionTokens: 12, totalTokens: 62 },
+    model: "fake",
+  });
+  assert.equal(events[0].type, "reasoning_delta");
+  assert.ok(events.filter((e) => e.type === "tool_call_delta").length > 4);
+});
+
+Deno.test("ChatCompletionsClient sends sorted tools and reasoning_content on tool-call history", async () => {
+  const history: Message[] = [
+    { role: "user", content: "look" },
+    { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "b_tool", arguments: "{}" }] },
+    { role: "tool", toolCallId: "c1", name: "b_tool", content: "ok", isError: false },
+  ];
+  const request: ChatRequest = {
+    model: "fake",
+    messages: history,
+    tools: ["b_tool", "a_tool"].map((name) => ({ name, description: "d", parameters: { type: "object" } })),
+  };
+  const { requests } = await once({ text: "done" }, { request });
+  const body = requests[0] as {
+    tools: { function: { name: string } }[];
+    messages: Record<string, unknown>[];
+  };
+  assert.deepEqual(body.tools.map((t) => t.function.name), ["a_tool", "b_tool"]);
+  assert.equal(body.messages[1].reasoning_content, "");
+  assert.equal((requests[0] as { stream: boolean }).stream, true);
+});
+
+Deno.test("ChatCompletionsClient reports HTTP 401 with the provider's message and no retry", async () => {
+  const errorBody = JSON.stringify({ error: { message: "Invalid API key", type: "invalid_request_error" } });
+  await using model = startFakeModel([{ status: 401, errorBody }]);
+  const client = new ChatCompletionsClient({ baseUrl: `${model.url}//` });
+  const error = await llmError(() => client.stream(USER, new AbortController().signal, () => {}));
+  assert.equal(error.kind, "http");
+  assert.equal(error.status, 401);
+  assert.equal(error.message, `HTTP 401 from ${model.url}: Invalid API key`);
+  assert.equal(error.retryable, false);
+});
+
+Deno.test("ChatCompletionsClient keeps Retry-After of a 429 and marks it retryable", async () => {
+  await using model = startFakeModel([{ status: 429, retryAfter: "7", errorBody: "slow down\n" }]);
+  const client = new ChatCompletionsClient({ baseUrl: model.url });
+  const error = await llmError(() => client.stream(USER, new AbortController().signal, () => {}));
+  assert.equal(error.kind, "http");
+  assert.equal(error.status, 429);
+  assert.equal(error.retryAfter, "7");
+  assert.equal(error.message, `HTTP 429 from ${model.url}: slow down`);
+  assert.equal(error.retryable, true);
+});
+
+Deno.test("ChatCompletionsClient reports a cut stream as interrupted, partial only after visible output", async () => {
+  const afterText = await llmError(() =>
+    once({ text: "Hello there, friend", chunkSize: 2, cutAfterChunks: 3 })
+  );
+  assert.equal(afterText.kind, "interrupted");
+  assert.equal(afterText.partialOutput, true);
+  assert.equal(afterText.retryable, true);
+  const beforeText = await llmError(() => once({ text: "Hello", cutAfterChunks: 1 }));
+  assert.equal(beforeText.kind, "interrupted");
+  assert.equal(beforeText.partialOutput, false);
+  assert.match(beforeText.message, /ended after 1 chunk\(s\) without \[DONE\] or a finish_reason/);
+});
+
+Deno.test("ChatCompletionsClient turns an in-stream error object into stream_error", async () => {
+  const error = await llmError(() =>
+    once({ text: "Part", streamError: { message: "Upstream overloaded", type: "server_error", code: 529 } })
+  );
+  assert.equal(error.kind, "stream_error");
+  assert.match(
+    error.message,
+    /^Stream error from http:\/\/127\.0\.0\.1:\d+\/v1: Upstream overloaded \(server_error, 529\)$/,
+  );
+  assert.equal(error.partialOutput, true);
+});
+
+Deno.test("ChatCompletionsClient completes on [DONE] when no finish_reason is sent, and on finish_reason alone", async () => {
+  const noReason = await once({ toolCalls: [{ name: "f", arguments: "{}" }], finishReason: null });
+  assert.equal(noReason.turn.finishReason, "tool_calls");
+  const noDone = await once({ text: "cut short", finishReason: "length", omitDone: true });
+  assert.equal(noDone.turn.finishReason, "length");
+  assert.equal(noDone.turn.text, "cut short");
+});
+
+Deno.test("ChatCompletionsClient stops promptly with aborted when the signal fires mid-stream", async () => {
+  const controller = new AbortController();
+  let deltas = 0;
+  const error = await llmError(() =>
+    once({ text: "a long answer that streams slowly", chunkSize: 1, chunkDelayMs: 100 }, {
+      signal: controller.signal,
+      onEvent: () => {
+        deltas++;
+        controller.abort();
+      },
+    })
+  );
+  assert.equal(error.kind, "aborted");
+  assert.equal(error.partialOutput, true);
+  assert.equal(deltas, 1, "nothing more was delivered after the abort");
+});
+
+Deno.test("ChatCompletionsClient stops promptly with aborted while waiting for the response headers", async () => {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 50);
+  // The server would wait 10 minutes: the call can only end this test by honouring the abort.
+  const error = await llmError(() => once({ text: "late", delayMs: 600_000 }, { signal: controller.signal }));
+  assert.equal(error.kind, "aborted");
+  assert.equal(error.partialOutput, false);
+});
+
+Deno.test("ChatCompletionsClient gives up with a network error when the headers or the data take too long", async () => {
+  await using model = startFakeModel([{ text: "late", delayMs: 5_000 }, {
+    text: "slow",
+    chunkSize: 1,
+    chunkDelayMs: 2_000,
+  }]);
+  const client = new ChatCompletionsClient({ baseUrl: model.url, fetchTimeoutMs: 100, idleTimeoutMs: 150 });
+  const signal = new AbortController().signal;
+  const headers = await llmError(() => client.stream(USER, signal, () => {}));
+  assert.equal(headers.kind, "network");
+  assert.equal(headers.message, `Could not reach ${model.url}: no response within 100 ms`);
+  const idle = await llmError(() => client.stream(USER, signal, () => {}));
+  assert.equal(idle.kind, "network");
+  assert.equal(idle.message, `The connection to ${model.url} dropped mid-stream: no data within 150 ms`);
+});
+
+Deno.test("ChatCompletionsClient reports an unreachable server as a network error in plain words", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const client = new ChatCompletionsClient({ baseUrl: `http://127.0.0.1:${port}/v1` });
+  const error = await llmError(() => client.stream(USER, new AbortController().signal, () => {}));
+  assert.equal(error.kind, "network");
+  assert.match(
+    error.message,
+    new RegExp(`^Could not reach http://127\\.0\\.0\\.1:${port}/v1: .*refused`, "i"),
+  );
+  assert.equal(error.retryable, true);
+});
+
+Deno.test("ChatCompletionsClient sends the bearer key only when one is given", async () => {
+  const seen: (string | null)[] = [];
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    seen.push(req.headers.get("authorization"));
+    return new Response("data: [DONE]\n\n", { headers: { "content-type": "text/event-stream" } });
+  });
+  const url = `http://127.0.0.1:${server.addr.port}/v1`;
+  const signal = new AbortController().signal;
+  await new ChatCompletionsClient({ baseUrl: url, apiKey: "sk-1" }).stream(USER, signal, () => {});
+  await new ChatCompletionsClient({ baseUrl: url, headers: { "x-extra": "1" } }).stream(
+    USER,
+    signal,
+    () => {},
+  );
+  assert.deepEqual(seen, ["Bearer sk-1", null]);
+});
+
+Deno.test("ChatCompletionsClient rejects a JSON answer to a streaming request as bad_response", async () => {
+  await using server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => Response.json({ choices: [{ message: { content: "not streamed" } }] }),
+  );
+  const client = new ChatCompletionsClient({ baseUrl: `http://127.0.0.1:${server.addr.port}/v1` });
+  const error = await llmError(() => client.stream(USER, new AbortController().signal, () => {}));
+  assert.equal(error.kind, "bad_response");
+  assert.match(error.message, /did not stream/);
+});
+
+Deno.test("fake model answers bad tool-call history with HTTP 400 naming the problem", async () => {
+  const unanswered: Message[] = [
+    { role: "user", content: "go" },
+    { role: "assistant", content: "", reasoning: "", toolCalls: [{ id: "c9", name: "f", arguments: "{}" }] },
+    { role: "user", content: "and?" },
+  ];
+  const error = await llmError(() => once({ text: "never" }, { request: { ...USER, messages: unanswered } }));
+  assert.equal(error.kind, "http");
+  assert.equal(error.status, 400);
+  assert.match(error.message, /tool call\(s\) c9 have no result/);
+});
+
+Deno.test("fake model answers past the end of its script with HTTP 500 and a clear message", async () => {
+  await using model = startFakeModel([{ text: "one" }]);
+  const client = new ChatCompletionsClient({ baseUrl: model.url });
+  const signal = new AbortController().signal;
+  await client.stream(USER, signal, () => {});
+  const error = await llmError(() => client.stream(USER, signal, () => {}));
+  assert.equal(error.status, 500);
+  assert.match(error.message, /script exhausted: request #2 arrived but only 1 turn\(s\) are scripted/);
+  assert.equal(model.requests.length, 2);
+});
+
+Deno.test("fake model lists a model on GET /v1/models", async () => {
+  await using model = startFakeModel([]);
+  const response = await fetch(`${model.url}/models`);
+  const body = await response.json();
+  assert.equal(body.object, "list");
+  assert.equal(body.data[0].id, "fake-model");
+});
+
+Deno.test("closing the fake model aborts an in-flight stream and a pending delay", async () => {
+  // Chosen by the user message, not by arrival order: the two requests race.
+  const model: FakeModel = startFakeModel((body) =>
+    JSON.stringify(body.messages).includes("stream")
+      ? { text: "slow stream", chunkSize: 1, chunkDelayMs: 5_000 }
+      : { text: "x", delayMs: 5_000 }
+  );
+  const client = new ChatCompletionsClient({ baseUrl: model.url });
+  const signal = new AbortController().signal;
+  const ask = (content: string) => ({ ...USER, messages: [{ role: "user" as const, content }] });
+  const streaming = llmError(() => client.stream(ask("stream"), signal, () => {}));
+  const delayed = llmError(() => client.stream(ask("wait"), signal, () => {}));
+  while (model.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  await model.close();
+  assert.equal((await streaming).kind, "interrupted");
+  assert.equal((await delayed).kind, "http");
+});
+
+Deno.test("ChatCompletionsClient rejects a data line that is not JSON as bad_response", async () => {
+  await using model = replayChunks([
+    '{"choices":[{"index":0,"delta":{"content":"ok"}}]}',
+    "<html>oops</html>",
+  ]);
+  const client = new ChatCompletionsClient({ baseUrl: model.url });
+  const error = await llmError(() => client.stream(USER, new AbortController().signal, () => {}));
+  assert.equal(error.kind, "bad_response");
+  assert.equal(error.message, `${model.url} sent a stream event that is not JSON: <html>oops</html>`);
+  assert.equal(error.partialOutput, true);
+});
+
+Deno.test("providerMessage() extracts the provider's words from JSON and text error bodies", () => {
+  assert.equal(providerMessage('{"error":{"message":"Invalid API key","type":"auth"}}'), "Invalid API key");
+  assert.equal(providerMessage('{"error":"model not found"}'), "model not found");
+  assert.equal(providerMessage('{"message":"Rate limited"}'), "Rate limited");
+  assert.equal(providerMessage('{"detail":"Not Found"}'), "Not Found");
+  assert.equal(providerMessage("  <html>\n  Bad   Gateway </html>\n"), "<html> Bad Gateway </html>");
+  assert.equal(providerMessage(""), "");
+  const long = providerMessage("x".repeat(1000));
+  assert.equal(long.length, 300);
+  assert.ok(long.endsWith("…"));
+});
+
+/** A toy wire: names its own path and auth header, and turns each event name into text. */
+const TOY_WIRE: Wire = {
+  api: "anthropic",
+  buildRequest: (request, auth) => ({
+    path: "/toy/messages",
+    headers: auth.apiKey ? { "x-api-key": auth.apiKey } : {} as Record<string, string>,
+    body: { toy: request.model },
+  }),
+  createAssembler: () => {
+    const seen: SseEvent[] = [];
+    return {
+      get ended() {
+        return seen.some((e) => e.event === "stop");
+      },
+      get complete() {
+        return this.ended;
+      },
+      hasOutput: false,
+      push: (event) => (seen.push(event), [{ type: "text_delta", text: `${event.event}=${event.data};` }]),
+      finish: () => ({
+        text: seen.map((e) => e.event).join(","),
+        reasoning: "",
+        toolCalls: [],
+        finishReason: "stop",
+      }),
+    };
+  },
+};
+
+Deno.test("WireClient posts the wire's path, headers and body, and hands it named events until it ends", async () => {
+  const seen: {
+    path: string;
+    key: string | null;
+    auth: string | null;
+    extra: string | null;
+    body: string;
+  }[] = [];
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const { pathname } = new URL(req.url);
+    const [key, auth, extra] = ["x-api-key", "authorization", "x-extra"].map((h) => req.headers.get(h));
+    seen.push({ path: pathname, key, auth, extra, body: await req.text() });
+    const sse = "event: start\ndata: 1\n\ndata: 2\n\nevent: stop\ndata: 3\n\nevent: after\ndata: 4\n\n";
+    return new Response(sse, { headers: { "content-type": "text/event-stream" } });
+  });
+  const client = new WireClient(TOY_WIRE, {
+    baseUrl: `http://127.0.0.1:${server.addr.port}/v1/`,
+    apiKey: "k",
+    headers: { "x-extra": "e" },
+  });
+  const events: StreamEvent[] = [];
+  const turn = await client.stream(USER, new AbortController().signal, (e) => events.push(e));
+  assert.deepEqual(seen, [{
+    path: "/v1/toy/messages",
+    key: "k",
+    auth: null,
+    extra: "e",
+    body: '{"toy":"fake"}',
+  }]);
+  assert.equal(turn.text, "start,message,stop");
+  assert.deepEqual(events.map((e) => e.type === "text_delta" && e.text), [
+    "start=1;",
+    "message=2;",
+    "stop=3;",
+  ]);
+});
