@@ -4,10 +4,10 @@
  */
 
 import { createEditFileTool, type EditFileArgs } from "../src/tools/edit_file.ts";
-import { createFileTracker } from "../src/tools/file_tracker.ts";
+import { createFileTracker } from "../src/tools/fs/file_tracker.ts";
 import { createReadFileTool } from "../src/tools/read_file.ts";
 import { createRegistry, runPrepared } from "../src/tools/registry.ts";
-import { builtinTools } from "../src/tools/all.ts";
+import { builtinTools } from "../src/tools/builtin.ts";
 import { wrapToolResult } from "../src/agent/untrusted.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 import { count, ms, ratio, timed, toolContext } from "./_measure.ts";

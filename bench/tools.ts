@@ -6,7 +6,7 @@
 
 import { grepCode, type GrepEngine } from "../src/tools/grep_code.ts";
 import { globFilesTool } from "../src/tools/glob_files.ts";
-import { ripgrepArgs } from "../src/tools/_ripgrep.ts";
+import { ripgrepArgs } from "../src/tools/search/ripgrep.ts";
 import { command, count, ms, ratio, timed, toolContext } from "./_measure.ts";
 import { generateTree, RARE_WORD, type TreeStats } from "./_tree.ts";
 import { bigFileFigures } from "./_big_file.ts";

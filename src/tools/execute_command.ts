@@ -3,10 +3,10 @@
  * environment, secrets redacted, inside bubblewrap when it works, in its own process group with a timeout.
  */
 
-import { deniedReason } from "./_deny_list.ts";
-import { Redactor } from "./_redact.ts";
-import { type Finished, runInGroup } from "./_process_group.ts";
-import { bwrapArgs, detectBubblewrap, type SandboxDetector } from "./_sandbox.ts";
+import { deniedReason } from "./shell/deny_list.ts";
+import { Redactor } from "./shell/redact.ts";
+import { type Finished, runInGroup } from "./shell/process_group.ts";
+import { bwrapArgs, detectBubblewrap, type SandboxDetector } from "./shell/sandbox.ts";
 import { HeadTail, MAX_OUTPUT_CHARS } from "./_truncate.ts";
 import type { SandboxMode } from "../config/settings.ts";
 import {
@@ -17,17 +17,6 @@ import {
   ToolError,
   type ToolResult,
 } from "./tool.ts";
-
-export {
-  type Confinement,
-  confinement,
-  detectBubblewrap,
-  isSandboxed,
-  type SandboxDetector,
-  type SandboxProbe,
-  type SandboxStatus,
-  sandboxStatus,
-} from "./_sandbox.ts";
 
 /** Timeout when the model gives none, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;

@@ -3,8 +3,8 @@
 // @ts-types="@types/picomatch"
 import picomatch from "picomatch";
 import { posix } from "node:path";
-import { resolvePath, showPath } from "./path_guard.ts";
-import { rulesFor, walkTree } from "./_walk.ts";
+import { resolvePath, showPath } from "./fs/path_guard.ts";
+import { rulesFor, walkTree } from "./search/walk.ts";
 import { inspectRead } from "./_read_inspect.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 

@@ -1,10 +1,10 @@
 /** grep_code: search file contents in the project by regular expression, with ripgrep or a built-in search. */
 
-import { resolveForRead, resolvePath, showPath } from "./path_guard.ts";
-import { builtinSearch, ripgrepSearch } from "./_grep_search.ts";
-import { type LineEvent, ripgrepAvailable, type SearchSpec } from "./_ripgrep.ts";
+import { resolveForRead, resolvePath, showPath } from "./fs/path_guard.ts";
+import { builtinSearch, ripgrepSearch } from "./search/grep.ts";
+import { type LineEvent, ripgrepAvailable, type SearchSpec } from "./search/ripgrep.ts";
 import { cutAround } from "./_truncate.ts";
-import { GitignoreRules, readSearchable, rulesFor } from "./_walk.ts";
+import { GitignoreRules, readSearchable, rulesFor } from "./search/walk.ts";
 import { inspectRead } from "./_read_inspect.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 

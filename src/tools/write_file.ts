@@ -1,11 +1,18 @@
 /** write_file: create or overwrite a file with the given content, atomically. */
 
 import { dirname } from "node:path";
-import { atomicWrite, hardLinkNote, refuseReadOnly } from "./_atomic_write.ts";
-import { withFileLock } from "./_file_lock.ts";
-import { lineDelta } from "./_edit_match.ts";
-import { guardFresh, recordWrite, snapshotOfPath } from "./file_tracker.ts";
-import { hasBom, MAX_FILE_BYTES, prependBom, readTextFile, resolveForWrite, showPath } from "./path_guard.ts";
+import { atomicWrite, hardLinkNote, refuseReadOnly } from "./fs/atomic_write.ts";
+import { withFileLock } from "./fs/file_lock.ts";
+import { lineDelta } from "./edit/match.ts";
+import { guardFresh, recordWrite, snapshotOfPath } from "./fs/file_tracker.ts";
+import {
+  hasBom,
+  MAX_FILE_BYTES,
+  prependBom,
+  readTextFile,
+  resolveForWrite,
+  showPath,
+} from "./fs/path_guard.ts";
 import {
   type CallInspection,
   type FileTracker,

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
 import { tempProject } from "../support/temp_project.ts";
 import { type CancelState, scheduleCalls, type ScheduleOptions } from "../../src/agent/scheduler.ts";
-import { builtinTools } from "../../src/tools/all.ts";
+import { builtinTools } from "../../src/tools/builtin.ts";
 import { createRegistry, type ToolCallRequest } from "../../src/tools/registry.ts";
 import type { ToolResult } from "../../src/tools/tool.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type EditFileArgs, editFileTool } from "../../src/tools/edit_file.ts";
-import { createFileTracker } from "../../src/tools/file_tracker.ts";
+import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
 import { readFileTool } from "../../src/tools/read_file.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
 import { validateArgs } from "../../src/tools/_validate.ts";

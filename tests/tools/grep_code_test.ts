@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { grepCode, type GrepCodeArgs, grepCodeTool } from "../../src/tools/grep_code.ts";
 import { type ToolContext, ToolError } from "../../src/tools/tool.ts";
 import { sh, tempProject } from "./_helpers.ts";
-import { runUnderTernFlags } from "./_sandbox_driver.ts";
+import { runUnderTernFlags } from "./shell/_sandbox_driver.ts";
 
 const ENGINES = ["ripgrep", "builtin"] as const;
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createFileTracker, snapshotOf } from "../../src/tools/file_tracker.ts";
+import { createFileTracker, snapshotOf } from "../../src/tools/fs/file_tracker.ts";
 import { readFileTool } from "../../src/tools/read_file.ts";
 import { call, sh, tempProject } from "./_helpers.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { builtinTools } from "../../src/tools/all.ts";
+import { builtinTools } from "../../src/tools/builtin.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
 import { type Tool, ToolError } from "../../src/tools/tool.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { createFileTracker } from "../../src/tools/file_tracker.ts";
+import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
 import { readFileTool } from "../../src/tools/read_file.ts";
 import type { ToolContext } from "../../src/tools/tool.ts";
 import { writeFileTool } from "../../src/tools/write_file.ts";

@@ -8,9 +8,9 @@ import {
   SKIPPED_NAMES,
   type WalkEntry,
   walkTree,
-} from "../../src/tools/_walk.ts";
-import { sh, tempProject } from "./_helpers.ts";
-import { RG_WALK_FLAGS } from "../../src/tools/_ripgrep.ts";
+} from "../../../src/tools/search/walk.ts";
+import { sh, tempProject } from "../_helpers.ts";
+import { RG_WALK_FLAGS } from "../../../src/tools/search/ripgrep.ts";
 
 /** Writes `files` (relative path → content) under `root`, creating directories. */
 async function write(root: string, files: Record<string, string | Uint8Array>): Promise<void> {

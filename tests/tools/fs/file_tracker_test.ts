@@ -6,9 +6,9 @@ import {
   recordWrite,
   snapshotOf,
   snapshotOfPath,
-} from "../../src/tools/file_tracker.ts";
-import { ToolError } from "../../src/tools/tool.ts";
-import { sh, tempProject } from "./_helpers.ts";
+} from "../../../src/tools/fs/file_tracker.ts";
+import { ToolError } from "../../../src/tools/tool.ts";
+import { sh, tempProject } from "../_helpers.ts";
 
 const HELLO_SHA256 = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
 

@@ -2,7 +2,8 @@
 
 import type { SandboxMode } from "../config/settings.ts";
 import { createEditFileTool } from "./edit_file.ts";
-import { createExecuteCommandTool, type SandboxDetector } from "./execute_command.ts";
+import { createExecuteCommandTool } from "./execute_command.ts";
+import type { SandboxDetector } from "./shell/sandbox.ts";
 import { globFilesTool } from "./glob_files.ts";
 import { grepCodeTool } from "./grep_code.ts";
 import { listDirTool } from "./list_dir.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { atomicWrite, hardLinkNote, refuseReadOnly } from "../../src/tools/_atomic_write.ts";
-import { tempProject } from "./_helpers.ts";
+import { atomicWrite, hardLinkNote, refuseReadOnly } from "../../../src/tools/fs/atomic_write.ts";
+import { tempProject } from "../_helpers.ts";
 
 Deno.test("atomicWrite() replaces a file and applies the given mode exactly", async () => {
   await using p = await tempProject();

@@ -1,7 +1,7 @@
 /** Resolves model-given paths inside the project root and refuses everything else, before touching it. */
 
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { ToolError } from "./tool.ts";
+import { ToolError } from "../tool.ts";
 
 /** Longest path accepted, in characters. */
 export const MAX_PATH_CHARS = 4096;

@@ -3,10 +3,10 @@
 // @ts-types="@types/picomatch"
 import picomatch from "picomatch";
 import { join } from "node:path";
-import { isSecretEnvName } from "./path_guard.ts";
-import { type LineEvent, runRipgrep, type SearchSpec } from "./_ripgrep.ts";
-import { comparePaths, type GitignoreRules, readSearchable, type WalkEntry, walkTree } from "./_walk.ts";
-import { ToolError } from "./tool.ts";
+import { isSecretEnvName } from "../fs/path_guard.ts";
+import { type LineEvent, runRipgrep, type SearchSpec } from "./ripgrep.ts";
+import { comparePaths, type GitignoreRules, readSearchable, type WalkEntry, walkTree } from "./walk.ts";
+import { ToolError } from "../tool.ts";
 
 /** The searched path as the engines need it: a single file or a tree, with its .gitignore rules. */
 export interface SearchTarget {

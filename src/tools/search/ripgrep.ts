@@ -1,7 +1,7 @@
 /** Runs ripgrep (when it is on PATH) for grep_code and streams its JSON output as line events. */
 
-import { ToolError } from "./tool.ts";
-import { SKIPPED_NAMES } from "./_walk.ts";
+import { ToolError } from "../tool.ts";
+import { SKIPPED_NAMES } from "./walk.ts";
 
 /** One line reported by a search: a match, or a context line around one. */
 export interface LineEvent {

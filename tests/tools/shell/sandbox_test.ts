@@ -7,10 +7,10 @@ import {
   isSandboxed,
   type SandboxProbe,
   sandboxStatus,
-} from "../../src/tools/_sandbox.ts";
-import { executeCommandTool } from "../../src/tools/execute_command.ts";
-import type { ToolContext } from "../../src/tools/tool.ts";
-import { call, tempProject } from "./_helpers.ts";
+} from "../../../src/tools/shell/sandbox.ts";
+import { executeCommandTool } from "../../../src/tools/execute_command.ts";
+import type { ToolContext } from "../../../src/tools/tool.ts";
+import { call, tempProject } from "../_helpers.ts";
 
 /** The context of a sandboxed run (mode auto: this machine and CI have bubblewrap). */
 function sandboxed(root: string): ToolContext {

@@ -4,7 +4,7 @@
  */
 
 import { isAbsolute, join, relative, resolve } from "node:path";
-import type { SandboxMode } from "./tool.ts";
+import type { SandboxMode } from "../tool.ts";
 
 /** Whether bubblewrap can confine commands here; `reason` is short and names no path. */
 export interface SandboxProbe {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mostSimilarRegion } from "../../src/tools/_edit_similar.ts";
+import { mostSimilarRegion } from "../../../src/tools/edit/similar.ts";
 
 const FILE = [
   "function add(a, b) {",

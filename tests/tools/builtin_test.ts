@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { builtinTools } from "../../src/tools/all.ts";
-import { runUnderTernFlags } from "./_sandbox_driver.ts";
+import { builtinTools } from "../../src/tools/builtin.ts";
+import { runUnderTernFlags } from "./shell/_sandbox_driver.ts";
 import { tempProject } from "./_helpers.ts";
 
 Deno.test("builtinTools() returns the seven tools with distinct names and described fields", () => {

@@ -3,10 +3,10 @@
  * (JSON in argv[0]) in the current directory and prints the results; `runUnderTernFlags` spawns it.
  */
 import { fileURLToPath } from "node:url";
-import { builtinTools } from "../../src/tools/all.ts";
-import { createRegistry, type ToolCallRequest } from "../../src/tools/registry.ts";
-import type { ToolResult } from "../../src/tools/tool.ts";
-import { ternFlags } from "../support/cli.ts";
+import { builtinTools } from "../../../src/tools/builtin.ts";
+import { createRegistry, type ToolCallRequest } from "../../../src/tools/registry.ts";
+import type { ToolResult } from "../../../src/tools/tool.ts";
+import { ternFlags } from "../../support/cli.ts";
 
 /** Runs `calls` in a child Deno under tern's flags with cwd = `root`; resolves with the tool results. */
 export async function runUnderTernFlags(

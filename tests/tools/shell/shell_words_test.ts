@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { lex, parse } from "../../src/tools/_shell_words.ts";
+import { lex, parse } from "../../../src/tools/shell/shell_words.ts";
 
 function commands(script: string): string[][][] {
   return parse(lex(script).tokens).map((pipeline) =>

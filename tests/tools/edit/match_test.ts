@@ -6,7 +6,7 @@ import {
   findAll,
   lineNumbers,
   stripLineNumbers,
-} from "../../src/tools/_edit_match.ts";
+} from "../../../src/tools/edit/match.ts";
 
 Deno.test("findAll() counts overlapping occurrences", () => {
   assert.deepEqual(findAll("aaa", "aa"), [0, 1]);

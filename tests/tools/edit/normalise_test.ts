@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { characterAt, normaliseText, toOriginal } from "../../src/tools/_edit_normalise.ts";
+import { characterAt, normaliseText, toOriginal } from "../../../src/tools/edit/normalise.ts";
 
 Deno.test("normaliseText() keeps the line structure and drops trailing whitespace, CR included", () => {
   assert.equal(normaliseText("a  \r\n\tb\t\n\n").text, "a\n\tb\n\n");

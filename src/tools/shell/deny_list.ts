@@ -5,7 +5,7 @@
  * or `echo "rm -rf /"` pass, while `ls; sudo id`, `FOO=1 sudo id` and `echo $(sudo id)` are caught.
  */
 
-import { type Command, lex, parse, type Word } from "./_shell_words.ts";
+import { type Command, lex, parse, type Word } from "./shell_words.ts";
 
 const SUDO = "`sudo` (running a command as root)";
 const RM = "`rm -rf` of /, ~, $HOME or * (deleting the system, the home directory or the whole project)";

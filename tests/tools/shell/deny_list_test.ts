@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { deniedReason } from "../../src/tools/_deny_list.ts";
+import { deniedReason } from "../../../src/tools/shell/deny_list.ts";
 
 /** Each deny-list entry, with the commands that must be refused under it. */
 const REFUSED: Record<string, string[]> = {

@@ -1,7 +1,7 @@
 /** Atomic file replacement: write a temp file beside the target, then rename it over the target. */
 
 import { basename, dirname, join } from "node:path";
-import { ToolError } from "./tool.ts";
+import { ToolError } from "../tool.ts";
 
 /** Options of `atomicWrite`. */
 export interface AtomicWriteOptions {

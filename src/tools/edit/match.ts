@@ -5,7 +5,7 @@
  */
 
 import { diffLines } from "diff";
-import { characterAt, type NormalisedText, normaliseText, toOriginal } from "./_edit_normalise.ts";
+import { characterAt, type NormalisedText, normaliseText, toOriginal } from "./normalise.ts";
 
 /** Which layer found the match. */
 export type MatchLayer = "exact" | "normalised" | "numbers" | "numbers+normalised";

@@ -1,7 +1,7 @@
 /** The conversation's memory of the files the model has seen, and the stale-write guard built on it. */
 
 import { MAX_FILE_BYTES, prependBom, type TextFile } from "./path_guard.ts";
-import { type FileSnapshot, type FileTracker, ToolError } from "./tool.ts";
+import { type FileSnapshot, type FileTracker, ToolError } from "../tool.ts";
 
 /** An in-memory FileTracker, one per conversation; keys are real paths. */
 export function createFileTracker(): FileTracker {

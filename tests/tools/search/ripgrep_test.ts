@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ripgrepArgs, ripgrepAvailable, runRipgrep, type SearchSpec } from "../../src/tools/_ripgrep.ts";
-import { tempProject } from "./_helpers.ts";
+import {
+  ripgrepArgs,
+  ripgrepAvailable,
+  runRipgrep,
+  type SearchSpec,
+} from "../../../src/tools/search/ripgrep.ts";
+import { tempProject } from "../_helpers.ts";
 
 const spec: SearchSpec = { pattern: "hit", literal: false, caseSensitive: true, contextLines: 0, path: "." };
 

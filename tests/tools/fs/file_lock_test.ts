@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { withFileLock } from "../../src/tools/_file_lock.ts";
+import { withFileLock } from "../../../src/tools/fs/file_lock.ts";
 
 function tick(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 1));

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type OutputSink, runInGroup } from "../../src/tools/_process_group.ts";
+import { type OutputSink, runInGroup } from "../../../src/tools/shell/process_group.ts";
 
 function collector(): OutputSink & { text: string; ends: number } {
   return {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Redactor } from "../../src/tools/_redact.ts";
+import { Redactor } from "../../../src/tools/shell/redact.ts";
 
 function redactInChunks(secrets: string[], chunks: string[]): string {
   const redactor = new Redactor(secrets);
