@@ -5,7 +5,7 @@ import picomatch from "picomatch";
 import { posix } from "node:path";
 import { resolvePath, showPath } from "./fs/path_guard.ts";
 import { rulesFor, walkTree } from "./search/walk.ts";
-import { inspectRead } from "./_read_inspect.ts";
+import { inspectRead, where } from "./_read_inspect.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 
 /** Paths returned when the model gives no max_results. */
@@ -131,6 +131,6 @@ export const globFilesTool: Tool<GlobFilesArgs> = {
   description,
   parameters,
   guidance: "glob_files: find files by name pattern.",
-  inspect: (args, ctx) => inspectRead(ctx.root, args.path, args.pattern),
+  inspect: (args, ctx) => inspectRead(ctx.root, args.path, where(args.pattern, args.path)),
   run,
 };

@@ -5,7 +5,7 @@ import { builtinSearch, ripgrepSearch } from "./search/grep.ts";
 import { type LineEvent, ripgrepAvailable, type SearchSpec } from "./search/ripgrep.ts";
 import { cutAround } from "./_truncate.ts";
 import { GitignoreRules, readSearchable, rulesFor } from "./search/walk.ts";
-import { inspectRead } from "./_read_inspect.ts";
+import { inspectRead, where } from "./_read_inspect.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 
 /** Matching lines returned when the model gives no max_results. */
@@ -202,6 +202,6 @@ export const grepCodeTool: Tool<GrepCodeArgs> = {
   description,
   parameters,
   guidance: "grep_code: find code by regex or literal text.",
-  inspect: (args, ctx) => inspectRead(ctx.root, args.path, JSON.stringify(args.pattern)),
+  inspect: (args, ctx) => inspectRead(ctx.root, args.path, where(JSON.stringify(args.pattern), args.path)),
   run: (args, ctx) => grepCode(args, ctx),
 };

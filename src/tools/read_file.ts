@@ -98,7 +98,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): Tool<ReadFile
     description,
     guidance: "read_file: read a file (a page at a time) before you edit it.",
     parameters,
-    inspect: (args, ctx) => inspectRead(ctx.root, args.path, pageLabel(args)),
+    inspect: (args, ctx) => inspectRead(ctx.root, args.path, `${args.path}${pageLabel(args)}`),
     run: (args, ctx) => run(args, ctx, options.files),
   };
 }
@@ -106,5 +106,5 @@ export function createReadFileTool(options: ReadFileOptions = {}): Tool<ReadFile
 function pageLabel(args: ReadFileArgs): string {
   if (args.offset === undefined && args.limit === undefined) return "";
   const from = args.offset ?? 1;
-  return args.limit === undefined ? `(from line ${from})` : `(lines ${from}–${from + args.limit - 1})`;
+  return args.limit === undefined ? ` (from line ${from})` : ` (lines ${from}–${from + args.limit - 1})`;
 }

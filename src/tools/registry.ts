@@ -76,7 +76,7 @@ export async function runPrepared(prepared: PreparedCall, ctx: CallContext): Pro
     result = await failure(error, tool, ctx.root);
   }
   const limited = await limitResult(ctx.root, tool.name, result.content);
-  if (limited.savedAs === undefined) return result;
+  if (limited.savedAs === undefined) return { ...result, content: limited.content };
   return { ...result, content: limited.content, details: { ...result.details, spilledTo: limited.savedAs } };
 }
 

@@ -1,10 +1,5 @@
-import { join } from "node:path";
 import { assert, assertEquals } from "../support/assert.ts";
-import { tempProject } from "../support/temp_project.ts";
 import { type CancelState, scheduleCalls, type ScheduleOptions } from "../../src/agent/scheduler.ts";
-import { builtinTools } from "../../src/tools/builtin.ts";
-import { createRegistry, type ToolCallRequest } from "../../src/tools/registry.ts";
-import type { ToolResult } from "../../src/tools/tool.ts";
 
 type Kind = "r" | "w";
 type Call = { kind: Kind; name: string };
@@ -191,4 +186,29 @@ Deno.test("scheduleCalls() returns an empty list for no calls and refuses a maxP
     error = caught;
   }
   assert(error instanceof RangeError);
+});
+
+Deno.test("scheduleCalls() asks the call after a run of reads again once those reads finished", async () => {
+  const asked: string[] = [];
+  const done: string[] = [];
+  const turn = calls("r1 r2 w1 r3");
+  await scheduleCalls(turn, {
+    isReadOnly: (call) => {
+      asked.push(`${call.name} after ${done.join(",") || "nothing"}`);
+      return call.kind === "r";
+    },
+    run: (call) => {
+      done.push(call.name);
+      return Promise.resolve(call.name);
+    },
+    cancelled: (call) => call.name,
+  });
+  assertEquals(asked, [
+    "r1 after nothing",
+    "r2 after nothing",
+    "w1 after nothing",
+    // Reads can change what a write finds (whether its file was read): it is asked again, fresh.
+    "w1 after r1,r2",
+    "r3 after r1,r2,w1",
+  ]);
 });

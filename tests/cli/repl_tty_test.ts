@@ -25,7 +25,7 @@ Deno.test("the REPL on a terminal asks before an edit, streams the answer, and C
   assertStringIncludes(question, "⏺ edit_file hello.txt");
   await tern.send("y", "Enter");
   const answered = await tern.waitFor("Greeting changed.");
-  assertStringIncludes(answered, "⎿ ok Edited hello.txt");
+  assertStringIncludes(answered, "⎿ ok hello.txt: +1 −1 lines");
   assertStringIncludes(answered, "The edit worked.");
   assertEquals(await Deno.readTextFile(`${project.path}/hello.txt`), "Hello Agent\n");
   await tern.waitFor("task total:");

@@ -26,3 +26,40 @@ export function assertStringIncludes(actual: string, expected: string, message?:
 export function assertMatch(actual: string, pattern: RegExp, message?: string): void {
   nodeAssert.match(actual, pattern, message);
 }
+
+// deno-lint-ignore no-explicit-any
+type ErrorClass<E extends Error> = new (...args: any[]) => E;
+
+/** Asserts that `fn` throws an error of class `ErrorType` whose message includes `includes`; returns it. */
+export function assertThrows<E extends Error = Error>(
+  fn: () => unknown,
+  ErrorType: ErrorClass<E> = Error as unknown as ErrorClass<E>,
+  includes?: string,
+): E {
+  try {
+    fn();
+  } catch (error) {
+    return checkError(error, ErrorType, includes);
+  }
+  throw new nodeAssert.AssertionError({ message: "Expected function to throw." });
+}
+
+/** Asserts that `fn` rejects with an error of class `ErrorType` whose message includes `includes`; returns it. */
+export async function assertRejects<E extends Error = Error>(
+  fn: () => PromiseLike<unknown>,
+  ErrorType: ErrorClass<E> = Error as unknown as ErrorClass<E>,
+  includes?: string,
+): Promise<E> {
+  try {
+    await fn();
+  } catch (error) {
+    return checkError(error, ErrorType, includes);
+  }
+  throw new nodeAssert.AssertionError({ message: "Expected promise to reject." });
+}
+
+function checkError<E extends Error>(error: unknown, ErrorType: ErrorClass<E>, includes?: string): E {
+  nodeAssert.ok(error instanceof ErrorType, `expected ${ErrorType.name}, got ${String(error)}`);
+  if (includes !== undefined) assertStringIncludes(error.message, includes);
+  return error;
+}

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
+import { createEditFileTool } from "../../src/tools/edit_file.ts";
 import { join } from "node:path";
-import { type EditFileArgs, editFileTool } from "../../src/tools/edit_file.ts";
+import { type EditFileArgs } from "../../src/tools/edit_file.ts";
 import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
-import { readFileTool } from "../../src/tools/read_file.ts";
-import type { ToolContext } from "../../src/tools/tool.ts";
 import { validateArgs } from "../../src/tools/_validate.ts";
-import { call, sh, tempProject } from "./_helpers.ts";
+import { call, editFileTool, readFileTool, sh, tempProject, type TestContext } from "./_helpers.ts";
 
 Deno.test("editFile() replaces a unique match and reports the lines changed", async () => {
   await using p = await tempProject();
@@ -147,7 +146,7 @@ Deno.test("editFile() refuses missing files, directories, FIFOs and paths outsid
   assert.equal(await Deno.readTextFile(join(p.outside, "secret.txt")), "outside secret\n");
 });
 
-function tracked(ctx: ToolContext): ToolContext {
+function tracked(ctx: TestContext): TestContext {
   return { ...ctx, files: createFileTracker() };
 }
 
@@ -376,7 +375,7 @@ Deno.test("editFile() requires exactly one of old_text/new_text and edits", asyn
 });
 
 Deno.test("editFile() declares edits items the registry can validate", () => {
-  const problems = validateArgs("edit_file", editFileTool.parameters, {
+  const problems = validateArgs("edit_file", createEditFileTool().parameters, {
     path: "a.txt",
     edits: [{ old_text: "x" }, { old_text: "a", new_text: "b", extra: 1 }],
   });

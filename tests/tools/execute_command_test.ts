@@ -1,23 +1,26 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { childEnv, createExecuteCommandTool, MAX_SPILL_CHARS } from "../../src/tools/execute_command.ts";
+import { FatalToolError, type SandboxMode } from "../../src/tools/tool.ts";
 import {
-  childEnv,
-  createExecuteCommandTool,
+  call,
   executeCommandTool,
-  MAX_SPILL_CHARS,
-} from "../../src/tools/execute_command.ts";
-import type { SandboxMode, ToolContext } from "../../src/tools/tool.ts";
-import { call, tempProject } from "./_helpers.ts";
+  inspect,
+  shellTool,
+  tempProject,
+  type TestContext,
+  testContext,
+} from "./_helpers.ts";
 
 /** A context for `root` with a sandbox mode and secrets. */
-function shellCtx(root: string, sandbox: SandboxMode, secrets: string[] = []): ToolContext {
-  return { root, signal: new AbortController().signal, shell: { sandbox, secrets } };
+function shellCtx(root: string, sandbox: SandboxMode, secrets: string[] = []): TestContext {
+  return testContext(root, { shell: { sandbox, secrets } });
 }
 
 /** A bubblewrap that is never there, to test the paths of a machine without it. */
-const noBubblewrap = createExecuteCommandTool({
-  detect: () => Promise.resolve({ available: false, reason: "bubblewrap is not installed" }),
-});
+const noBubblewrap = shellTool(() =>
+  Promise.resolve({ available: false, reason: "bubblewrap is not installed" })
+);
 
 /** A word no other process has on its command line: `sleep <marker>` can be found by `ps` from outside. */
 function sleepMarker(): string {
@@ -149,7 +152,7 @@ Deno.test("executeCommand() abort via the signal kills the whole group, sandboxe
   for (const sandbox of ["auto", "off"] as const) {
     const marker = sleepMarker();
     const controller = new AbortController();
-    const ctx = { root: p.root, signal: controller.signal, shell: { sandbox, secrets: [] } };
+    const ctx = testContext(p.root, { signal: controller.signal, shell: { sandbox, secrets: [] } });
     const command = `sleep ${marker} & echo begun; sleep 30`;
     const pending = call(executeCommandTool, { command, timeout_ms: 60_000 }, ctx);
     for (let tries = 0; !await running(marker); tries++) {
@@ -166,7 +169,7 @@ Deno.test("executeCommand() abort via the signal kills the whole group, sandboxe
 
 Deno.test("executeCommand() does not start when the signal is already aborted", async () => {
   await using p = await tempProject();
-  const ctx = { root: p.root, signal: AbortSignal.abort() };
+  const ctx = testContext(p.root, { signal: AbortSignal.abort() });
   const result = await call(executeCommandTool, { command: "touch started" }, ctx);
   assert.deepEqual(result, { content: "Cancelled before the command started.", isError: true });
   assert.equal(await exists(`${p.root}/started`), false);
@@ -264,7 +267,7 @@ Deno.test("executeCommand() refuses deny-listed commands as a speed bump, withou
 });
 
 Deno.test("executeCommand() describes the sandbox, the network flag and the deny-list as a speed bump", () => {
-  const { description, parameters } = executeCommandTool;
+  const { description, parameters } = createExecuteCommandTool();
   assert.match(description, /speed bump, not a security wall/);
   assert.match(description, /no network, writes only inside the project/);
   const network = (parameters.properties as Record<string, { type: string; description: string }>).network;
@@ -272,13 +275,16 @@ Deno.test("executeCommand() describes the sandbox, the network flag and the deny
   assert.match(network.description, /always needs the user's approval/);
 });
 
-Deno.test("executeCommand() with --sandbox required and no bubblewrap refuses every command", async () => {
+Deno.test("executeCommand() with --sandbox required and no bubblewrap ends the task (fatal), running nothing", async () => {
   await using p = await tempProject();
-  const result = await call(noBubblewrap, { command: "touch ran" }, shellCtx(p.root, "required"));
-  assert.equal(result.isError, true);
-  assert.match(result.content, /--sandbox required, but bubblewrap is not installed/);
-  assert.match(result.content, /Debian package bubblewrap/);
-  assert.match(result.content, /--sandbox auto or --sandbox off/);
+  const ctx = shellCtx(p.root, "required");
+  // The dry run already says so, before anyone is asked to approve the command.
+  await assert.rejects(inspect(noBubblewrap, { command: "touch ran" }, ctx), FatalToolError);
+  const error = await call(noBubblewrap, { command: "touch ran" }, ctx).catch((e) => e);
+  assert.ok(error instanceof FatalToolError);
+  assert.match(error.message, /--sandbox required, but bubblewrap is not installed/);
+  assert.match(error.message, /Debian package bubblewrap/);
+  assert.match(error.message, /--sandbox auto or --sandbox off/);
   assert.equal(await exists(join(p.root, "ran")), false);
 });
 
@@ -290,7 +296,7 @@ Deno.test("executeCommand() with --sandbox auto and no bubblewrap runs unconfine
 
 Deno.test("executeCommand() with --sandbox off never looks for bubblewrap", async () => {
   await using p = await tempProject();
-  const tool = createExecuteCommandTool({ detect: () => Promise.reject(new Error("must not be called")) });
+  const tool = shellTool(() => Promise.reject(new Error("must not be called")));
   const result = await call(tool, { command: "cat ../outside/secret.txt" }, shellCtx(p.root, "off"));
   assert.deepEqual(result, { content: "outside secret\n[exit code 0]", isError: false });
 });

@@ -340,7 +340,7 @@ Deno.test("grepCode() refuses a missing path and stops promptly when cancelled",
   assert.match(await both({ pattern: "x", path: "nope" }, p.ctx), /^ERROR: grep_code: "nope" not found/);
   for (const engine of ENGINES) {
     const controller = new AbortController();
-    const ctx = { root: p.root, signal: controller.signal };
+    const ctx = { ...p.ctx, signal: controller.signal };
     const running = outcome({ pattern: "hit", max_results: 1000 }, ctx, engine);
     controller.abort();
     assert.equal(await running, "ERROR: grep_code: cancelled by the user before the search finished.");
@@ -354,7 +354,11 @@ Deno.test("grep_code tool runs ripgrep when it is on PATH and answers through th
     await grepCodeTool.run({ pattern: "needle" }, p.ctx),
     "a.ts:1:const needle = 1;\n[1 match in 1 file]",
   );
-  assert.equal(grepCodeTool.effect, "read");
+  assert.deepEqual(await grepCodeTool.inspect({ pattern: "needle" }, p.ctx), {
+    effect: "read",
+    paths: ["."],
+    summary: '"needle"',
+  });
 });
 
 Deno.test("grep_code and glob_files run ripgrep, spill and refuse the outside under tern's exact flags", async () => {

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFileTracker, snapshotOf } from "../../src/tools/fs/file_tracker.ts";
-import { readFileTool } from "../../src/tools/read_file.ts";
-import { call, sh, tempProject } from "./_helpers.ts";
+import { call, readFileTool, sh, tempProject } from "./_helpers.ts";
 
 function numbered(from: number, to: number): string {
   const lines = [];

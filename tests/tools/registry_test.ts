@@ -1,165 +1,247 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../support/assert.ts";
 import { builtinTools } from "../../src/tools/builtin.ts";
-import { createRegistry } from "../../src/tools/registry.ts";
-import { type Tool, ToolError } from "../../src/tools/tool.ts";
+import {
+  type CallContext,
+  createRegistry,
+  inspectPrepared,
+  type Registry,
+  runPrepared,
+  type ToolCallRequest,
+} from "../../src/tools/registry.ts";
+import { FatalToolError, type Tool, ToolError, type ToolResult } from "../../src/tools/tool.ts";
 
-const ctx = { root: "/srv/project", signal: new AbortController().signal };
+/** A real, empty project root: an error is only an error result while the root exists. */
+async function project(): Promise<CallContext & AsyncDisposable> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "tern-registry-" }));
+  return {
+    root,
+    signal: new AbortController().signal,
+    [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }).catch(() => {}),
+  };
+}
 
 function tool(name: string, run: Tool["run"]): Tool {
   return {
     name,
     description: `The ${name} tool.`,
+    guidance: `${name}: do ${name} things.`,
     parameters: {
       type: "object",
       properties: { text: { type: "string", description: "Text to use." } },
       required: ["text"],
       additionalProperties: false,
     },
-    effect: "read",
+    inspect: (args) => Promise.resolve({ effect: "read", paths: [], summary: String(args.text) }),
     run,
   };
 }
 
 const echo = tool("echo", (args) => Promise.resolve(`echo: ${args.text}`));
 
+/** Prepares and runs a call as the loop does; a call that fails preparation gets its error result. */
+async function execute(registry: Registry, call: ToolCallRequest, ctx: CallContext): Promise<ToolResult> {
+  const prepared = registry.prepare(call);
+  return "tool" in prepared ? await runPrepared(prepared, ctx) : prepared;
+}
+
 Deno.test("createRegistry() rejects duplicate tool names", () => {
-  assert.throws(() => createRegistry([echo, echo]), /duplicate tool name: echo/);
+  assertThrows(() => createRegistry([echo, echo]), Error, "duplicate tool name: echo");
 });
 
-Deno.test("specs() lists tools sorted by name", () => {
+Deno.test("specs() and tools() list tools sorted by name", () => {
   const registry = createRegistry([tool("zeta", echo.run), echo, tool("alpha", echo.run)]);
-  assert.deepEqual(registry.specs().map((spec) => spec.name), ["alpha", "echo", "zeta"]);
-  assert.deepEqual(registry.specs()[1], {
+  assertEquals(registry.specs().map((spec) => spec.name), ["alpha", "echo", "zeta"]);
+  assertEquals(registry.specs()[1], {
     name: "echo",
     description: "The echo tool.",
     parameters: echo.parameters,
   });
-  assert.equal(registry.get("echo"), echo);
-  assert.equal(registry.get("nope"), undefined);
+  assertEquals(registry.tools().map((t) => t.guidance), [
+    "alpha: do alpha things.",
+    "echo: do echo things.",
+    "zeta: do zeta things.",
+  ]);
 });
 
-Deno.test("execute() runs a tool and turns a string into a success result", async () => {
-  const registry = createRegistry([echo]);
-  assert.deepEqual(await registry.execute({ name: "echo", arguments: '{"text":"hi"}' }, ctx), {
+Deno.test("runPrepared() turns a string into a success result", async () => {
+  await using ctx = await project();
+  assertEquals(await execute(createRegistry([echo]), { name: "echo", arguments: '{"text":"hi"}' }, ctx), {
     content: "echo: hi",
-    isError: false,
   });
 });
 
-Deno.test("execute() answers an unknown tool with the available tools", async () => {
+Deno.test("prepare() answers an unknown tool with the available tools, as kind unknown_tool", () => {
   const registry = createRegistry([echo, tool("read", echo.run)]);
-  assert.deepEqual(await registry.execute({ name: "rm_rf", arguments: "{}" }, ctx), {
+  assertEquals(registry.prepare({ name: "rm_rf", arguments: "{}" }), {
     content: 'unknown tool "rm_rf". Available tools: echo, read.',
-    isError: true,
+    error: { kind: "unknown_tool" },
   });
 });
 
-Deno.test("execute() quotes the parse error of invalid JSON and asks for an object", async () => {
-  const result = await createRegistry([echo]).execute({ name: "echo", arguments: '{"text": "hi"' }, ctx);
-  assert.equal(result.isError, true);
-  assert.match(result.content, /^echo: the arguments are not valid JSON \(.+\)\. Send a JSON object/);
+Deno.test("prepare() quotes the parse error of invalid JSON and asks for an object", () => {
+  const result = createRegistry([echo]).prepare({ name: "echo", arguments: '{"text": "hi"' }) as ToolResult;
+  assertEquals(result.error, { kind: "bad_arguments" });
+  assertMatch(result.content, /^echo: the arguments are not valid JSON \(.+\)\. Send a JSON object/);
 });
 
-Deno.test("execute() refuses arguments that are JSON but not an object", async () => {
-  const result = await createRegistry([echo]).execute({ name: "echo", arguments: '["hi"]' }, ctx);
-  assert.deepEqual(result, {
+Deno.test("prepare() refuses arguments that are JSON but not an object", () => {
+  assertEquals(createRegistry([echo]).prepare({ name: "echo", arguments: '["hi"]' }), {
     content: "echo: the arguments must be a JSON object of named fields, got an array.",
-    isError: true,
+    error: { kind: "bad_arguments" },
   });
 });
 
-Deno.test("execute() treats empty arguments as {} and reports the schema failure", async () => {
-  const result = await createRegistry([echo]).execute({ name: "echo", arguments: "" }, ctx);
-  assert.deepEqual(result, {
+Deno.test("prepare() treats empty arguments as {} and reports the schema failure", () => {
+  assertEquals(createRegistry([echo]).prepare({ name: "echo", arguments: "" }), {
     content: 'echo: field "text" is required (string): text to use',
-    isError: true,
+    error: { kind: "bad_arguments" },
   });
 });
 
-Deno.test("execute() treats null fields as left out", async () => {
+Deno.test("prepare() treats null fields as left out", async () => {
+  await using ctx = await project();
   const optional = tool("opt", (args) => Promise.resolve(`got ${JSON.stringify(args)}`));
-  const result = await createRegistry([optional]).execute(
-    { name: "opt", arguments: '{"text":"a","x":null}' },
-    ctx,
-  );
-  assert.deepEqual(result, { content: 'got {"text":"a"}', isError: false });
+  const result = await execute(createRegistry([optional]), {
+    name: "opt",
+    arguments: '{"text":"a","x":null}',
+  }, ctx);
+  assertEquals(result, { content: 'got {"text":"a"}' });
 });
 
-Deno.test("execute() reports a ToolError's message as is and prefixes other errors, without stacks", async () => {
-  const polite = tool("polite", () => Promise.reject(new ToolError("file not found: try list_dir")));
+Deno.test("runPrepared() reports a ToolError as is, with its kind, and other errors prefixed as internal", async () => {
+  await using ctx = await project();
+  const polite = tool(
+    "polite",
+    () => Promise.reject(new ToolError("file not found: try list_dir", "not_found")),
+  );
+  const plain = tool("plain", () => Promise.reject(new Error("something odd")));
+  const missing = tool("missing", () => Deno.readTextFile(`${ctx.root}/nope.txt`));
+  const registry = createRegistry([polite, plain, missing]);
+  const args = '{"text":"x"}';
+  assertEquals(await execute(registry, { name: "polite", arguments: args }, ctx), {
+    content: "file not found: try list_dir",
+    error: { kind: "not_found" },
+  });
+  assertEquals(await execute(registry, { name: "plain", arguments: args }, ctx), {
+    content: "plain: something odd",
+    error: { kind: "internal" },
+  });
+  assertEquals((await execute(registry, { name: "missing", arguments: args }, ctx)).error, {
+    kind: "not_found",
+  });
+});
+
+Deno.test("runPrepared() ends the task on a bug in tern (TypeError) and on FatalToolError, never handing it to the model", async () => {
+  await using ctx = await project();
   const crashing = tool("crashing", () => {
     throw new TypeError("cannot read properties of undefined");
   });
-  const registry = createRegistry([polite, crashing]);
-  const args = '{"text":"x"}';
-  assert.deepEqual(await registry.execute({ name: "polite", arguments: args }, ctx), {
-    content: "file not found: try list_dir",
-    isError: true,
-  });
-  const crash = await registry.execute({ name: "crashing", arguments: args }, ctx);
-  assert.deepEqual(crash, { content: "crashing: cannot read properties of undefined", isError: true });
-});
-
-Deno.test("execute() keeps the root's absolute path out of error messages", async () => {
-  const leaky = tool("leaky", () => Promise.reject(new Error("No such file: open '/srv/project/src/a.ts'")));
-  const result = await createRegistry([leaky]).execute({ name: "leaky", arguments: '{"text":"x"}' }, ctx);
-  assert.deepEqual(result, { content: "leaky: No such file: open 'src/a.ts'", isError: true });
-});
-
-Deno.test("execute() words the built-in tools' schema failures for the model", async () => {
-  const registry = createRegistry(builtinTools());
-  const missing = await registry.execute(
-    { name: "edit_file", arguments: '{"path":"a","new_text":"b"}' },
-    ctx,
+  const fatal = tool(
+    "fatal",
+    () => Promise.reject(new FatalToolError("the sandbox is required but unusable")),
   );
-  assert.deepEqual(missing, {
-    content: 'edit_file: field "old_text" is required (string): the exact text to replace',
-    isError: true,
+  const registry = createRegistry([crashing, fatal]);
+  const args = '{"text":"x"}';
+  const bug = await assertRejects(
+    () => execute(registry, { name: "crashing", arguments: args }, ctx),
+    FatalToolError,
+  );
+  assertMatch(bug.message, /^a bug in tern: crashing: cannot read properties of undefined$/);
+  assert(bug.cause instanceof TypeError, "the stack stays reachable for TERN_DEBUG");
+  await assertRejects(
+    () => execute(registry, { name: "fatal", arguments: args }, ctx),
+    FatalToolError,
+    "the sandbox is required but unusable",
+  );
+});
+
+Deno.test("runPrepared() ends the task when the project root vanished under a failing tool", async () => {
+  const ctx = await project();
+  const failing = tool("failing", () => Promise.reject(new ToolError("x.txt not found", "not_found")));
+  await Deno.remove(ctx.root, { recursive: true });
+  await assertRejects(
+    () => execute(createRegistry([failing]), { name: "failing", arguments: '{"text":"x"}' }, ctx),
+    FatalToolError,
+    "the project root no longer exists",
+  );
+});
+
+Deno.test("inspectPrepared() returns the tool's facts, or the error result of a refused dry run", async () => {
+  await using ctx = await project();
+  const picky: Tool = {
+    ...echo,
+    name: "picky",
+    inspect: (args) =>
+      args.text === "ok"
+        ? Promise.resolve({ effect: "write", paths: ["a.txt"], summary: "a.txt" })
+        : Promise.reject(new ToolError("old_text was not found in a.txt", "no_match")),
+  };
+  const registry = createRegistry([picky]);
+  const prepare = (text: string) => {
+    const prepared = registry.prepare({ name: "picky", arguments: JSON.stringify({ text }) });
+    if (!("tool" in prepared)) throw new Error("expected a prepared call");
+    return prepared;
+  };
+  assertEquals(await inspectPrepared(prepare("ok"), ctx), {
+    effect: "write",
+    paths: ["a.txt"],
+    summary: "a.txt",
   });
-  const wrong = await registry.execute({ name: "read_file", arguments: '{"path":"a","offset":"ten"}' }, ctx);
-  assert.deepEqual(wrong, {
+  assertEquals(await inspectPrepared(prepare("no"), ctx), {
+    content: "old_text was not found in a.txt",
+    error: { kind: "no_match" },
+  });
+});
+
+Deno.test("runPrepared() keeps the root's absolute path out of error messages", async () => {
+  await using ctx = await project();
+  const leaky = tool("leaky", () => Promise.reject(new Error(`No such file: open '${ctx.root}/src/a.ts'`)));
+  const result = await execute(createRegistry([leaky]), { name: "leaky", arguments: '{"text":"x"}' }, ctx);
+  assertEquals(result, { content: "leaky: No such file: open 'src/a.ts'", error: { kind: "internal" } });
+});
+
+Deno.test("the built-in tools word their argument failures for the model", async () => {
+  await using ctx = await project();
+  const registry = createRegistry(builtinTools());
+  assertEquals(
+    await execute(registry, { name: "edit_file", arguments: '{"path":"a","new_text":"b"}' }, ctx),
+    {
+      content: 'edit_file: field "old_text" is required (string): the exact text to replace',
+      error: { kind: "bad_arguments" },
+    },
+  );
+  assertEquals(registry.prepare({ name: "read_file", arguments: '{"path":"a","offset":"ten"}' }), {
     content: 'read_file: field "offset" must be an integer ≥ 1, got "ten"',
-    isError: true,
+    error: { kind: "bad_arguments" },
   });
 });
 
-Deno.test("execute() spills any tool's result over 32,000 characters and gives the model head, tail and path", async () => {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "tern-registry-" }));
-  try {
-    const full = Array.from({ length: 10_000 }, (_, i) => `row ${i}`).join("\n");
-    const flood = tool("flood", () => Promise.resolve({ content: full, isError: true }));
-    const result = await createRegistry([flood]).execute(
-      { name: "flood", arguments: '{"text":"x"}' },
-      { root, signal: new AbortController().signal },
-    );
-    assert.equal(result.isError, true);
-    assert.ok(result.content.length < 32_000, `${result.content.length}`);
-    const path = /saved in (\.tern\/tool-outputs\/\S+-flood-\d+\.txt)\./.exec(result.content)?.[1];
-    assert.ok(path, result.content.slice(0, 200));
-    assert.equal(await Deno.readTextFile(`${root}/${path}`), full);
-    assert.match(result.content, /\nrow 0\nrow 1\n/);
-    assert.match(result.content, /\nrow 9999$/);
-    assert.match(result.content, /… \[\d+ characters cut, lines \d+–\d+\] …/);
-  } finally {
-    await Deno.remove(root, { recursive: true });
-  }
+Deno.test("runPrepared() spills any tool's result over 32,000 characters and gives the model head, tail and path", async () => {
+  await using ctx = await project();
+  const full = Array.from({ length: 10_000 }, (_, i) => `row ${i}`).join("\n");
+  const flood = tool("flood", () => Promise.resolve({ content: full, error: { kind: "exit_code" } }));
+  const result = await execute(createRegistry([flood]), { name: "flood", arguments: '{"text":"x"}' }, ctx);
+  assertEquals(result.error, { kind: "exit_code" });
+  assert(result.content.length < 32_000, `${result.content.length}`);
+  const path = /saved in (\.tern\/tool-outputs\/\S+-flood-\d+\.txt)\./.exec(result.content)?.[1];
+  assert(path, result.content.slice(0, 200));
+  assertEquals(result.details?.spilledTo, path);
+  assertEquals(await Deno.readTextFile(`${ctx.root}/${path}`), full);
+  assertMatch(result.content, /\nrow 0\nrow 1\n/);
+  assertMatch(result.content, /\nrow 9999$/);
+  assertMatch(result.content, /… \[\d+ characters cut, lines \d+–\d+\] …/);
 });
 
-Deno.test("execute() still bounds a long result when it cannot be saved, and never creates a missing root", async () => {
-  const parent = await Deno.makeTempDir({ prefix: "tern-registry-" });
-  const missing = { root: `${parent}/gone`, signal: new AbortController().signal };
+Deno.test("runPrepared() still bounds a long result when it cannot be saved", async () => {
+  await using ctx = await project();
+  await Deno.writeTextFile(`${ctx.root}/.tern`, "a file where the spill folder would go");
   const long = tool("long", () => Promise.resolve("z".repeat(100_000)));
-  const result = await createRegistry([long]).execute({ name: "long", arguments: '{"text":"x"}' }, missing);
-  await assert.rejects(Deno.lstat(missing.root), Deno.errors.NotFound);
-  await Deno.remove(parent);
-  assert.equal(result.isError, false);
-  assert.ok(result.content.length < 32_000);
-  assert.match(
+  const result = await execute(createRegistry([long]), { name: "long", arguments: '{"text":"x"}' }, ctx);
+  assertEquals(result.error, undefined);
+  assertEquals(result.details, undefined);
+  assert(result.content.length < 32_000);
+  assertMatch(
     result.content,
     /^\[Output too long \(100000 characters, 1 line\); it could not be saved to a file/,
   );
-  assert.deepEqual(await createRegistry([echo]).execute({ name: "echo", arguments: '{"text":"hi"}' }, ctx), {
-    content: "echo: hi",
-    isError: false,
-  });
 });

@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { readFileTool } from "../../src/tools/read_file.ts";
 import { grepCode } from "../../src/tools/grep_code.ts";
 import { limitResult, SPILL_DIR, SPILL_THRESHOLD, spillText, spillView } from "../../src/tools/spill.ts";
-import { call, tempProject } from "./_helpers.ts";
+import { call, readFileTool, tempProject } from "./_helpers.ts";
 
 /** 100,000 characters in numbered lines, so head, tail and cut can be told apart. */
 function longText(): string {

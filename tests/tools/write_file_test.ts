@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
-import { readFileTool } from "../../src/tools/read_file.ts";
-import type { ToolContext } from "../../src/tools/tool.ts";
-import { writeFileTool } from "../../src/tools/write_file.ts";
-import { call, sh, tempProject } from "./_helpers.ts";
+import { call, readFileTool, sh, tempProject, type TestContext, writeFileTool } from "./_helpers.ts";
 
 async function entries(dir: string): Promise<string[]> {
   const names = [];
@@ -122,7 +119,7 @@ Deno.test("writeFile() takes ~ and %2e%2e as literal directory names inside the 
   assert.equal(await Deno.readTextFile(join(p.root, "%2e%2e", "b.txt")), "e");
 });
 
-function tracked(ctx: ToolContext): ToolContext {
+function tracked(ctx: TestContext): TestContext {
   return { ...ctx, files: createFileTracker() };
 }
 

@@ -24,14 +24,13 @@ Deno.test("snapshotOf() takes the mtime from the file info and hashes the bytes 
   });
 });
 
-Deno.test("createFileTracker() records, returns and clears snapshots by path", () => {
+Deno.test("createFileTracker() records and returns snapshots by path, and lists them", () => {
   const files = createFileTracker();
   const snapshot = { mtimeMs: 1, size: 2, hash: "ab" };
   files.record("/p/a", snapshot);
   assert.deepEqual(files.get("/p/a"), snapshot);
   assert.equal(files.get("/p/b"), undefined);
-  files.clear();
-  assert.equal(files.get("/p/a"), undefined);
+  assert.deepEqual(files.entries(), [["/p/a", snapshot]]);
 });
 
 Deno.test("guardFresh() refuses an unread file, and one whose bytes changed, and nothing without a tracker", async () => {
@@ -44,6 +43,7 @@ Deno.test("guardFresh() refuses an unread file, and one whose bytes changed, and
     guardFresh(files, target, now(seen), "edit"),
     new ToolError(
       "a.txt has not been read in this conversation: read it first with read_file, then edit it.",
+      "stale",
     ),
   );
   files.record(target.real, seen);

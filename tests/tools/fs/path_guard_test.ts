@@ -10,9 +10,8 @@ import {
   resolvePath,
   SecretFileError,
 } from "../../../src/tools/fs/path_guard.ts";
-import { readFileTool } from "../../../src/tools/read_file.ts";
 import { ToolError } from "../../../src/tools/tool.ts";
-import { call, sh, tempProject } from "../_helpers.ts";
+import { call, readFileTool, sh, tempProject } from "../_helpers.ts";
 
 /** Asserts that `promise` rejects with a ToolError whose message matches and shows no outside path. */
 async function refused(promise: Promise<unknown>, pattern: RegExp, hidden: string[] = []): Promise<string> {

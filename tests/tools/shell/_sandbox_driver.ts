@@ -4,20 +4,20 @@
  */
 import { fileURLToPath } from "node:url";
 import { builtinTools } from "../../../src/tools/builtin.ts";
-import { createRegistry, type ToolCallRequest } from "../../../src/tools/registry.ts";
-import type { ToolResult } from "../../../src/tools/tool.ts";
+import { createRegistry, runPrepared, type ToolCallRequest } from "../../../src/tools/registry.ts";
+import type { Outcome } from "../_helpers.ts";
 import { ternFlags } from "../../support/cli.ts";
 
 /** Runs `calls` in a child Deno under tern's flags with cwd = `root`; resolves with the tool results. */
 export async function runUnderTernFlags(
   root: string,
   calls: [string, Record<string, unknown>][],
-): Promise<ToolResult[]> {
+): Promise<Outcome[]> {
   const args = [
     "run",
     ...await ternFlags(),
     "--config",
-    fileURLToPath(new URL("../../deno.json", import.meta.url)),
+    fileURLToPath(new URL("../../../deno.json", import.meta.url)),
     fileURLToPath(import.meta.url),
     JSON.stringify(calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) }))),
   ];
@@ -31,6 +31,10 @@ if (import.meta.main) {
   const registry = createRegistry(builtinTools());
   const ctx = { root: Deno.realPathSync("."), signal: new AbortController().signal };
   const results = [];
-  for (const call of calls) results.push(await registry.execute(call, ctx));
+  for (const call of calls) {
+    const prepared = registry.prepare(call);
+    const result = "tool" in prepared ? await runPrepared(prepared, ctx) : prepared;
+    results.push({ content: result.content, isError: result.error !== undefined });
+  }
   console.log(JSON.stringify(results));
 }

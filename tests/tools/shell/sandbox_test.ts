@@ -8,13 +8,11 @@ import {
   type SandboxProbe,
   sandboxStatus,
 } from "../../../src/tools/shell/sandbox.ts";
-import { executeCommandTool } from "../../../src/tools/execute_command.ts";
-import type { ToolContext } from "../../../src/tools/tool.ts";
-import { call, tempProject } from "../_helpers.ts";
+import { call, executeCommandTool, tempProject, type TestContext, testContext } from "../_helpers.ts";
 
 /** The context of a sandboxed run (mode auto: this machine and CI have bubblewrap). */
-function sandboxed(root: string): ToolContext {
-  return { root, signal: new AbortController().signal, shell: { sandbox: "auto", secrets: [] } };
+function sandboxed(root: string): TestContext {
+  return testContext(root, { shell: { sandbox: "auto", secrets: [] } });
 }
 
 function probeOf(available: boolean, reason = "bubblewrap is not installed"): () => Promise<SandboxProbe> {
