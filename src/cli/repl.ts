@@ -7,6 +7,7 @@ import { terminalAsker } from "./approval_prompt.ts";
 import type { LineReader } from "./line_reader.ts";
 import { listenForCancel } from "./keys.ts";
 import { formatUsage, partialNote, Renderer, type Sink } from "./render.ts";
+import { runSlashCommand, type SlashCommand, slashCommands } from "./slash_commands.ts";
 
 /** A new conversation and the tools built for it (they share its file tracker). */
 export interface Started {
@@ -25,14 +26,9 @@ export interface ReplOptions {
   loop: Omit<LoopOptions, "onEvent" | "signal" | "approve" | "registry">;
   /** Show a bug's stack (TERN_DEBUG=1). */
   debug?: boolean;
+  /** The slash commands besides /help (default: the built-in ones). */
+  commands?: SlashCommand[];
 }
-
-const HELP = [
-  "Type a task and press Enter. While a task runs, Ctrl-C cancels it.",
-  "  /help   this help",
-  "  /clear  start a new conversation (forget the history)",
-  "  /exit   leave (also /quit, Ctrl-D, or Ctrl-C twice on an empty prompt)",
-];
 
 /** Runs until the user leaves; resolves with the exit code (0). */
 export async function runRepl(options: ReplOptions): Promise<number> {
@@ -44,6 +40,15 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   for (const line of options.banner) screen.print(line, "dim");
   screen.print("/help for commands · Ctrl-C cancels a running task · Ctrl-D exits", "dim");
   let current = options.startConversation();
+  const commands = slashCommands(options.commands);
+  const slash = {
+    get current() {
+      return current;
+    },
+    replace: (next: Started) => void (current = next),
+    startConversation: options.startConversation,
+    screen,
+  };
   try {
     while (true) {
       const input = await options.reader.read("\n› ");
@@ -54,9 +59,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
       const line = input.trim();
       if (line === "") continue;
       if (line.startsWith("/")) {
-        const outcome = runSlashCommand(line, options, screen);
-        if (outcome === "exit") return 0;
-        if (outcome === "clear") current = options.startConversation();
+        if (await runSlashCommand(line, commands, slash) === "exit") return 0;
         continue;
       }
       await runOneTask(line, current, options, screen);
@@ -65,22 +68,6 @@ export async function runRepl(options: ReplOptions): Promise<number> {
     screen.dispose();
     options.reader.close();
   }
-}
-
-function runSlashCommand(
-  line: string,
-  _options: ReplOptions,
-  screen: Renderer,
-): "exit" | "clear" | "continue" {
-  const command = line.split(/\s+/)[0];
-  if (command === "/exit" || command === "/quit") return "exit";
-  if (command === "/help") HELP.forEach((text) => screen.print(text));
-  else if (command === "/clear") {
-    // A new conversation: it has read nothing (the stale-write guard starts over) and allowed nothing.
-    screen.print("Conversation cleared.", "dim");
-    return "clear";
-  } else screen.print(`Unknown command ${command}. /help lists the commands.`, "yellow");
-  return "continue";
 }
 
 async function runOneTask(

@@ -1,0 +1,83 @@
+/**
+ * The REPL's slash commands: one table, so a feature adds its command as one entry (and its own module)
+ * without touching the REPL loop. A command reads and changes the REPL's state only through `SlashContext`.
+ */
+import type { Started } from "./repl.ts";
+import type { Renderer } from "./render.ts";
+
+/** What a command may see and do. */
+export interface SlashContext {
+  /** The words after the command name. */
+  args: string[];
+  /** The current conversation and its tools. */
+  current: Started;
+  /** Replaces the current conversation (e.g. /clear, /resume). */
+  replace(next: Started): void;
+  /** Starts a fresh conversation and tools, as at launch. */
+  startConversation(): Started;
+  screen: Renderer;
+}
+
+/** What the REPL does after a command. */
+export type SlashOutcome = "continue" | "exit";
+
+/** One slash command. */
+export interface SlashCommand {
+  /** With the slash, e.g. "/clear". */
+  name: string;
+  aliases?: string[];
+  /** One line for /help. */
+  help: string;
+  run(ctx: SlashContext): SlashOutcome | Promise<SlashOutcome>;
+}
+
+const clear: SlashCommand = {
+  name: "/clear",
+  help: "start a new conversation (forget the history, the files read and the approvals given)",
+  run: (ctx) => {
+    ctx.replace(ctx.startConversation());
+    ctx.screen.print("Conversation cleared.", "dim");
+    return "continue";
+  },
+};
+
+const exit: SlashCommand = {
+  name: "/exit",
+  aliases: ["/quit"],
+  help: "leave (also /quit, Ctrl-D, or Ctrl-C twice on an empty prompt)",
+  run: () => "exit",
+};
+
+/** The built-in commands, in /help order (/help itself is added by `slashCommands`). */
+export const BUILTIN_COMMANDS: SlashCommand[] = [clear, exit];
+
+/** The full table: the given commands plus /help, which lists them. */
+export function slashCommands(commands: SlashCommand[] = BUILTIN_COMMANDS): SlashCommand[] {
+  const help: SlashCommand = {
+    name: "/help",
+    help: "this help",
+    run: (ctx) => {
+      ctx.screen.print("Type a task and press Enter. While a task runs, Esc or Ctrl-C cancels it.");
+      const width = Math.max(...all.map((command) => command.name.length));
+      for (const command of all) ctx.screen.print(`  ${command.name.padEnd(width)}  ${command.help}`);
+      return "continue";
+    },
+  };
+  const all = [help, ...commands];
+  return all;
+}
+
+/** Runs the command `line` names; an unknown one gets one line naming /help. */
+export async function runSlashCommand(
+  line: string,
+  table: SlashCommand[],
+  ctx: Omit<SlashContext, "args">,
+): Promise<SlashOutcome> {
+  const [name, ...args] = line.split(/\s+/);
+  const command = table.find((entry) => entry.name === name || entry.aliases?.includes(name));
+  if (command === undefined) {
+    ctx.screen.print(`Unknown command ${name}. /help lists the commands.`, "yellow");
+    return "continue";
+  }
+  return await command.run({ ...ctx, args });
+}
