@@ -143,3 +143,26 @@ Deno.test("tern -p stops a model repeating one call at the fifth, labels the ans
   assertEquals([text.code, text.stdout], [3, "Not done: I kept reading.\n"], text.stderr);
   assertStringIncludes(text.stderr, "⚠ partial: the model kept repeating itself");
 });
+
+Deno.test("tern -p --sandbox required without bubblewrap ends the task with exit 1 and one line, not a loop", async () => {
+  await using project = await helloProject();
+  const root = project.path;
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "execute_command", arguments: '{"command":"touch ran"}' }] },
+    { text: "must not be asked" },
+  ]);
+  // No bwrap on this PATH: the sandbox cannot start, so no command may run.
+  const env = { ...modelEnv(model.url), PATH: "/nonexistent" };
+  const run = await runTern({
+    cwd: root,
+    args: ["-p", "run it", "--sandbox", "required", "--output", "json"],
+    env,
+  });
+  assertEquals(run.code, 1, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assertEquals(result.exit_reason, "error");
+  assertStringIncludes(result.error, "--sandbox required");
+  assertEquals(model.requests.length, 1);
+  assertEquals(await Deno.lstat(`${root}/ran`).then(() => true, () => false), false);
+  assert(!run.stderr.includes("    at "), "no stack without TERN_DEBUG");
+});

@@ -223,11 +223,17 @@ async function runToolCalls(
   };
   const onFatal = (error: FatalToolError): CallOutcome => {
     fatal ??= error;
-    stop.abort();
+    // Stopped a moment later, so this call reports the reason rather than being abandoned as cancelled.
+    setTimeout(() => stop.abort(), 0);
     return { content: `tern stopped: ${error.message}`, error: { kind: "internal" }, executed: false };
+  };
+  const notRun = (): CallOutcome => {
+    const content = fatal ? `not run: tern stopped (${fatal.message})` : CANCELLED;
+    return { content, error: { kind: "cancelled" }, executed: false };
   };
   await scheduleCalls<ToolCall, CallOutcome>(calls, {
     isReadOnly: async (call, index) => {
+      if (fatal) return false;
       try {
         checked[index] = await check(call, options, ctx);
       } catch (error) {
@@ -237,6 +243,7 @@ async function runToolCalls(
       return checked[index].inspection?.effect === "read";
     },
     run: async (_call, index) => {
+      if (fatal) return notRun();
       try {
         return await runOneCall(checked[index], options, ctx, () => stop.abort(), () => announce(index));
       } catch (error) {
@@ -244,7 +251,7 @@ async function runToolCalls(
         throw error;
       }
     },
-    cancelled: () => ({ content: CANCELLED, error: { kind: "cancelled" }, executed: false }),
+    cancelled: notRun,
     onSettled: (result, call, index) => {
       announce(index);
       const isError = result.error !== undefined;

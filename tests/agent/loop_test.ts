@@ -3,7 +3,11 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../supp
 import { runTask } from "../../src/agent/loop.ts";
 import type { Message } from "../../src/llm/types.ts";
 import { type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
-import { loopOptions, system } from "./_loop_fixtures.ts";
+import { echoTool, loopOptions, system, writeCalls, writeTool } from "./_loop_fixtures.ts";
+import { Conversation } from "../../src/agent/conversation.ts";
+import { systemPrompt } from "../../src/agent/prompt.ts";
+import { createRegistry } from "../../src/tools/registry.ts";
+import { FatalToolError, type Tool } from "../../src/tools/tool.ts";
 
 Deno.test("runTask() returns the text as the final answer when the model calls no tool", async () => {
   await using model = await startFakeModel([{
@@ -183,4 +187,105 @@ Deno.test("runTask() reports a provider error in words and ends with exit reason
   const result = await runTask(system(), "go", loopOptions(model));
   assertEquals(result.exitReason, "error");
   assertStringIncludes(result.error ?? "", "Invalid API key");
+});
+
+Deno.test("runTask() ends the task with exit reason error when a tool says it cannot go on, every call answered", async () => {
+  const doomed: Tool<{ text: string }> = {
+    ...echoTool,
+    name: "doomed",
+    run: () => Promise.reject(new FatalToolError("the sandbox is required but unusable")),
+  };
+  await using model = await startFakeModel([
+    {
+      toolCalls: [
+        { name: "echo", arguments: '{"text":"before"}' },
+        { name: "doomed", arguments: '{"text":"x"}' },
+        { name: "echo", arguments: '{"text":"after"}' },
+      ],
+    },
+    { text: "Next task answered." },
+  ]);
+  const history = system();
+  const opts = loopOptions(model, { registry: createRegistry([echoTool, doomed]) });
+  const result = await runTask(history, "go", opts);
+  assertEquals([result.exitReason, result.error], ["error", "the sandbox is required but unusable"]);
+  assertEquals(model.requests.length, 1, "the model was not asked to carry on");
+  const tools = history.messages().filter((m) => m.role === "tool");
+  assertEquals(tools.length, 3, "every call of the turn has a result, so the next request is valid");
+  assertStringIncludes(tools[1].content, "tern stopped: the sandbox is required but unusable");
+  assertEquals((await runTask(history, "again", loopOptions(model))).text, "Next task answered.");
+});
+
+Deno.test("runTask() treats a bug in a tool as fatal and keeps its stack for TERN_DEBUG", async () => {
+  const buggy: Tool<{ text: string }> = {
+    ...echoTool,
+    name: "buggy",
+    run: () => Promise.resolve((undefined as unknown as { x: string }).x),
+  };
+  await using model = await startFakeModel([{ toolCalls: [{ name: "buggy", arguments: '{"text":"x"}' }] }]);
+  const result = await runTask(system(), "go", loopOptions(model, { registry: createRegistry([buggy]) }));
+  assertEquals(result.exitReason, "error");
+  assertMatch(result.error ?? "", /^a bug in tern: buggy: /);
+  assertStringIncludes(result.debug ?? "", "TypeError");
+});
+
+Deno.test("runTask() sends the same system prompt and tools, byte for byte, in every request of a conversation", async () => {
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "echo", arguments: '{"text":"a"}' }] },
+    { text: "One." },
+    { text: "Two." },
+  ]);
+  const registry = createRegistry([echoTool, writeTool]);
+  const history = new Conversation({ systemPrompt: systemPrompt("/p", registry.tools()) });
+  await runTask(history, "first", loopOptions(model, { registry }));
+  await runTask(history, "second", loopOptions(model, { registry }));
+  const prefix = (i: number) =>
+    JSON.stringify([(model.requests[i].messages as unknown[])[0], model.requests[i].tools]);
+  assertEquals(new Set([0, 1, 2].map(prefix)).size, 1);
+  const system = (model.requests[0].messages as { content: string }[])[0].content;
+  assertStringIncludes(system, "- echo: echo text back.\n- write_note: pretend to write.\n");
+  // Request N+1 starts with exactly request N's messages.
+  const messages = (i: number) => JSON.stringify(model.requests[i].messages).slice(0, -1);
+  assert(messages(1).startsWith(messages(0)) && messages(2).startsWith(messages(1)));
+});
+
+Deno.test('runTask() marks a failed call\'s result with status="error" on the wire', async () => {
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "explode", arguments: "{}" }, { name: "echo", arguments: '{"text":"ok"}' }] },
+    { text: "Done." },
+  ]);
+  await runTask(system(), "go", loopOptions(model));
+  const tools = (model.requests[1].messages as { role: string; content: string }[]).filter((m) =>
+    m.role === "tool"
+  );
+  assertMatch(
+    tools[0].content,
+    /^<tool_result tool="explode" status="error" trust="untrusted-data">\nexplode: kaboom/,
+  );
+  assertMatch(tools[1].content, /^<tool_result tool="echo" trust="untrusted-data">/);
+});
+
+Deno.test("runTask() runs no later call after a fatal error, not even the next write in order", async () => {
+  writeCalls.length = 0;
+  const doomedWrite: Tool<{ text: string }> = {
+    ...writeTool,
+    name: "doomed_write",
+    run: () => Promise.reject(new FatalToolError("the project root vanished")),
+  };
+  await using model = await startFakeModel([{
+    toolCalls: [
+      { name: "doomed_write", arguments: '{"text":"a"}' },
+      { name: "write_note", arguments: '{"text":"b"}' },
+    ],
+  }]);
+  const history = system();
+  const result = await runTask(
+    history,
+    "go",
+    loopOptions(model, { registry: createRegistry([doomedWrite, writeTool]) }),
+  );
+  assertEquals(result.exitReason, "error");
+  assertEquals(writeCalls, []);
+  const last = history.messages().at(-1)!;
+  assertStringIncludes(last.content, "not run: tern stopped (the project root vanished)");
 });

@@ -1,0 +1,104 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import { Conversation, type Entry } from "../../src/agent/conversation.ts";
+import { DROPPED_ARGUMENT, DROPPED_OUTPUT } from "../../src/agent/compact.ts";
+
+function withOneStep(): Conversation {
+  const conversation = new Conversation({ systemPrompt: "be brief" });
+  conversation.append({ kind: "user", text: "go" });
+  const toolCalls = [{ id: "c1", name: "echo", arguments: JSON.stringify({ text: "x".repeat(300) }) }];
+  conversation.append({
+    kind: "assistant",
+    message: { role: "assistant", content: "", reasoning: "r", toolCalls },
+  });
+  conversation.append({ kind: "tool_result", callId: "c1", name: "echo", content: "echoed", isError: false });
+  return conversation;
+}
+
+Deno.test("Conversation.messages() starts with the system prompt and wraps tool results as untrusted data", () => {
+  const conversation = withOneStep();
+  const messages = conversation.messages();
+  assertEquals(messages[0], { role: "system", content: "be brief" });
+  assertEquals(messages[1], { role: "user", content: "go" });
+  assertEquals(messages[3], {
+    role: "tool",
+    toolCallId: "c1",
+    name: "echo",
+    content: '<tool_result tool="echo" trust="untrusted-data">\nechoed\n</tool_result>',
+    isError: false,
+  });
+});
+
+Deno.test("Conversation.messages() marks an error result so the model can tell it from a success", () => {
+  const conversation = withOneStep();
+  conversation.append({
+    kind: "assistant",
+    message: { role: "assistant", content: "", toolCalls: [{ id: "c2", name: "echo", arguments: "{}" }] },
+  });
+  conversation.append({
+    kind: "tool_result",
+    callId: "c2",
+    name: "echo",
+    content: "a.ts not found",
+    isError: true,
+    errorKind: "not_found",
+  });
+  const last = conversation.messages().at(-1)!;
+  assertEquals(
+    last.content,
+    '<tool_result tool="echo" status="error" trust="untrusted-data">\na.ts not found\n</tool_result>',
+  );
+});
+
+Deno.test("a reminder is its own entry, sent after its result's wrapper, and the result entry stays as it was", () => {
+  const conversation = withOneStep();
+  const before = JSON.stringify(conversation.entries);
+  conversation.append({ kind: "reminder", callId: "c1", text: "[tern reminder] stop repeating" });
+  assertEquals(JSON.stringify(conversation.entries.slice(0, 3)), before);
+  const result = conversation.messages()[3];
+  assertEquals(
+    result.content,
+    '<tool_result tool="echo" trust="untrusted-data">\nechoed\n</tool_result>\n\n[tern reminder] stop repeating',
+  );
+});
+
+Deno.test("compaction is a projection: the log keeps every output, requests from then on drop it", () => {
+  const conversation = withOneStep();
+  conversation.append({ kind: "compaction", droppedOutputs: ["c1"], abbreviatedCalls: ["c1"] });
+  const messages = conversation.messages();
+  assertEquals(messages[3].content, DROPPED_OUTPUT);
+  const call = messages[2].role === "assistant" ? messages[2].toolCalls![0] : undefined;
+  assertEquals(call?.arguments, JSON.stringify({ text: DROPPED_ARGUMENT }));
+  const kept = conversation.entries.find((entry) => entry.kind === "tool_result");
+  assertEquals(kept?.kind === "tool_result" && kept.content, "echoed");
+});
+
+Deno.test("notices and compaction markers never reach the model", () => {
+  const conversation = withOneStep();
+  const count = conversation.messages().length;
+  conversation.append({ kind: "notice", text: "Context: dropped 1 old tool output" });
+  conversation.append({ kind: "compaction", droppedOutputs: [], abbreviatedCalls: [] });
+  assertEquals(conversation.messages().length, count);
+});
+
+Deno.test("subscribe() sees each new entry once, in order, until unsubscribed (the seam sessions persist)", () => {
+  const conversation = new Conversation({ systemPrompt: "s" });
+  const seen: Entry[] = [];
+  const stop = conversation.subscribe((entry) => seen.push(entry));
+  conversation.append({ kind: "user", text: "a" });
+  conversation.append({ kind: "notice", text: "b" });
+  stop();
+  conversation.append({ kind: "user", text: "c" });
+  assertEquals(seen, [{ kind: "user", text: "a" }, { kind: "notice", text: "b" }]);
+});
+
+Deno.test("two projections of the same log are byte-identical (the provider's cache stays warm)", () => {
+  const conversation = withOneStep();
+  const first = JSON.stringify(conversation.messages());
+  conversation.append({ kind: "notice", text: "nothing for the model" });
+  assertEquals(JSON.stringify(conversation.messages()), first);
+  conversation.append({ kind: "user", text: "next" });
+  assert(
+    JSON.stringify(conversation.messages()).startsWith(first.slice(0, -1)),
+    "the new request extends the old",
+  );
+});
