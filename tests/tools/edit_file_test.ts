@@ -4,7 +4,16 @@ import { join } from "node:path";
 import { type EditFileArgs } from "../../src/tools/edit_file.ts";
 import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
 import { validateArgs } from "../../src/tools/_validate.ts";
-import { call, editFileTool, readFileTool, sh, tempProject, type TestContext } from "./_helpers.ts";
+import {
+  call,
+  callResult,
+  editFileTool,
+  inspect,
+  readFileTool,
+  sh,
+  tempProject,
+  type TestContext,
+} from "./_helpers.ts";
 
 Deno.test("editFile() replaces a unique match and reports the lines changed", async () => {
   await using p = await tempProject();
@@ -481,4 +490,50 @@ Deno.test("editFile() refuses a socket and a symlink loop, saying what they are"
     content: '"loop": too many levels of symbolic links.',
     isError: true,
   });
+});
+
+Deno.test("editFile inspect() previews exactly what run() then writes: the whole file before and after", async () => {
+  await using p = await tempProject();
+  const ctx = { ...p.ctx, files: createFileTracker() };
+  await Deno.writeTextFile(join(p.root, "w.txt"), "one\r\ntwo\r\nthree\r\n");
+  await call(readFileTool, { path: "w.txt" }, ctx);
+  const cases: EditFileArgs[] = [
+    { path: "w.txt", old_text: "one\ntwo", new_text: "1\n2" }, // LF old_text on a CRLF file
+    { path: "w.txt", edits: [{ old_text: "1", new_text: "10" }, { old_text: "three", new_text: "3" }] },
+    { path: "w.txt", old_text: "2", new_text: "two", replace_all: true },
+  ];
+  for (const args of cases) {
+    const seen = await inspect(editFileTool, args, ctx);
+    assert.ok("effect" in seen && seen.preview?.kind === "diff", JSON.stringify(seen));
+    assert.deepEqual([seen.effect, seen.paths], ["write", ["w.txt"]]);
+    const before = await Deno.readTextFile(join(p.root, "w.txt"));
+    assert.equal(seen.preview.before, before);
+    const result = await callResult(editFileTool, args, ctx);
+    assert.equal(result.error, undefined, result.content);
+    assert.equal(await Deno.readTextFile(join(p.root, "w.txt")), seen.preview.after, JSON.stringify(args));
+    assert.equal(result.details?.diff?.path, "w.txt");
+  }
+  assert.equal(await Deno.readTextFile(join(p.root, "w.txt")), "10\r\ntwo\r\n3\r\n");
+});
+
+Deno.test("editFile inspect() refuses what run() would refuse, so nobody is asked to approve it", async () => {
+  await using p = await tempProject();
+  const ctx = { ...p.ctx, files: createFileTracker() };
+  await Deno.writeTextFile(join(p.root, "a.txt"), "x\nx\n");
+  assert.deepEqual(await inspect(editFileTool, { path: "a.txt", old_text: "x", new_text: "y" }, ctx), {
+    refused: "a.txt has not been read in this conversation: read it first with read_file, then edit it.",
+    kind: "stale",
+  });
+  await call(readFileTool, { path: "a.txt" }, ctx);
+  const ambiguous = await inspect(editFileTool, { path: "a.txt", old_text: "x", new_text: "y" }, ctx);
+  assert.match("refused" in ambiguous ? ambiguous.refused : "", /old_text occurs 2 times in a.txt/);
+  const missing = await inspect(editFileTool, { path: "a.txt", old_text: "zzz", new_text: "y" }, ctx);
+  assert.equal("kind" in missing && missing.kind, "no_match");
+  const outside = await inspect(
+    editFileTool,
+    { path: "../outside/secret.txt", old_text: "a", new_text: "b" },
+    ctx,
+  );
+  assert.equal("kind" in outside && outside.kind, "outside_root");
+  assert.equal(await Deno.readTextFile(join(p.root, "a.txt")), "x\nx\n");
 });

@@ -1,7 +1,16 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
-import { call, readFileTool, sh, tempProject, type TestContext, writeFileTool } from "./_helpers.ts";
+import {
+  call,
+  callResult,
+  inspect,
+  readFileTool,
+  sh,
+  tempProject,
+  type TestContext,
+  writeFileTool,
+} from "./_helpers.ts";
 
 async function entries(dir: string): Promise<string[]> {
   const names = [];
@@ -256,4 +265,46 @@ Deno.test("writeFile() refuses a socket, a symlink loop and a link to /dev/zero,
     assert.match(result.content, pattern);
   }
   assert.deepEqual((await entries(p.root)).sort(), ["loop", "sock", "zero"]);
+});
+
+Deno.test("writeFile inspect() shows the file before and after, or a new file, with paths the guard resolved", async () => {
+  await using p = await tempProject();
+  const ctx = { ...p.ctx, files: createFileTracker() };
+  await Deno.writeTextFile(join(p.root, "a.txt"), "old line\n");
+  await Deno.mkdir(join(p.root, ".git"));
+  await Deno.symlink(".git", join(p.root, "hooks-link"));
+  await call(readFileTool, { path: "a.txt" }, ctx);
+  assert.deepEqual(await inspect(writeFileTool, { path: "a.txt", content: "new line\n" }, ctx), {
+    effect: "write",
+    paths: ["a.txt"],
+    summary: "a.txt",
+    preview: { kind: "diff", path: "a.txt", before: "old line\n", after: "new line\n", created: false },
+  });
+  const created = await inspect(writeFileTool, { path: "dir/new.txt", content: "hi\n" }, ctx);
+  assert.deepEqual("effect" in created && created.preview, {
+    kind: "diff",
+    path: "dir/new.txt",
+    before: "",
+    after: "hi\n",
+    created: true,
+  });
+  // A link cannot hide where the write lands: approval sees .git/config.
+  const linked = await inspect(writeFileTool, { path: "hooks-link/config", content: "x" }, ctx);
+  assert.deepEqual("effect" in linked && linked.paths, [".git/config"]);
+  const result = await callResult(writeFileTool, { path: "a.txt", content: "new line\nmore\n" }, ctx);
+  assert.deepEqual(result.details, { diff: { path: "a.txt", added: 2, removed: 1, created: false } });
+});
+
+Deno.test("writeFile inspect() never shows a file outside the root or a binary one, and says why", async () => {
+  await using p = await tempProject();
+  const ctx = { ...p.ctx, files: createFileTracker() };
+  await Deno.writeFile(join(p.root, "bin.dat"), new Uint8Array([0xff, 0xfe, 0x00, 0x80]));
+  await Deno.symlink(join(p.outside, "secret.txt"), join(p.root, "link.txt"));
+  const viaLink = await inspect(writeFileTool, { path: "link.txt", content: "x" }, ctx);
+  assert.equal("kind" in viaLink && viaLink.kind, "outside_root");
+  assert.ok(!JSON.stringify(viaLink).includes("outside secret"));
+  const binary = await inspect(writeFileTool, { path: "bin.dat", content: "x" }, p.ctx);
+  assert.ok("effect" in binary && binary.preview?.kind === "write_blind", JSON.stringify(binary));
+  assert.match(binary.preview.why, /binary file/);
+  assert.equal(binary.preview.after, "x");
 });

@@ -48,7 +48,11 @@ export function isInside(root: string, path: string): boolean {
 }
 
 /** The refusal of a path that is, or leads, outside the project root. */
-export class OutsideRootError extends ToolError {}
+export class OutsideRootError extends ToolError {
+  constructor(message: string) {
+    super(message, "outside_root");
+  }
+}
 
 function outside(path: string): ToolError {
   return new OutsideRootError(
@@ -178,12 +182,15 @@ export async function resolveForRead(
   const { info, rel } = guarded;
   refuseSecretEnv(path, guarded.real, rel);
   if (info === null) {
-    throw new ToolError(`${showPath(path)} not found: check the path with list_dir.`);
+    throw new ToolError(`${showPath(path)} not found: check the path with list_dir.`, "not_found");
   }
   if (info.isDirectory) throw new ToolError(`${showPath(rel)} is a directory: use list_dir.`);
   if (!info.isFile) throw new ToolError(`${showPath(rel)} is not a regular file (it is ${kindOf(info)}).`);
   if (info.size > MAX_FILE_BYTES) {
-    throw new ToolError(`${showPath(rel)}: file is ${megabytes(info.size)} MB; over the 10 MB limit.`);
+    throw new ToolError(
+      `${showPath(rel)}: file is ${megabytes(info.size)} MB; over the 10 MB limit.`,
+      "too_large",
+    );
   }
   return { ...guarded, info };
 }
