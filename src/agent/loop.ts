@@ -15,6 +15,7 @@ import { type EarlyStopReason, finalisationText, TaskBudget } from "./budget.ts"
 import { callModel, type CallState, describeFailure, type ModelCallOptions } from "./model_call.ts";
 import { RunawayGuard, type RunawayVerdict, type StepCall } from "./runaway.ts";
 import { scheduleCalls } from "./scheduler.ts";
+import { MAX_CALLS_PER_TURN, overCapText, usedCallIds, withUniqueIds } from "./protocol.ts";
 
 /** Everything one task needs besides its conversation; the loop knows no tool and no terminal by name. */
 export interface LoopOptions {
@@ -107,9 +108,12 @@ export async function runTask(
     }
     // What the provider needs back (signatures, encrypted reasoning) rides along, opaque to the loop.
     const providerData = turn.providerData ? { providerData: turn.providerData } : {};
-    say({ content: turn.text, reasoning: turn.reasoning, toolCalls: turn.toolCalls, ...providerData });
-    state.toolCalls += turn.toolCalls.length;
-    const { step, cancelled, fatal } = await runToolCalls(turn.toolCalls, conversation, options);
+    const toolCalls = withUniqueIds(turn.toolCalls, usedCallIds(conversation.entries));
+    say({ content: turn.text, reasoning: turn.reasoning, toolCalls, ...providerData });
+    state.toolCalls += toolCalls.length;
+    const runnable = toolCalls.slice(0, MAX_CALLS_PER_TURN);
+    const { step, cancelled, fatal } = await runToolCalls(runnable, conversation, options);
+    refuseOverCap(toolCalls, conversation, options);
     if (fatal) return end("", "error", { error: fatal.message, debug: stackOf(fatal) });
     if (cancelled) return end("", "cancelled");
     if (applyVerdict(guard.observe(step), conversation, options) === "stop") {
@@ -181,6 +185,24 @@ function failModelCall(
   conversation.append({ kind: "assistant", message: failure.kept });
   if (failure.cancelled) return end("", "cancelled");
   return end(state.shown, stopReason ?? "error", { error: failure.message });
+}
+
+/** Gives each call past MAX_CALLS_PER_TURN its error result, so every call of the answer has one. */
+function refuseOverCap(calls: ToolCall[], conversation: Conversation, options: LoopOptions): void {
+  for (const call of calls.slice(MAX_CALLS_PER_TURN)) {
+    const content = overCapText(calls.length);
+    const { id, name } = call;
+    options.onEvent({ type: "tool_call", id, name, arguments: call.arguments });
+    options.onEvent({ type: "tool_result", id, name, content, isError: true, errorKind: "refused" });
+    conversation.append({
+      kind: "tool_result",
+      callId: id,
+      name,
+      content,
+      isError: true,
+      errorKind: "refused",
+    });
+  }
 }
 
 /** A call's outcome: its result, and whether it really ran (denied and refused calls did not). */
