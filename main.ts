@@ -13,6 +13,7 @@ import { findProvider } from "./src/config/providers.ts";
 import { runHeadless } from "./src/cli/headless.ts";
 import { adviseOnLlmProblem } from "./src/cli/errors.ts";
 import { runRepl } from "./src/cli/repl.ts";
+import { askOnTerminal, checkProjectEndpoint } from "./src/cli/endpoint_trust.ts";
 import { createLineReader } from "./src/cli/line_reader.ts";
 import { streamSink } from "./src/cli/render.ts";
 
@@ -23,7 +24,17 @@ async function main(argv: string[]): Promise<number> {
   const root = Deno.realPathSync(Deno.cwd());
   const config = await loadConfig({ args, env: Deno.env.toObject(), root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
-  const client = createClient({ api: config.api, baseUrl: config.baseUrl, apiKey: config.apiKey });
+  const interactive = config.prompt === undefined && Deno.stdin.isTerminal();
+  await checkProjectEndpoint(config, {
+    trusted: args.trustProjectEnv ?? false,
+    ask: interactive ? askOnTerminal : undefined,
+  });
+  const client = createClient({
+    api: config.api,
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
+    fetchTimeoutMs: config.firstByteTimeoutMs,
+  });
   const preset = findProvider(config.provider);
   const sandbox = await sandboxStatus(config.sandbox);
   const shell = { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] };

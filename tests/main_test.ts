@@ -166,3 +166,18 @@ Deno.test("tern -p --sandbox required without bubblewrap ends the task with exit
   assertEquals(await Deno.lstat(`${root}/ran`).then(() => true, () => false), false);
   assert(!run.stderr.includes("    at "), "no stack without TERN_DEBUG");
 });
+
+Deno.test("tern -p never sends the user's key to a base URL a cloned project's .env chose, unless trusted", async () => {
+  await using project = await helloProject();
+  const root = project.path;
+  await using model = await startFakeModel([{ text: "Hi." }]);
+  await Deno.writeTextFile(`${root}/.env`, `TERN_BASE_URL=${model.url}\n`);
+  const env = { DEEPSEEK_API_KEY: "sk-user-secret", TERN_MODEL: "fake-model" };
+  const refused = await runTern({ cwd: root, args: ["-p", "hi"], env });
+  assertEquals(refused.code, 2);
+  assertStringIncludes(refused.stderr, "--trust-project-env");
+  assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+  assertEquals(model.requests.length, 0, "nothing was sent");
+  const trusted = await runTern({ cwd: root, args: ["-p", "hi", "--trust-project-env"], env });
+  assertEquals([trusted.code, trusted.stdout], [0, "Hi.\n"], trusted.stderr);
+});

@@ -55,10 +55,13 @@ Options:
       --max-turns N         stop after N model calls (exit 3)
       --token-budget N      stop after N tokens in total (exit 3)
       --time-limit DURATION stop after this much wall-clock time, e.g. 90s, 15m, 1h30m (exit 3)
+      --trust-project-env   let the project's .env choose the endpoint your own API key is sent to
+                            (otherwise tern asks once, or refuses without a terminal)
   -h, --help                show this help
   -v, --version             show the version
 
 Environment (also read from .env in the project root; real variables win):
+  TERN_FIRST_BYTE_TIMEOUT    longest wait for a model's first byte, e.g. 5m (default 120s)
   TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL
                             defaults for --provider, --model, --base-url
   TERN_API_KEY              the key for any provider; overrides the provider's own variable:
@@ -81,6 +84,7 @@ const OPTIONS = {
   "max-turns": { type: "string" },
   "token-budget": { type: "string" },
   "time-limit": { type: "string" },
+  "trust-project-env": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -113,6 +117,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     args.tokenBudget = positiveInteger("--token-budget", values["token-budget"]);
   }
   if (values["time-limit"] !== undefined) args.timeLimitMs = duration("--time-limit", values["time-limit"]);
+  if (values["trust-project-env"]) args.trustProjectEnv = true;
   if (!args.help && !args.version && args.output !== "text" && args.prompt === undefined) {
     throw new UsageError(
       `--output ${args.output} needs a headless task: tern -p "TASK" --output ${args.output}`,

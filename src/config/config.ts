@@ -3,7 +3,7 @@
  * environment, `.env` in the project root (variable by variable), then the provider preset.
  */
 import { loadDotenv } from "./dotenv.ts";
-import type { RunSettings } from "./settings.ts";
+import { parseDuration, type RunSettings } from "./settings.ts";
 import {
   DEFAULT_PROVIDER,
   findProvider,
@@ -37,6 +37,13 @@ export interface Config extends RunSettings {
   root: string;
   /** One line for the banner when tern chose something the user did not ask for (a local server). */
   notice?: string;
+  /**
+   * Set when the project's `.env` chose the endpoint (TERN_BASE_URL or TERN_PROVIDER) while the key came
+   * from the user's own environment: the key must not go there unasked. `variable` is what .env set.
+   */
+  untrustedEndpoint?: { endpoint: string; variable: string };
+  /** Longest wait for a response's first byte, from TERN_FIRST_BYTE_TIMEOUT (default: the transport's). */
+  firstByteTimeoutMs?: number;
   /** Lines of `.env` that were skipped, one warning each, for stderr. */
   warnings: string[];
 }
@@ -95,9 +102,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     : env.TERN_BASE_URL && httpUrl("TERN_BASE_URL", env.TERN_BASE_URL);
   const model = args.model ?? env.TERN_MODEL;
   const apiKey = env.TERN_API_KEY ?? (preset.keyEnv === null ? undefined : env[preset.keyEnv]);
+  const firstByte = env.TERN_FIRST_BYTE_TIMEOUT;
+  const firstByteTimeoutMs = firstByte === undefined
+    ? undefined
+    : positiveDuration("TERN_FIRST_BYTE_TIMEOUT", firstByte);
   const common = {
     root,
     warnings: dotenv.warnings,
+    ...(firstByteTimeoutMs !== undefined && { firstByteTimeoutMs }),
     approve: args.approve,
     sandbox: args.sandbox,
     output: args.output,
@@ -107,8 +119,16 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     ...(args.timeLimitMs !== undefined && { timeLimitMs: args.timeLimitMs }),
   };
   if (apiKey !== undefined || preset.keyEnv === null || baseUrl !== undefined) {
+    const untrustedEndpoint = apiKey === undefined ? undefined : projectEndpoint({
+      args,
+      project: dotenv.values,
+      real: options.env,
+      keyVariable: env.TERN_API_KEY !== undefined ? "TERN_API_KEY" : preset.keyEnv!,
+      endpoint: baseUrl ?? preset.baseUrl,
+    });
     return {
       ...common,
+      ...(untrustedEndpoint && { untrustedEndpoint }),
       provider: preset.name,
       model: model ?? preset.defaultModel,
       baseUrl: baseUrl ?? preset.baseUrl,
@@ -167,6 +187,37 @@ async function listModels(baseUrl: string, timeoutMs: number): Promise<string[] 
 }
 
 /** `.env` values overlaid with the real environment; blank values count as unset, others are trimmed. */
+/**
+ * The project's choice of endpoint, when the project's `.env` (and not the user: no flag, no real variable)
+ * set TERN_BASE_URL or TERN_PROVIDER while the key came from the user's own environment.
+ */
+function projectEndpoint(options: {
+  args: ConfigArgs;
+  project: Record<string, string>;
+  real: Record<string, string | undefined>;
+  keyVariable: string;
+  endpoint: string;
+}): { endpoint: string; variable: string } | undefined {
+  const { args, project, real } = options;
+  const fromProject = (name: string) => Boolean(project[name]?.trim()) && !real[name]?.trim();
+  if (fromProject(options.keyVariable)) return undefined; // the project brought its own key
+  const variable = args.baseUrl === undefined && fromProject("TERN_BASE_URL")
+    ? "TERN_BASE_URL"
+    : args.provider === undefined && fromProject("TERN_PROVIDER")
+    ? "TERN_PROVIDER"
+    : undefined;
+  return variable === undefined ? undefined : { endpoint: trimSlashes(options.endpoint), variable };
+}
+
+/** A duration variable ("90", "90s", "5m") in milliseconds; a `ConfigError` naming it otherwise. */
+function positiveDuration(name: string, value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined || ms <= 0) {
+    throw new ConfigError(`${name} must be a duration such as 90s or 5m (got '${value}')`);
+  }
+  return ms;
+}
+
 function mergeEnv(
   dotenv: Record<string, string>,
   real: Record<string, string | undefined>,

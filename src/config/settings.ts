@@ -22,6 +22,8 @@ export interface RunSettings {
   tokenBudget?: number;
   /** Wall-clock limit of a task, in milliseconds. */
   timeLimitMs?: number;
+  /** Send the user's key to an endpoint the project's `.env` chose, without asking. */
+  trustProjectEnv?: boolean;
 }
 
 /** Parses a duration such as "90", "90s", "15m", "1h" or "1h30m" into milliseconds; undefined if invalid. */

@@ -15,9 +15,9 @@ export interface TransportOptions {
   apiKey?: string;
   /** Extra request headers (provider quirks); the wire's own headers win over them. */
   headers?: Record<string, string>;
-  /** Longest wait for the response headers (default 120 s). */
+  /** Longest wait for the response headers (default DEFAULT_FIRST_BYTE_MS: 120 s). */
   fetchTimeoutMs?: number;
-  /** Longest silence between two pieces of the stream before it counts as dropped (default 300 s). */
+  /** Longest silence between two pieces of the stream before it counts as dropped (default 90 s). */
   idleTimeoutMs?: number;
 }
 
@@ -68,6 +68,8 @@ export class WireClient implements LlmClient {
     try {
       const response = await this.#post(request, signal, watchdog);
       return await this.#consume(response, signal, watchdog, onEvent);
+    } catch (error) {
+      throw withoutKey(error, this.#options.apiKey);
     } finally {
       watchdog.stop();
     }
@@ -82,7 +84,7 @@ export class WireClient implements LlmClient {
       ...this.#options.headers,
       ...wire.headers,
     };
-    watchdog.arm(this.#options.fetchTimeoutMs ?? 120_000, "no response");
+    watchdog.arm(this.#options.fetchTimeoutMs ?? DEFAULT_FIRST_BYTE_MS, "no response");
     let response: Response;
     try {
       response = await fetch(`${this.#baseUrl}${wire.path}`, {
@@ -113,7 +115,7 @@ export class WireClient implements LlmClient {
       const detail = providerMessage(text) || `expected an event stream, got ${type || "no content type"}`;
       throw new LlmError("bad_response", `${this.#baseUrl} did not stream: ${detail}`);
     }
-    const idleMs = this.#options.idleTimeoutMs ?? 300_000;
+    const idleMs = this.#options.idleTimeoutMs ?? DEFAULT_IDLE_MS;
     const assembler = this.#wire.createAssembler(this.#baseUrl);
     const events = readSseEvents(response.body);
     try {
@@ -152,9 +154,25 @@ export class WireClient implements LlmClient {
   }
 }
 
+/**
+ * The error with the API key cut out of its message: some providers echo the key in a 401 body, and the
+ * message is printed, kept in the conversation and sent back to the model.
+ */
+function withoutKey(error: unknown, apiKey: string | undefined): unknown {
+  if (!(error instanceof LlmError) || !apiKey || !error.message.includes(apiKey)) return error;
+  const { kind, status, retryAfter, partialOutput } = error;
+  const message = error.message.replaceAll(apiKey, "[redacted key]");
+  return new LlmError(kind, message, { status, retryAfter, partialOutput, cause: error.cause });
+}
+
 function aborted(partialOutput: boolean): LlmError {
   return new LlmError("aborted", "The model call was cancelled", { partialOutput });
 }
+
+/** Longest wait for the response headers: reasoning models may think for minutes before the first byte. */
+export const DEFAULT_FIRST_BYTE_MS = 120_000;
+/** Longest silence between two pieces of a stream before it counts as dropped (and is retried). */
+export const DEFAULT_IDLE_MS = 90_000;
 
 /** An error status as an LlmError with the provider's own words and its Retry-After. */
 async function httpError(response: Response, baseUrl: string): Promise<LlmError> {

@@ -120,11 +120,14 @@ export class LlmError extends Error {
     this.partialOutput = options.partialOutput ?? false;
   }
 
-  /** Whether a fresh attempt could succeed (408/409/429/5xx, network, interrupted). */
+  /** Whether a fresh attempt could succeed (408/409/429/5xx/529, network, interrupted, overloaded in-stream). */
   get retryable(): boolean {
     if (this.kind === "network" || this.kind === "interrupted") return true;
+    // An in-stream error names its type only in words ("overloaded_error"); an overloaded server recovers.
+    if (this.kind === "stream_error") return /\boverloaded/i.test(this.message);
     if (this.kind === "http" && this.status !== undefined) {
-      return [408, 409, 429, 500, 502, 503, 504].includes(this.status);
+      // 529: Anthropic's "overloaded".
+      return [408, 409, 429, 500, 502, 503, 504, 529].includes(this.status);
     }
     return false;
   }

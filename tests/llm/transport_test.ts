@@ -369,3 +369,25 @@ Deno.test("WireClient posts the wire's path, headers and body, and hands it name
     "stop=3;",
   ]);
 });
+
+Deno.test("WireClient cuts the API key out of an error a provider echoes it in", async () => {
+  await using model = startFakeModel([{
+    status: 401,
+    errorBody: '{"error":{"message":"invalid key sk-test"}}',
+  }]);
+  const client = new ChatCompletionsClient({ baseUrl: model.url, apiKey: "sk-test" });
+  const error = await client.stream(USER, new AbortController().signal, () => {}).then(
+    () => assert.fail("expected a rejection"),
+    (e) => e,
+  );
+  assert.ok(error instanceof LlmError);
+  assert.equal(error.status, 401);
+  assert.equal(error.message.includes("sk-test"), false, error.message);
+  assert.match(error.message, /invalid key \[redacted key\]/);
+});
+
+Deno.test("LlmError counts 529 and an in-stream overloaded error as worth another attempt", () => {
+  assert.equal(new LlmError("http", "HTTP 529", { status: 529 }).retryable, true);
+  assert.equal(new LlmError("stream_error", "Stream error: Overloaded (overloaded_error)").retryable, true);
+  assert.equal(new LlmError("stream_error", "Stream error: invalid request").retryable, false);
+});
