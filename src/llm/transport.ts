@@ -159,7 +159,10 @@ export class WireClient implements LlmClient {
  * message is printed, kept in the conversation and sent back to the model.
  */
 function withoutKey(error: unknown, apiKey: string | undefined): unknown {
-  if (!(error instanceof LlmError) || !apiKey || !error.message.includes(apiKey)) return error;
+  // A real key is long; cutting a one-letter test key out of every word would only garble the message.
+  if (!(error instanceof LlmError) || !apiKey || apiKey.length < 8 || !error.message.includes(apiKey)) {
+    return error;
+  }
   const { kind, status, retryAfter, partialOutput } = error;
   const message = error.message.replaceAll(apiKey, "[redacted key]");
   return new LlmError(kind, message, { status, retryAfter, partialOutput, cause: error.cause });

@@ -373,16 +373,16 @@ Deno.test("WireClient posts the wire's path, headers and body, and hands it name
 Deno.test("WireClient cuts the API key out of an error a provider echoes it in", async () => {
   await using model = startFakeModel([{
     status: 401,
-    errorBody: '{"error":{"message":"invalid key sk-test"}}',
+    errorBody: '{"error":{"message":"invalid key sk-test-0123456789"}}',
   }]);
-  const client = new ChatCompletionsClient({ baseUrl: model.url, apiKey: "sk-test" });
+  const client = new ChatCompletionsClient({ baseUrl: model.url, apiKey: "sk-test-0123456789" });
   const error = await client.stream(USER, new AbortController().signal, () => {}).then(
     () => assert.fail("expected a rejection"),
     (e) => e,
   );
   assert.ok(error instanceof LlmError);
   assert.equal(error.status, 401);
-  assert.equal(error.message.includes("sk-test"), false, error.message);
+  assert.equal(error.message.includes("0123456789"), false, error.message);
   assert.match(error.message, /invalid key \[redacted key\]/);
 });
 
