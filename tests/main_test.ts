@@ -181,3 +181,28 @@ Deno.test("tern -p never sends the user's key to a base URL a cloned project's .
   const trusted = await runTern({ cwd: root, args: ["-p", "hi", "--trust-project-env"], env });
   assertEquals([trusted.code, trusted.stdout], [0, "Hi.\n"], trusted.stderr);
 });
+
+Deno.test("tern -p asks before git clean -fdx even sandboxed: refused headless under ask, run under --approve all", async () => {
+  await using project = await helloProject();
+  const root = project.path;
+  await Deno.writeTextFile(`${root}/untracked.txt`, "work in progress\n");
+  const script = [
+    { toolCalls: [{ name: "execute_command", arguments: '{"command":"git init -q . && git clean -fdx"}' }] },
+    { text: "Done." },
+  ];
+  await using refusing = await startFakeModel(script);
+  const refused = await runTern({ cwd: root, args: ["-p", "clean up"], env: modelEnv(refusing.url) });
+  assertEquals(refused.code, 0, refused.stderr);
+  assertEquals(await Deno.readTextFile(`${root}/untracked.txt`), "work in progress\n");
+  const sent = refusing.requests[1].messages as { role: string; content: string }[];
+  assertStringIncludes(sent.at(-1)!.content, "git clean -f deletes untracked files");
+  assertStringIncludes(sent.at(-1)!.content, "--approve all");
+  await using running = await startFakeModel(script);
+  const ran = await runTern({
+    cwd: root,
+    args: ["-p", "clean up", "--approve", "all"],
+    env: modelEnv(running.url),
+  });
+  assertEquals(ran.code, 0, ran.stderr);
+  assertEquals(await Deno.lstat(`${root}/untracked.txt`).then(() => true, () => false), false);
+});

@@ -17,8 +17,11 @@ export interface ApprovalRequest {
   inspection: CallInspection;
 }
 
-/** Why a call needs a yes: a plain edit, a protected path, a command outside the sandbox, or network. */
-export type AskReason = "edit" | "protected_path" | "unsandboxed" | "network";
+/**
+ * Why a call needs a yes: a plain edit, a protected path, a command outside the sandbox, network, or a
+ * command that deletes or discards project state.
+ */
+export type AskReason = "edit" | "protected_path" | "unsandboxed" | "network" | "destructive";
 
 /** The policy's verdict on one request. */
 export type Assessment =
@@ -144,7 +147,7 @@ function protectedTarget(request: ApprovalRequest): { path: string; reason: stri
  * runs. Plain edits ask under `ask` only.
  */
 export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest): Assessment {
-  const { effect, sandboxed } = request.inspection;
+  const { effect, sandboxed, destructive } = request.inspection;
   if (effect === "read" || policy === "all") return { ask: false };
   if (effect === "write") {
     const target = protectedTarget(request);
@@ -160,6 +163,11 @@ export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest):
   if (!sandboxed) {
     const detail = "the command runs outside the sandbox (full access to files and network)";
     return { ask: true, why: "unsandboxed", detail, flag: "--approve all", rememberable: true };
+  }
+  // The sandbox lets a command write inside the project; it cannot tell cleaning up from destroying work.
+  if (destructive !== undefined) {
+    const detail = `the command deletes or discards project state: ${destructive}`;
+    return { ask: true, why: "destructive", detail, flag: "--approve all", rememberable: false };
   }
   if (effect === "network") {
     const detail = "the command asks for network access";

@@ -78,9 +78,11 @@ export function approvalChoices(request: ApprovalRequest, need: ApprovalNeed): A
     value: "session",
   };
   if (!need.rememberable) {
-    session.disabled = need.why === "network"
-      ? "(network access is asked every time)"
-      : "(protected path: asked every time)";
+    const every: Partial<Record<ApprovalNeed["why"], string>> = {
+      network: "(network access is asked every time)",
+      destructive: "(commands that delete work are asked every time)",
+    };
+    session.disabled = every[need.why] ?? "(protected path: asked every time)";
   }
   return [
     { name: "Yes", value: "once" },

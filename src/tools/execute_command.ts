@@ -4,6 +4,7 @@
  */
 
 import { deniedReason } from "./shell/deny_list.ts";
+import { destructiveReason } from "./shell/destructive.ts";
 import { Redactor } from "./shell/redact.ts";
 import { type Finished, runInGroup } from "./shell/process_group.ts";
 import { bwrapArgs, detectBubblewrap, type SandboxDetector } from "./shell/sandbox.ts";
@@ -213,10 +214,12 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
   const inspect = async (args: ExecuteCommandArgs): Promise<CallInspection> => {
     const { sandboxed, network } = await plan(args);
     const firstLine = args.command.trim().split("\n")[0];
+    const destructive = destructiveReason(args.command);
     return {
       effect: network ? "network" : "exec",
       paths: [],
       sandboxed,
+      ...(destructive && { destructive }),
       summary: firstLine,
       preview: { kind: "command", command: args.command },
     };

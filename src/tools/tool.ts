@@ -54,6 +54,8 @@ export interface CallInspection {
   paths: string[];
   /** For exec/network: true when the call runs confined by the OS sandbox. */
   sandboxed?: boolean;
+  /** Why the call deletes or discards project state (e.g. "git clean -f deletes untracked files"). */
+  destructive?: string;
   /** One short line naming the call's target for the UI, e.g. "src/a.ts" or the command's first line. */
   summary: string;
   preview?: CallPreview;

@@ -25,6 +25,10 @@ const edit = (path = "src/a.ts") => request("edit_file", "write", [path]);
 const sandboxedCommand = () => request("execute_command", "exec", [], true);
 const networkCommand = () => request("execute_command", "network", [], true);
 const unsandboxedCommand = () => request("execute_command", "exec", [], false);
+const destructiveCommand = () => {
+  const base = request("execute_command", "exec", [], true);
+  return { ...base, inspection: { ...base.inspection, destructive: "git clean -f deletes untracked files" } };
+};
 
 type Row = [ApprovalPolicy, string, () => ApprovalRequest, AskReason | "runs", string?];
 
@@ -36,17 +40,20 @@ const POLICY_TABLE: Row[] = [
   ["ask", "a sandboxed command without network", sandboxedCommand, "runs"],
   ["ask", "a sandboxed command asking for network", networkCommand, "network", "--approve all"],
   ["ask", "an unsandboxed command", unsandboxedCommand, "unsandboxed", "--approve all"],
+  ["ask", "a sandboxed command that deletes work", destructiveCommand, "destructive", "--approve all"],
   ["edits", "a read", read, "runs"],
   ["edits", "an edit", edit, "runs"],
   ["edits", "an edit of a protected path", () => edit(".git/config"), "protected_path", "--approve all"],
   ["edits", "a sandboxed command without network", sandboxedCommand, "runs"],
   ["edits", "a sandboxed command asking for network", networkCommand, "network", "--approve all"],
   ["edits", "an unsandboxed command", unsandboxedCommand, "unsandboxed", "--approve all"],
+  ["edits", "a sandboxed command that deletes work", destructiveCommand, "destructive", "--approve all"],
   ["all", "a read", read, "runs"],
   ["all", "an edit", edit, "runs"],
   ["all", "an edit of a protected path", () => edit(".github/workflows/ci.yml"), "runs"],
   ["all", "a sandboxed command asking for network", networkCommand, "runs"],
   ["all", "an unsandboxed command", unsandboxedCommand, "runs"],
+  ["all", "a sandboxed command that deletes work", destructiveCommand, "runs"],
 ];
 
 Deno.test("assessRequest() follows the policy table for every policy and kind of call", () => {

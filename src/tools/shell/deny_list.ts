@@ -90,7 +90,7 @@ function check(script: string, depth: number): string | undefined {
 }
 
 /** The command's name (basename of its first real word) and its arguments, past assignments and wrappers. */
-function commandWords(command: Command): { name: string; args: Word[] } | undefined {
+export function commandWords(command: Command): { name: string; args: Word[] } | undefined {
   const words = command.words;
   let i = 0;
   while (i < words.length) {
@@ -138,7 +138,7 @@ function downloads(script: string): boolean {
 }
 
 /** Flags before `--` (e.g. `-rf`, `--force`) and the operands; `letters` are the short-option letters. */
-function splitOptions(args: Word[]): { letters: string; long: string[]; operands: Word[] } {
+export function splitOptions(args: Word[]): { letters: string; long: string[]; operands: Word[] } {
   let letters = "";
   const long: string[] = [];
   const operands: Word[] = [];
