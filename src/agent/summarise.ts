@@ -34,6 +34,8 @@ export interface SummaryOptions {
   contextWindow: number;
   /** What the user wants the summary to keep in particular (`/compact FOCUS`). */
   focus?: string;
+  /** The share of the window the recent turns may keep verbatim (default 0.3; `/compact` keeps less). */
+  keepFraction?: number;
 }
 
 /** The summary appended, and the estimate before and after. */
@@ -54,7 +56,7 @@ export async function summariseConversation(
 ): Promise<SummaryResult | null> {
   const { indices, summary } = conversation.live();
   const entries = conversation.entries;
-  const cut = chooseCut(entries, indices, options.contextWindow * KEEP_FRACTION);
+  const cut = chooseCut(entries, indices, options.contextWindow * (options.keepFraction ?? KEEP_FRACTION));
   if (cut === undefined) return null;
   const older = indices.filter((i) => i < cut).map((i) => entries[i]);
   const previous = summary === undefined
@@ -77,7 +79,9 @@ export async function summariseConversation(
   const task = lastPrompt(older);
   if (entries[cut].kind !== "user" && task) text += `\n\nThe user's current request, verbatim:\n${task}`;
   conversation.append({ kind: "summary", text, replaces: cut });
-  return { summarised: older.length, tokensBefore, tokensAfter: estimateTokens(conversation.messages()) };
+  const summarised =
+    older.filter((entry) => ["user", "assistant", "tool_result"].includes(entry.kind)).length;
+  return { summarised, tokensBefore, tokensAfter: estimateTokens(conversation.messages()) };
 }
 
 /**

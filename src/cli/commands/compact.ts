@@ -23,6 +23,7 @@ export const compactCommand: SlashCommand = {
         signal: controller.signal,
         contextWindow: loop.contextWindow ?? 128_000,
         focus: ctx.args.join(" ") || undefined,
+        keepFraction: 0, // on demand: keep only the latest step verbatim
       });
       ctx.screen.print(
         done === null
