@@ -2,12 +2,14 @@
 import { HELP_TEXT, parseCliArgs, UsageError, VERSION } from "./src/cli/args.ts";
 import { ConfigError, loadConfig } from "./src/config/config.ts";
 import { createApprovalGate } from "./src/agent/approval.ts";
-import { Conversation } from "./src/agent/conversation.ts";
-import { systemPrompt } from "./src/agent/prompt.ts";
+import { loadMemory } from "./src/agent/memory.ts";
+import { SessionError } from "./src/agent/session.ts";
+import { Snapshots } from "./src/agent/snapshots.ts";
 import { createClient } from "./src/llm/client.ts";
-import { builtinTools } from "./src/tools/builtin.ts";
-import { createRegistry } from "./src/tools/registry.ts";
-import { createFileTracker } from "./src/tools/fs/file_tracker.ts";
+import { knownContextWindow } from "./src/config/context_windows.ts";
+import { chooseSession, runSessionsCli } from "./src/cli/commands/sessions.ts";
+import { snapshotBeforeTask } from "./src/cli/commands/undo.ts";
+import { conversationStarter, type Started } from "./src/cli/start.ts";
 import { sandboxStatus } from "./src/tools/shell/sandbox.ts";
 import { findProvider } from "./src/config/providers.ts";
 import { runHeadless } from "./src/cli/headless.ts";
@@ -18,6 +20,9 @@ import { createLineReader } from "./src/cli/line_reader.ts";
 import { streamSink } from "./src/cli/render.ts";
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "sessions") {
+    return await runSessionsCli(Deno.realPathSync(Deno.cwd()), argv.slice(1), print);
+  }
   const args = parseCliArgs(argv);
   if (args.help) return print(HELP_TEXT);
   if (args.version) return print(`tern ${VERSION}`);
@@ -39,12 +44,14 @@ async function main(argv: string[]): Promise<number> {
   const sandbox = await sandboxStatus(config.sandbox);
   const shell = { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] };
   // One conversation and the tools built for it: they share its memory of the files the model has read.
-  const startConversation = () => {
-    const files = createFileTracker();
-    const registry = createRegistry(builtinTools({ files, shell }));
-    const conversation = new Conversation({ systemPrompt: systemPrompt(root, registry.tools()), files });
-    return { conversation, registry };
-  };
+  const starter = conversationStarter({
+    root,
+    shell,
+    memory: await loadMemory(root),
+    meta: { tern: VERSION, provider: config.provider, model: config.model, api: config.api },
+    save: !args.noSession,
+  });
+  const first = await firstConversation(root, args, starter, config.prompt !== undefined);
   const debug = Boolean(Deno.env.get("TERN_DEBUG"));
   const loop = {
     client,
@@ -53,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
     maxTurns: config.maxTurns,
     tokenBudget: config.tokenBudget,
     timeLimitMs: config.timeLimitMs,
-    contextWindow: config.contextWindow,
+    contextWindow: args.contextWindow ?? knownContextWindow(config.model) ?? config.contextWindow,
     provider: {
       provider: preset?.label ?? config.provider,
       keyEnv: preset?.keyEnv ?? null,
@@ -66,11 +73,12 @@ async function main(argv: string[]): Promise<number> {
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
       Deno.addSignalListener(signal, () => controller.abort());
     }
-    const { conversation, registry } = startConversation();
+    const { conversation, registry, session } = first;
     return await runHeadless({
       task: config.prompt,
       output: config.output,
       conversation,
+      sessionId: session?.id,
       stdout: streamSink(Deno.stdout),
       stderr: streamSink(Deno.stderr),
       loop: { ...loop, registry, signal: controller.signal, approve: createApprovalGate(config.approve) },
@@ -82,16 +90,54 @@ async function main(argv: string[]): Promise<number> {
     `project root: ${root}`,
     sandbox.reason,
     ...(config.notice ? [config.notice] : []),
+    sessionLine(first),
   ];
+  const snapshots = await Snapshots.open(root);
+  if (snapshots === null) {
+    banner.push("git not found: /undo can rewind the conversation but not restore files");
+  }
   return await runRepl({
     banner,
-    startConversation,
+    initial: first,
+    startConversation: starter.start,
+    beforeTask: async (current) => {
+      if (snapshots) await snapshotBeforeTask(current.conversation, snapshots);
+    },
+    app: { root, starter, snapshots, loop },
     debug,
     policy: config.approve,
     reader: createLineReader(),
     sink: streamSink(Deno.stdout),
     loop,
   });
+}
+
+/** The conversation to open with: a resumed session (-c, -r) or a new one. */
+async function firstConversation(
+  root: string,
+  args: { continue?: boolean; resume?: string },
+  starter: ReturnType<typeof conversationStarter>,
+  headless: boolean,
+): Promise<Started> {
+  if (!args.continue && args.resume === undefined) return starter.start();
+  const ask = headless ? undefined : async (list: string[]) => {
+    console.error(list.join("\n"));
+    const reader = createLineReader();
+    try {
+      return await reader.read("session number or id: ");
+    } finally {
+      reader.close();
+    }
+  };
+  const loaded = await chooseSession(root, args, ask);
+  for (const repair of loaded.repairs) console.error(`tern: session ${loaded.header.id}: ${repair}`);
+  return starter.resume(loaded);
+}
+
+function sessionLine({ conversation, session }: Started): string {
+  if (!session) return "session: not saved (--no-session)";
+  const prompts = conversation.entries.filter((entry) => entry.kind === "user").length;
+  return prompts > 0 ? `session: ${session.id} (resumed, ${prompts} prompt(s))` : `session: ${session.id}`;
 }
 
 function print(text: string): number {
@@ -107,7 +153,7 @@ if (import.meta.main) {
       console.error(`tern: ${error.message}\ntry 'tern --help' for usage`);
       Deno.exit(2);
     }
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof SessionError) {
       console.error(`tern: ${error.message}`);
       Deno.exit(2);
     }

@@ -6,6 +6,7 @@
 import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_server.ts";
 import { ternRunArgs } from "../tests/support/cli.ts";
 import { runToolBench } from "./tools.ts";
+import { runSnapshotBench } from "./snapshots.ts";
 
 const RUNS = 5;
 
@@ -91,3 +92,4 @@ try {
 }
 
 await runToolBench();
+await runSnapshotBench();

@@ -9,6 +9,10 @@ import { ApprovalSession } from "./approval.ts";
 import { abbreviateCall, DROPPED_OUTPUT } from "./compact.ts";
 import { wrapToolResult } from "./untrusted.ts";
 
+/** What a summary message starts with, so the model knows the earlier conversation was condensed. */
+export const SUMMARY_PREFIX =
+  "[The earlier part of this conversation, summarised to fit the context window:]";
+
 /** The assistant's side of the log, exactly as it goes back to the provider. */
 export type AssistantMessage = Extract<Message, { role: "assistant" }>;
 
@@ -32,7 +36,13 @@ export type Entry =
   /** From here on, these tool outputs are dropped and these calls' long arguments abbreviated. */
   | { kind: "compaction"; droppedOutputs: string[]; abbreviatedCalls: string[] }
   /** Something the user was told; never sent to the model. */
-  | { kind: "notice"; text: string };
+  | { kind: "notice"; text: string }
+  /** A summary of the log before entry `replaces` (exclusive), sent instead of those entries from here on. */
+  | { kind: "summary"; text: string; replaces: number }
+  /** Undo: the entries from index `to` up to this one are no longer part of the conversation. */
+  | { kind: "rewind"; to: number }
+  /** The project tree as it was before the next prompt (a shadow-git tree id); never sent to the model. */
+  | { kind: "snapshot"; tree: string };
 
 /** Settings of a conversation. */
 export interface ConversationOptions {
@@ -40,6 +50,8 @@ export interface ConversationOptions {
   systemPrompt: string;
   /** The stale-write guard's memory (a resumed session passes the one it restored). */
   files?: FileTracker;
+  /** The log of a resumed session, replayed without telling subscribers. */
+  entries?: readonly Entry[];
 }
 
 /** The log of one conversation and what lives as long as it. `/clear` starts a new one. */
@@ -57,6 +69,7 @@ export class Conversation {
   constructor(options: ConversationOptions) {
     this.systemPrompt = options.systemPrompt;
     this.files = options.files ?? createFileTracker();
+    this.#entries.push(...options.entries ?? []);
   }
 
   /** The log so far (read-only). */
@@ -76,18 +89,42 @@ export class Conversation {
     return () => this.#listeners.delete(listener);
   }
 
+  /**
+   * The indices of the entries still in the conversation, in order: undone turns (rewinds) left out, and
+   * everything the latest summary replaces. `summary` is that summary's index, when there is one.
+   */
+  live(): { indices: number[]; summary?: number } {
+    const dead = new Set<number>();
+    this.#entries.forEach((entry, i) => {
+      if (entry.kind !== "rewind") return;
+      for (let j = entry.to; j <= i; j++) dead.add(j);
+    });
+    let indices = this.#entries.map((_, i) => i).filter((i) => !dead.has(i));
+    const summary = indices.findLast((i) => this.#entries[i].kind === "summary");
+    if (summary === undefined) return { indices };
+    const { replaces } = this.#entries[summary] as Extract<Entry, { kind: "summary" }>;
+    indices = indices.filter((i) => i >= replaces && i !== summary);
+    return { indices, summary };
+  }
+
   /** The messages of the next request: the system prompt, then the log with every compaction applied. */
   messages(): Message[] {
+    const { indices, summary } = this.live();
+    const entries = indices.map((i) => this.#entries[i]);
     const dropped = new Set<string>();
     const abbreviated = new Set<string>();
-    for (const entry of this.#entries) {
+    for (const entry of entries) {
       if (entry.kind !== "compaction") continue;
       entry.droppedOutputs.forEach((id) => dropped.add(id));
       entry.abbreviatedCalls.forEach((id) => abbreviated.add(id));
     }
     const out: Message[] = [{ role: "system", content: this.systemPrompt }];
+    if (summary !== undefined) {
+      const { text } = this.#entries[summary] as Extract<Entry, { kind: "summary" }>;
+      out.push({ role: "user", content: `${SUMMARY_PREFIX}\n\n${text}` });
+    }
     const results = new Map<string, Extract<Message, { role: "tool" }>>();
-    for (const entry of this.#entries) {
+    for (const entry of entries) {
       switch (entry.kind) {
         case "user":
           out.push({ role: "user", content: entry.text });

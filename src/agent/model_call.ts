@@ -4,7 +4,8 @@
  */
 import type { AgentEvent } from "./events.ts";
 import type { AssistantMessage, Conversation } from "./conversation.ts";
-import { compactHistory, shouldCompact } from "./compact.ts";
+import { compactHistory, estimateTokens, shouldCompact } from "./compact.ts";
+import { summariseConversation, SUMMARY_AT } from "./summarise.ts";
 import {
   type CallContext,
   describeLlmError,
@@ -58,6 +59,10 @@ export async function callModel(
   let messages = conversation.messages();
   if (options.contextWindow !== undefined && shouldCompact(messages, options.contextWindow)) {
     compact(conversation, messages, options, false);
+    messages = conversation.messages();
+  }
+  if (options.contextWindow !== undefined && estimateTokens(messages) > SUMMARY_AT * options.contextWindow) {
+    await summarise(conversation, options);
     messages = conversation.messages();
   }
   try {
@@ -118,6 +123,30 @@ function compact(
     options.onEvent({ type: "notice", level: afterOverflow ? "warn" : "info", message });
   }
   return result.fits;
+}
+
+/**
+ * Dropping outputs was not enough: condenses the older turns into a summary with one tool-less call. A
+ * failed summary leaves the dropped outputs as the only compaction, and says so.
+ */
+async function summarise(conversation: Conversation, options: ModelCallOptions): Promise<void> {
+  try {
+    const done = await summariseConversation(conversation, {
+      client: options.client,
+      model: options.model,
+      signal: options.signal,
+      contextWindow: options.contextWindow!,
+    });
+    if (done === null) return;
+    const message = `Context: summarised ${done.summarised} older entries ` +
+      `(about ${done.tokensBefore} → ${done.tokensAfter} tokens).`;
+    options.onEvent({ type: "notice", level: "info", message });
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    const message = `Context: the summary failed (${why}); only old tool outputs were dropped.`;
+    options.onEvent({ type: "notice", level: "warn", message });
+  }
 }
 
 /** The ids of the tool results and tool calls that compaction rewrote. */

@@ -1,5 +1,6 @@
 /** The system prompt: built from the registry's tools, stable across turns and sessions so providers cache it. */
 import type { Tool } from "../tools/tool.ts";
+import type { ProjectMemory } from "./memory.ts";
 import { TOOL_RESULT_NOTICE } from "./untrusted.ts";
 
 /**
@@ -7,7 +8,11 @@ import { TOOL_RESULT_NOTICE } from "./untrusted.ts";
  * sorted order, so a tool added later fits without editing this file), and how to work. It holds nothing
  * that changes between requests (no clock, no counters), so every request's prefix stays byte-identical.
  */
-export function systemPrompt(root: string, tools: readonly Pick<Tool, "guidance">[]): string {
+export function systemPrompt(
+  root: string,
+  tools: readonly Pick<Tool, "guidance">[],
+  memory?: ProjectMemory | null,
+): string {
   return [
     "You are tern, a coding agent working in the user's project through tools.",
     `The project root is ${root}. Every file path is relative to it; tools cannot reach outside it.`,
@@ -22,5 +27,16 @@ export function systemPrompt(root: string, tools: readonly Pick<Tool, "guidance"
     "- Ask the user only when the task is truly ambiguous.",
     "",
     TOOL_RESULT_NOTICE,
+    ...(memory ? ["", ...memorySection(memory)] : []),
   ].join("\n");
+}
+
+/** The project memory, last so the fixed part of the prompt stays the same across projects. */
+function memorySection(memory: ProjectMemory): string[] {
+  return [
+    `Project instructions from ${memory.source} (written by the project's maintainers; follow them):`,
+    `<project_memory source="${memory.source}">`,
+    memory.text,
+    "</project_memory>",
+  ];
 }

@@ -20,6 +20,14 @@ export interface CliArgs extends RunSettings {
   provider?: string;
   model?: string;
   baseUrl?: string;
+  /** `-c`: continue the latest session of this project. */
+  continue?: boolean;
+  /** `-r ID`: continue this session; "" (no id given) asks which. */
+  resume?: string;
+  /** `--no-session`: save nothing. */
+  noSession?: boolean;
+  /** `--context-window N`: the model's window in tokens, overriding the table of known models. */
+  contextWindow?: number;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -57,6 +65,11 @@ Options:
       --time-limit DURATION stop after this much wall-clock time, e.g. 90s, 15m, 1h30m (exit 3)
       --trust-project-env   let the project's .env choose the endpoint your own API key is sent to
                             (otherwise tern asks once, or refuses without a terminal)
+  -c, --continue            continue the latest session of this project (with -p too)
+  -r, --resume [ID]         continue session ID; without an ID, pick one from a list
+      --no-session          save nothing of this run under .tern/sessions/
+      --context-window N    the model's context window in tokens (default: known models, else the
+                            provider's); past about 80% older turns are summarised
   -h, --help                show this help
   -v, --version             show the version
 
@@ -68,6 +81,11 @@ Environment (also read from .env in the project root; real variables win):
                             DEEPSEEK_API_KEY, OPENAI_API_KEY, ZHIPUAI_API_KEY (glm),
                             MOONSHOT_API_KEY (kimi), DASHSCOPE_API_KEY (qwen), OPENROUTER_API_KEY
   With no key set, tern uses a local Ollama (port 11434) or llama.cpp (port 8080) server if one answers.
+
+Sessions (saved as they happen in .tern/sessions/, inside the project):
+  tern sessions             list this project's sessions, newest first
+  tern sessions prune [--keep N]
+                            delete all but the N newest (default 20)
 
 Exit codes:
   0 done, 1 error, 2 bad usage, 3 stopped early (budget or loop guard; partial answer), 130 cancelled
@@ -85,6 +103,10 @@ const OPTIONS = {
   "token-budget": { type: "string" },
   "time-limit": { type: "string" },
   "trust-project-env": { type: "boolean" },
+  continue: { type: "boolean", short: "c" },
+  resume: { type: "string", short: "r" },
+  "no-session": { type: "boolean" },
+  "context-window": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -118,6 +140,15 @@ export function parseCliArgs(argv: string[]): CliArgs {
   }
   if (values["time-limit"] !== undefined) args.timeLimitMs = duration("--time-limit", values["time-limit"]);
   if (values["trust-project-env"]) args.trustProjectEnv = true;
+  if (values["context-window"] !== undefined) {
+    args.contextWindow = positiveInteger("--context-window", values["context-window"]);
+  }
+  if (values.continue) args.continue = true;
+  if (values.resume !== undefined) args.resume = values.resume.trim();
+  if (values["no-session"]) args.noSession = true;
+  if (args.continue && args.resume !== undefined) {
+    throw new UsageError("--continue and --resume both choose a session; give one of them");
+  }
   if (!args.help && !args.version && args.output !== "text" && args.prompt === undefined) {
     throw new UsageError(
       `--output ${args.output} needs a headless task: tern -p "TASK" --output ${args.output}`,
@@ -129,13 +160,23 @@ export function parseCliArgs(argv: string[]): CliArgs {
 /** node:util parseArgs in strict mode, its errors turned into one-line `UsageError`s. */
 function parseStrict(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
+    const args = withOptionalResumeId(argv);
+    return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (error) {
     const code = (error as { code?: string }).code;
     const message = error instanceof Error ? error.message : String(error);
     if (!code?.startsWith("ERR_PARSE_ARGS_")) throw error;
     throw new UsageError(usageMessage(code, message));
   }
+}
+
+/** `--resume`/`-r` without an id (last, or before another option) becomes `--resume=`: pick from a list. */
+function withOptionalResumeId(argv: string[]): string[] {
+  return argv.map((arg, i) => {
+    const next = argv[i + 1];
+    const bare = arg === "--resume" || arg === "-r";
+    return bare && (next === undefined || next.startsWith("-")) ? "--resume=" : arg;
+  });
 }
 
 /** A parseArgs error message, reworded as one line with the next step. */

@@ -18,6 +18,8 @@ export interface HeadlessOptions {
   task: string;
   output: OutputFormat;
   conversation: Conversation;
+  /** The saved session's id, for `--output json` (absent with --no-session). */
+  sessionId?: string;
   stdout: Sink;
   stderr: Sink;
   loop: Omit<LoopOptions, "onEvent">;
@@ -46,7 +48,8 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
   if (result.debug && options.debug) stderr.write(`${result.debug}\n`);
   if (result.exitReason === "cancelled" && output !== "stream-json") stderr.write("tern: cancelled\n");
   if (output === "json") {
-    stdout.write(JSON.stringify(resultObject(result)) + "\n");
+    const sessionId = options.sessionId ? { session_id: options.sessionId } : {};
+    stdout.write(JSON.stringify({ ...resultObject(result), ...sessionId }) + "\n");
   } else if (output === "text") {
     if (result.partial) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
     if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");

@@ -1,19 +1,14 @@
 /** The interactive REPL: prompt, slash commands, one task per line, Ctrl-C cancels the running task. */
 import { type ApprovalPolicy, type AskHuman, createApprovalGate } from "../agent/approval.ts";
-import type { Conversation } from "../agent/conversation.ts";
 import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
-import type { Registry } from "../tools/registry.ts";
 import { terminalAsker } from "./approval_prompt.ts";
 import type { LineReader } from "./line_reader.ts";
 import { listenForCancel } from "./keys.ts";
 import { formatUsage, partialNote, Renderer, type Sink } from "./render.ts";
-import { runSlashCommand, type SlashCommand, slashCommands } from "./slash_commands.ts";
+import { type AppContext, runSlashCommand, type SlashCommand, slashCommands } from "./slash_commands.ts";
+import type { Started } from "./start.ts";
 
-/** A new conversation and the tools built for it (they share its file tracker). */
-export interface Started {
-  conversation: Conversation;
-  registry: Registry;
-}
+export type { Started };
 
 /** What the REPL needs: the loop's options minus what it builds per task and per conversation. */
 export interface ReplOptions {
@@ -28,6 +23,12 @@ export interface ReplOptions {
   debug?: boolean;
   /** The slash commands besides /help (default: the built-in ones). */
   commands?: SlashCommand[];
+  /** The conversation to open with (a resumed session); default: a new one. */
+  initial?: Started;
+  /** Runs before each task is handed to the loop (undo's snapshot of the project). */
+  beforeTask?: (current: Started) => Promise<void>;
+  /** The run's pieces the session, memory and undo commands use. */
+  app?: Omit<AppContext, "runTask" | "ask">;
 }
 
 /** Runs until the user leaves; resolves with the exit code (0). */
@@ -39,9 +40,11 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   });
   for (const line of options.banner) screen.print(line, "dim");
   screen.print("/help for commands · Ctrl-C cancels a running task · Ctrl-D exits", "dim");
-  let current = options.startConversation();
+  let current = options.initial ?? options.startConversation();
   const commands = slashCommands(options.commands);
+  const runLine = (task: string) => runOneTask(task, current, options, screen);
   const slash = {
+    app: options.app && { ...options.app, runTask: runLine, ask: (q: string) => options.reader.read(q) },
     get current() {
       return current;
     },
@@ -62,7 +65,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         if (await runSlashCommand(line, commands, slash) === "exit") return 0;
         continue;
       }
-      await runOneTask(line, current, options, screen);
+      await runLine(line);
     }
   } finally {
     screen.dispose();
@@ -101,6 +104,7 @@ async function runOneTask(
   });
   Deno.addSignalListener("SIGINT", cancel);
   try {
+    await options.beforeTask?.(current);
     const result = await runTask(conversation, task, {
       ...options.loop,
       registry,

@@ -2,8 +2,28 @@
  * The REPL's slash commands: one table, so a feature adds its command as one entry (and its own module)
  * without touching the REPL loop. A command reads and changes the REPL's state only through `SlashContext`.
  */
-import type { Started } from "./repl.ts";
+import type { LoopOptions } from "../agent/loop.ts";
 import type { Renderer } from "./render.ts";
+import type { Snapshots } from "../agent/snapshots.ts";
+import type { Started, Starter } from "./start.ts";
+import { compactCommand, contextCommand } from "./commands/compact.ts";
+import { initCommand, memoryCommand } from "./commands/memory.ts";
+import { resumeCommand, sessionsCommand } from "./commands/sessions.ts";
+import { undoCommand } from "./commands/undo.ts";
+
+/** The run's pieces that the session, memory, compaction and undo commands use. */
+export interface AppContext {
+  root: string;
+  starter: Starter;
+  /** The project's shadow repository for /undo; null when git is missing. */
+  snapshots: Snapshots | null;
+  /** The loop's settings (client, model, context window) for a command's own model call. */
+  loop: Omit<LoopOptions, "onEvent" | "signal" | "approve" | "registry">;
+  /** Runs `text` as a user task, exactly as if typed (approval prompts included). */
+  runTask(text: string): Promise<void>;
+  /** Asks a question on the terminal; null at end of input. */
+  ask(question: string): Promise<string | null>;
+}
 
 /** What a command may see and do. */
 export interface SlashContext {
@@ -16,6 +36,8 @@ export interface SlashContext {
   /** Starts a fresh conversation and tools, as at launch. */
   startConversation(): Started;
   screen: Renderer;
+  /** Absent in tests of the table alone; commands that need it say they are unavailable. */
+  app?: AppContext;
 }
 
 /** What the REPL does after a command. */
@@ -33,10 +55,12 @@ export interface SlashCommand {
 
 const clear: SlashCommand = {
   name: "/clear",
-  help: "start a new conversation (forget the history, the files read and the approvals given)",
+  help: "start a new conversation and session (forget the history, the files read and the approvals given)",
   run: (ctx) => {
-    ctx.replace(ctx.startConversation());
-    ctx.screen.print("Conversation cleared.", "dim");
+    ctx.current.session?.detach();
+    const next = ctx.startConversation();
+    ctx.replace(next);
+    ctx.screen.print(`Conversation cleared.${next.session ? ` New session ${next.session.id}.` : ""}`, "dim");
     return "continue";
   },
 };
@@ -49,7 +73,17 @@ const exit: SlashCommand = {
 };
 
 /** The built-in commands, in /help order (/help itself is added by `slashCommands`). */
-export const BUILTIN_COMMANDS: SlashCommand[] = [clear, exit];
+export const BUILTIN_COMMANDS: SlashCommand[] = [
+  clear,
+  resumeCommand,
+  sessionsCommand,
+  compactCommand,
+  contextCommand,
+  memoryCommand,
+  initCommand,
+  undoCommand,
+  exit,
+];
 
 /** The full table: the given commands plus /help, which lists them. */
 export function slashCommands(commands: SlashCommand[] = BUILTIN_COMMANDS): SlashCommand[] {

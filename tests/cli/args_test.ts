@@ -157,3 +157,16 @@ Deno.test("HELP_TEXT names every option, environment variable and exit code", ()
   for (const word of expected) ok(HELP_TEXT.includes(word), word);
   equal(VERSION, "0.1.0");
 });
+
+Deno.test("parseCliArgs() reads -c, -r with and without an id, --no-session and --context-window", () => {
+  equal(parseCliArgs(["-c", "-p", "go on"]).continue, true);
+  equal(parseCliArgs(["--continue"]).continue, true);
+  equal(parseCliArgs(["-r", "20261130-180000-abcd"]).resume, "20261130-180000-abcd");
+  equal(parseCliArgs(["--resume"]).resume, "");
+  equal(parseCliArgs(["-r", "-p", "x"]).resume, "");
+  equal(parseCliArgs(["--resume=abc"]).resume, "abc");
+  equal(parseCliArgs(["--no-session"]).noSession, true);
+  equal(parseCliArgs(["--context-window", "8000"]).contextWindow, 8000);
+  assertUsageError(["-c", "-r", "x"], "--continue and --resume both choose a session; give one of them");
+  assertUsageError(["--context-window", "0"], "--context-window must be a positive whole number (got '0')");
+});

@@ -1,0 +1,325 @@
+/**
+ * Saved sessions: a conversation written as it happens to `.tern/sessions/<id>.jsonl` (a header line, then
+ * one line per log entry and per file the model saw), and read back so a later run can continue it.
+ * A crash loses at most the line in flight: loading ignores a torn last line and gives every tool call
+ * without a result an "interrupted" one, so the resumed history is valid for every provider.
+ */
+import { join, relative } from "node:path";
+import type { FileSnapshot, FileTracker } from "../tools/tool.ts";
+import type { Conversation, Entry } from "./conversation.ts";
+import { TERN_DIR, ternDir } from "./tern_dir.ts";
+
+/** The format version written in each header; a reader refuses newer ones. */
+export const SESSION_FORMAT = 1;
+/** Where sessions live, relative to the project root. */
+export const SESSIONS_DIR = join(TERN_DIR, "sessions");
+/** The result a tool call gets when the session ended before it had one. */
+export const INTERRUPTED_RESULT =
+  "[interrupted: tern stopped before this call finished; its effect is unknown]";
+
+/** What a session records about the run that started it. */
+export interface SessionMeta {
+  tern: string;
+  provider: string;
+  model: string;
+  api: string;
+}
+
+/** The first line of a session file. */
+export interface SessionHeader extends SessionMeta {
+  type: "session";
+  version: number;
+  id: string;
+  startedAt: string;
+}
+
+/** One line after the header. */
+type Line =
+  | { type: "entry"; entry: Entry }
+  /** A file the model saw, relative to the root: the stale-write guard's memory. */
+  | { type: "file"; path: string; snapshot: FileSnapshot };
+
+/** A session read back: its entries (repaired), the files seen, and what loading had to fix. */
+export interface LoadedSession {
+  header: SessionHeader;
+  path: string;
+  entries: Entry[];
+  /** Real path → snapshot, ready for a new file tracker. */
+  files: [string, FileSnapshot][];
+  /** What was repaired, in words (a torn last line, interrupted calls). */
+  repairs: string[];
+  /**
+   * How many of `entries`, at the end, were added by the repair (interrupted results of the last step):
+   * whoever continues the session appends them through the conversation, so the file holds them too.
+   */
+  added: number;
+}
+
+/** A problem with a session file or id, in words for the user. */
+export class SessionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SessionError";
+  }
+}
+
+/** A fresh session id: sortable by time, e.g. `20261130-180005-a1b2`. */
+export function newSessionId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  const random = crypto.getRandomValues(new Uint8Array(2));
+  return `${stamp}-${Array.from(random, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+/**
+ * Writes a conversation to its session file as it grows. The file is created with the first entry (a run
+ * that never gets a prompt leaves nothing behind); every line is written with one synchronous append.
+ */
+export class SessionWriter {
+  readonly id: string;
+  readonly #root: string;
+  #header?: SessionHeader;
+  /** The header, kept to write the file anew when something removed it (a command cleaned .tern/). */
+  #headerLine?: string;
+  #broken = false;
+  /** Told once when the session cannot be written any more; the conversation goes on unsaved. */
+  onError?: (message: string) => void;
+  readonly #written = new Map<string, string>();
+  #path?: string;
+  #unsubscribe?: () => void;
+
+  /** A writer for a new session (`meta` given) or for continuing a loaded one. */
+  constructor(root: string, start: { meta: SessionMeta; id?: string } | { loaded: LoadedSession }) {
+    this.#root = root;
+    if ("loaded" in start) {
+      this.id = start.loaded.header.id;
+      this.#path = start.loaded.path;
+      this.#headerLine = JSON.stringify(start.loaded.header);
+      for (const [real, snapshot] of start.loaded.files) this.#written.set(real, JSON.stringify(snapshot));
+    } else {
+      this.id = start.id ?? newSessionId();
+      this.#header = {
+        type: "session",
+        version: SESSION_FORMAT,
+        id: this.id,
+        startedAt: new Date().toISOString(),
+        ...start.meta,
+      };
+    }
+  }
+
+  /** The session file's path once it exists. */
+  get path(): string | undefined {
+    return this.#path;
+  }
+
+  /** Appends every later entry of `conversation` (and the files it has seen) to the session file. */
+  attach(conversation: Conversation): void {
+    this.#unsubscribe = conversation.subscribe((entry) => this.#save(entry, conversation));
+  }
+
+  /** Writes the entry; when the file vanished, writes it anew from the whole log; never throws. */
+  #save(entry: Entry, conversation: Conversation): void {
+    if (this.#broken) return;
+    try {
+      this.#write(entry, conversation.files);
+    } catch {
+      try {
+        this.#rewrite(conversation);
+      } catch (error) {
+        this.#broken = true;
+        const why = error instanceof Error ? error.message : String(error);
+        this.onError?.(`the session can no longer be saved (${why}); this conversation goes on unsaved`);
+      }
+    }
+  }
+
+  /** The whole session again: header, every file seen, every entry. */
+  #rewrite(conversation: Conversation): void {
+    this.#path = join(ternDir(this.#root, "sessions"), `${this.id}.jsonl`);
+    const lines: Line[] = [];
+    for (const [real, snapshot] of conversation.files.entries()) {
+      lines.push({ type: "file", path: relative(this.#root, real), snapshot });
+    }
+    for (const entry of conversation.entries) lines.push({ type: "entry", entry: withoutDetails(entry) });
+    const header = this.#headerLine === undefined ? [] : [this.#headerLine];
+    Deno.writeTextFileSync(
+      this.#path,
+      [...header, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n",
+    );
+  }
+
+  /** Stops writing. */
+  detach(): void {
+    this.#unsubscribe?.();
+  }
+
+  #write(entry: Entry, files: FileTracker): void {
+    const lines: Line[] = [];
+    for (const [real, snapshot] of files.entries()) {
+      const json = JSON.stringify(snapshot);
+      if (this.#written.get(real) === json) continue;
+      this.#written.set(real, json);
+      lines.push({ type: "file", path: relative(this.#root, real), snapshot });
+    }
+    lines.push({ type: "entry", entry: withoutDetails(entry) });
+    this.#path ??= join(ternDir(this.#root, "sessions"), `${this.id}.jsonl`);
+    if (this.#header) this.#headerLine = JSON.stringify(this.#header);
+    const header = this.#header ? [this.#headerLine!] : [];
+    const text = [...header, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n";
+    Deno.writeTextFileSync(this.#path, text, { append: true });
+    this.#header = undefined;
+  }
+}
+
+/** Tool details are for the screen of the moment (diffs, timings); the model's content is what must last. */
+function withoutDetails(entry: Entry): Entry {
+  if (entry.kind !== "tool_result" || entry.details === undefined) return entry;
+  const { details: _details, ...rest } = entry;
+  return rest;
+}
+
+/** Reads the session `id` of the project at `root`, repairing what a crash left behind. */
+export async function loadSession(root: string, id: string): Promise<LoadedSession> {
+  if (!/^[\w.-]+$/.test(id)) throw new SessionError(`'${id}' is not a session id; /sessions lists them`);
+  const path = join(root, SESSIONS_DIR, `${id}.jsonl`);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch {
+    throw new SessionError(`no session '${id}' in this project; tern --resume lists them`);
+  }
+  return parseSession(text, path, root);
+}
+
+/** Parses a session file's text (see loadSession). */
+export function parseSession(text: string, path: string, root: string): LoadedSession {
+  const rows = text.split("\n");
+  if (rows.at(-1) === "") rows.pop();
+  const header = parseLine(rows[0]) as SessionHeader | undefined;
+  if (header?.type !== "session") throw new SessionError(`${relative(root, path)} is not a tern session`);
+  if (header.version > SESSION_FORMAT) {
+    throw new SessionError(`session ${header.id} was written by a newer tern (format ${header.version})`);
+  }
+  const repairs: string[] = [];
+  const entries: Entry[] = [];
+  const files = new Map<string, FileSnapshot>();
+  rows.slice(1).forEach((row, i) => {
+    const line = parseLine(row) as Line | undefined;
+    if (line?.type === "entry") entries.push(line.entry);
+    else if (line?.type === "file") files.set(join(root, line.path), line.snapshot);
+    else {repairs.push(
+        i === rows.length - 2 ? "ignored a torn last line" : `skipped unreadable line ${i + 2}`,
+      );}
+  });
+  const { answered, added } = answerDanglingCalls(entries);
+  if (answered > 0) repairs.push(`${answered} tool call(s) without a result marked interrupted`);
+  return { header, path, entries, files: [...files], repairs, added };
+}
+
+function parseLine(row: string | undefined): unknown {
+  try {
+    return row === undefined ? undefined : JSON.parse(row);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Inserts an interrupted result after each tool call's group that lacks one. Returns how many, and how many
+ * of them went at the very end (the usual case, a crash mid-step): those shift no entry's index.
+ */
+function answerDanglingCalls(entries: Entry[]): { answered: number; added: number } {
+  const results = new Set<string>();
+  for (const entry of entries) if (entry.kind === "tool_result") results.add(entry.callId);
+  let answered = 0;
+  let added = 0;
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const entry = entries[i];
+    if (entry.kind !== "assistant") continue;
+    const missing = (entry.message.toolCalls ?? []).filter((call) => !results.has(call.id));
+    if (missing.length === 0) continue;
+    let at = i + 1;
+    while (at < entries.length && ["tool_result", "reminder"].includes(entries[at].kind)) at++;
+    const interrupted: Entry[] = missing.map((call) => ({
+      kind: "tool_result",
+      callId: call.id,
+      name: call.name,
+      content: INTERRUPTED_RESULT,
+      isError: true,
+    }));
+    if (at === entries.length) added += missing.length;
+    entries.splice(at, 0, ...interrupted);
+    answered += missing.length;
+  }
+  return { answered, added };
+}
+
+/** One line of the session list. */
+export interface SessionSummary {
+  id: string;
+  /** Last write (ms since epoch). */
+  modifiedMs: number;
+  startedAt: string;
+  model: string;
+  /** User prompts so far. */
+  turns: number;
+  firstPrompt: string;
+  bytes: number;
+}
+
+/** The project's sessions, newest activity first. */
+export async function listSessions(root: string): Promise<SessionSummary[]> {
+  const dir = join(root, SESSIONS_DIR);
+  const out: SessionSummary[] = [];
+  try {
+    for await (const item of Deno.readDir(dir)) {
+      if (!item.isFile || !item.name.endsWith(".jsonl")) continue;
+      const path = join(dir, item.name);
+      const info = await Deno.stat(path);
+      try {
+        const loaded = parseSession(await Deno.readTextFile(path), path, root);
+        const prompts = loaded.entries.filter((entry) => entry.kind === "user" && entry.from !== "tern");
+        const first = prompts[0];
+        out.push({
+          id: loaded.header.id,
+          modifiedMs: info.mtime?.getTime() ?? 0,
+          startedAt: loaded.header.startedAt,
+          model: loaded.header.model,
+          turns: prompts.length,
+          firstPrompt: first?.kind === "user" ? first.text : "",
+          bytes: info.size,
+        });
+      } catch {
+        // Not a session (or not readable): it is not listed, and never deleted by prune.
+      }
+    }
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  }
+  return out.sort((a, b) => b.modifiedMs - a.modifiedMs || b.id.localeCompare(a.id));
+}
+
+/** Removes sessions beyond the `keep` newest and any older than `maxAgeDays`; returns the ids removed. */
+export async function pruneSessions(
+  root: string,
+  options: { keep?: number; maxAgeDays?: number; now?: number },
+): Promise<string[]> {
+  const now = options.now ?? Date.now();
+  const removed: string[] = [];
+  const sessions = await listSessions(root);
+  for (const [i, session] of sessions.entries()) {
+    const old = options.maxAgeDays !== undefined &&
+      now - session.modifiedMs > options.maxAgeDays * 86_400_000;
+    if (i < (options.keep ?? Infinity) && !old) continue;
+    await Deno.remove(join(root, SESSIONS_DIR, `${session.id}.jsonl`));
+    removed.push(session.id);
+  }
+  return removed;
+}
+
+/** One line for a list or a picker: time, turns, model, first prompt. */
+export function describeSession(session: SessionSummary): string {
+  const when = new Date(session.modifiedMs).toISOString().replace("T", " ").slice(0, 16);
+  const prompt = session.firstPrompt.replace(/\s+/g, " ").slice(0, 60);
+  return `${session.id}  ${when}  ${session.turns} turn(s)  ${session.model}  ${prompt}`;
+}

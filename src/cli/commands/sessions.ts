@@ -1,0 +1,121 @@
+/** Choosing a saved session: `-c`, `-r [ID]`, `/resume`, `/sessions`, and `tern sessions [prune]`. */
+import {
+  describeSession,
+  listSessions,
+  type LoadedSession,
+  loadSession,
+  pruneSessions,
+  SessionError,
+} from "../../agent/session.ts";
+import type { SlashCommand, SlashOutcome } from "../slash_commands.ts";
+
+/** How a run asked for a session: the latest (`-c`), an id, or "" to pick one from a list. */
+export interface SessionChoice {
+  continue?: boolean;
+  resume?: string;
+}
+
+/**
+ * Loads the session the user chose. `resume: ""` shows the list and asks (via `ask`, which is absent
+ * headless: then it is a SessionError naming the ids). A number picks from the list, newest first.
+ */
+export async function chooseSession(
+  root: string,
+  choice: SessionChoice,
+  ask?: (list: string[]) => Promise<string | null>,
+): Promise<LoadedSession> {
+  const sessions = await listSessions(root);
+  if (sessions.length === 0) throw new SessionError("no saved session in this project yet");
+  let id = choice.continue ? sessions[0].id : choice.resume ?? "";
+  if (id === "") {
+    const list = sessions.slice(0, 20).map((session, i) =>
+      `${String(i + 1).padStart(2)}. ${describeSession(session)}`
+    );
+    if (ask === undefined) {
+      throw new SessionError(`--resume needs a session id here; the latest ones:\n${list.join("\n")}`);
+    }
+    const answer = (await ask(list))?.trim();
+    if (!answer) throw new SessionError("no session chosen");
+    id = answer;
+  }
+  if (/^\d{1,2}$/.test(id) && sessions[Number(id) - 1]) id = sessions[Number(id) - 1].id;
+  return await loadSession(root, id);
+}
+
+/** `/resume [ID|N]`: continue a saved session in place of the current conversation. */
+export const resumeCommand: SlashCommand = {
+  name: "/resume",
+  help: "continue a saved session: /resume ID, or /resume N from the /sessions list",
+  run: async (ctx): Promise<SlashOutcome> => {
+    if (!ctx.app) return unavailable(ctx.screen.print.bind(ctx.screen));
+    if (ctx.args.length === 0) {
+      await printSessions(ctx.app.root, (line) => ctx.screen.print(line));
+      ctx.screen.print("Type /resume N (or an id) to continue one.", "dim");
+      return "continue";
+    }
+    try {
+      const loaded = await chooseSession(ctx.app.root, { resume: ctx.args[0] });
+      ctx.current.session?.detach();
+      ctx.replace(ctx.app.starter.resume(loaded));
+      const turns = loaded.entries.filter((entry) => entry.kind === "user").length;
+      ctx.screen.print(`Resumed session ${loaded.header.id} (${turns} prompt(s)).`, "dim");
+      for (const repair of loaded.repairs) ctx.screen.print(`  ${repair}`, "yellow");
+    } catch (error) {
+      if (!(error instanceof SessionError)) throw error;
+      ctx.screen.print(error.message, "yellow");
+    }
+    return "continue";
+  },
+};
+
+/** `/sessions`: this project's saved sessions, newest first. */
+export const sessionsCommand: SlashCommand = {
+  name: "/sessions",
+  help: "list this project's saved sessions (newest first)",
+  run: async (ctx): Promise<SlashOutcome> => {
+    if (!ctx.app) return unavailable(ctx.screen.print.bind(ctx.screen));
+    await printSessions(ctx.app.root, (line) => ctx.screen.print(line));
+    const id = ctx.current.session?.id;
+    if (id) ctx.screen.print(`This conversation is session ${id}.`, "dim");
+    return "continue";
+  },
+};
+
+async function printSessions(root: string, print: (line: string) => void): Promise<void> {
+  const sessions = await listSessions(root);
+  if (sessions.length === 0) print("No saved sessions in this project yet.");
+  sessions.slice(0, 20).forEach((session, i) =>
+    print(`${String(i + 1).padStart(2)}. ${describeSession(session)}`)
+  );
+}
+
+function unavailable(print: (line: string) => void): "continue" {
+  print("This command needs a full tern run (it is unavailable here).");
+  return "continue";
+}
+
+/** `tern sessions` (list) and `tern sessions prune [--keep N]`; resolves with the exit code. */
+export async function runSessionsCli(
+  root: string,
+  argv: string[],
+  print: (line: string) => void,
+): Promise<number> {
+  const [action = "list", ...rest] = argv;
+  if (action === "list") {
+    await printSessions(root, print);
+    return 0;
+  }
+  if (action === "prune") {
+    const keepAt = rest.indexOf("--keep");
+    const keep = keepAt >= 0 ? Number(rest[keepAt + 1]) : 20;
+    if (!Number.isSafeInteger(keep) || keep < 0) {
+      print("tern: --keep must be a whole number, e.g. tern sessions prune --keep 5");
+      return 2;
+    }
+    const removed = await pruneSessions(root, { keep });
+    print(`Removed ${removed.length} session(s); kept the ${keep} newest.`);
+    return 0;
+  }
+  print(`tern: unknown sessions action '${action}'; use 'tern sessions' or 'tern sessions prune --keep N'`);
+  return 2;
+}

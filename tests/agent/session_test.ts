@@ -1,0 +1,218 @@
+import { assert, assertEquals, assertRejects, assertStringIncludes } from "../support/assert.ts";
+import { Conversation, type Entry } from "../../src/agent/conversation.ts";
+import {
+  INTERRUPTED_RESULT,
+  listSessions,
+  loadSession,
+  parseSession,
+  pruneSessions,
+  SessionError,
+  SessionWriter,
+} from "../../src/agent/session.ts";
+import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
+import { tempProject } from "../support/temp_project.ts";
+
+const META = { tern: "0.1.0", provider: "deepseek", model: "fake-model", api: "chat" };
+
+const CALL_STEP: Entry = {
+  kind: "assistant",
+  message: {
+    role: "assistant",
+    content: "",
+    toolCalls: [
+      { id: "c1", name: "read_file", arguments: '{"path":"a.txt"}' },
+      { id: "c2", name: "execute_command", arguments: '{"command":"sleep 100"}' },
+    ],
+  },
+};
+
+function record(root: string, entries: Entry[]): { conversation: Conversation; writer: SessionWriter } {
+  const conversation = new Conversation({ systemPrompt: "s" });
+  const writer = new SessionWriter(root, { meta: META });
+  writer.attach(conversation);
+  for (const entry of entries) conversation.append(entry);
+  return { conversation, writer };
+}
+
+Deno.test("SessionWriter writes a header and one line per entry; loadSession() reads them back", async () => {
+  await using project = await tempProject();
+  const entries: Entry[] = [
+    { kind: "user", text: "hi" },
+    { kind: "assistant", message: { role: "assistant", content: "hello" } },
+  ];
+  const { writer } = record(project.path, entries);
+  const lines = (await Deno.readTextFile(writer.path!)).trimEnd().split("\n").map((line) => JSON.parse(line));
+  assertEquals(lines[0].type, "session");
+  assertEquals([lines[0].version, lines[0].id, lines[0].model, lines[0].api], [
+    1,
+    writer.id,
+    "fake-model",
+    "chat",
+  ]);
+  assertEquals(lines.length, 3);
+  const loaded = await loadSession(project.path, writer.id);
+  assertEquals(loaded.entries, entries);
+  assertEquals(loaded.repairs, []);
+  assertEquals(await Deno.readTextFile(`${project.path}/.tern/.gitignore`), "*\n");
+});
+
+Deno.test("a run that never appends leaves no session file", async () => {
+  await using project = await tempProject();
+  const { writer } = record(project.path, []);
+  assertEquals(writer.path, undefined);
+  assertEquals(await listSessions(project.path), []);
+});
+
+Deno.test("parseSession() ignores a torn last line and answers a call without a result as interrupted", () => {
+  const header = JSON.stringify({ type: "session", version: 1, id: "x", startedAt: "", ...META });
+  const rows = [
+    header,
+    JSON.stringify({ type: "entry", entry: { kind: "user", text: "go" } }),
+    JSON.stringify({ type: "entry", entry: CALL_STEP }),
+    JSON.stringify({
+      type: "entry",
+      entry: { kind: "tool_result", callId: "c1", name: "read_file", content: "A", isError: false },
+    }),
+    '{"type":"entry","entry":{"kind":"tool_result","callId":"c2","na', // kill -9 mid-write
+  ];
+  const loaded = parseSession(rows.join("\n"), "/p/.tern/sessions/x.jsonl", "/p");
+  assertEquals(loaded.repairs, [
+    "ignored a torn last line",
+    "1 tool call(s) without a result marked interrupted",
+  ]);
+  assertEquals(loaded.entries.at(-1), {
+    kind: "tool_result",
+    callId: "c2",
+    name: "execute_command",
+    content: INTERRUPTED_RESULT,
+    isError: true,
+  });
+  assertEquals(loaded.added, 1);
+});
+
+Deno.test("parseSession() inserts a missing result right after its step when later entries follow", () => {
+  const header = JSON.stringify({ type: "session", version: 1, id: "x", startedAt: "", ...META });
+  const rows = [header, { kind: "user", text: "go" }, CALL_STEP, { kind: "user", text: "again" }]
+    .map((row, i) => i === 0 ? row : JSON.stringify({ type: "entry", entry: row }));
+  const loaded = parseSession(rows.join("\n") + "\n", "/p/s.jsonl", "/p");
+  assertEquals(loaded.entries.map((entry) => entry.kind), [
+    "user",
+    "assistant",
+    "tool_result",
+    "tool_result",
+    "user",
+  ]);
+  assertEquals(loaded.added, 0);
+});
+
+Deno.test("parseSession() refuses a file that is not a session, or from a newer format", () => {
+  let error = assertThrowsSession(() => parseSession("garbage\n", "/p/s.jsonl", "/p"));
+  assertStringIncludes(error.message, "is not a tern session");
+  const newer = JSON.stringify({ type: "session", version: 99, id: "x" });
+  error = assertThrowsSession(() => parseSession(newer, "/p/s.jsonl", "/p"));
+  assertStringIncludes(error.message, "newer tern");
+});
+
+function assertThrowsSession(fn: () => unknown): SessionError {
+  try {
+    fn();
+  } catch (error) {
+    assert(error instanceof SessionError, String(error));
+    return error;
+  }
+  throw new Error("expected a SessionError");
+}
+
+Deno.test("loadSession() refuses ids that are paths and ids that do not exist", async () => {
+  await using project = await tempProject();
+  await assertRejects(() => loadSession(project.path, "../../etc/passwd"), SessionError, "not a session id");
+  await assertRejects(() => loadSession(project.path, "nope"), SessionError, "no session 'nope'");
+});
+
+Deno.test("the files the model saw are saved, relative to the root, and restored by real path", async () => {
+  await using project = await tempProject();
+  const files = createFileTracker();
+  const conversation = new Conversation({ systemPrompt: "s", files });
+  const writer = new SessionWriter(project.path, { meta: META });
+  writer.attach(conversation);
+  files.record(`${project.path}/src/a.ts`, { mtimeMs: 1, size: 2, hash: "ab" });
+  conversation.append({ kind: "user", text: "x" });
+  const text = await Deno.readTextFile(writer.path!);
+  assertStringIncludes(text, '"path":"src/a.ts"');
+  const loaded = await loadSession(project.path, writer.id);
+  assertEquals(loaded.files, [[`${project.path}/src/a.ts`, { mtimeMs: 1, size: 2, hash: "ab" }]]);
+});
+
+Deno.test("tool details stay out of the session file; the model's content is kept", async () => {
+  await using project = await tempProject();
+  const { writer } = record(project.path, [{ kind: "user", text: "go" }, CALL_STEP, {
+    kind: "tool_result",
+    callId: "c1",
+    name: "read_file",
+    content: "A",
+    isError: false,
+    details: { kind: "text", lines: 1 } as never,
+  }, {
+    kind: "tool_result",
+    callId: "c2",
+    name: "execute_command",
+    content: "B",
+    isError: false,
+  }]);
+  const loaded = await loadSession(project.path, writer.id);
+  const result = loaded.entries[2];
+  assertEquals(result.kind === "tool_result" && result.details, undefined);
+});
+
+Deno.test("listSessions() is newest first with turns and the first prompt; pruneSessions() keeps N", async () => {
+  await using project = await tempProject();
+  const ids: string[] = [];
+  for (const prompt of ["one", "two", "three"]) {
+    const { writer } = record(project.path, [{ kind: "user", text: prompt }]);
+    ids.push(writer.id);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await Deno.writeTextFile(`${project.path}/.tern/sessions/junk.jsonl`, "not json\n");
+  const listed = await listSessions(project.path);
+  assertEquals(listed.map((session) => session.firstPrompt), ["three", "two", "one"]);
+  assertEquals(listed[0].turns, 1);
+  assertEquals(await pruneSessions(project.path, { keep: 1 }), [ids[1], ids[0]]);
+  assertEquals((await listSessions(project.path)).map((session) => session.id), [ids[2]]);
+  await Deno.stat(`${project.path}/.tern/sessions/junk.jsonl`); // not a session: never deleted
+});
+
+Deno.test("sessions refuse a .tern that is a symlink leading outside the project", async () => {
+  await using project = await tempProject();
+  await using outside = await tempProject();
+  await Deno.symlink(outside.path, `${project.path}/.tern`);
+  const conversation = new Conversation({ systemPrompt: "s" });
+  const writer = new SessionWriter(project.path, { meta: META });
+  const warnings: string[] = [];
+  writer.onError = (message) => warnings.push(message);
+  writer.attach(conversation);
+  conversation.append({ kind: "user", text: "x" });
+  assertEquals(warnings.length, 1, "refused, said once, and the conversation went on");
+  assertStringIncludes(warnings[0], "does not lead to a folder inside the project");
+  assertEquals([...Deno.readDirSync(outside.path)].length, 0);
+});
+
+Deno.test("SessionWriter writes the whole session anew when a command removed .tern/, and never throws", async () => {
+  await using project = await tempProject();
+  const { conversation, writer } = record(project.path, [{ kind: "user", text: "clean up" }]);
+  await Deno.remove(`${project.path}/.tern`, { recursive: true }); // what `git clean -fdx` did
+  conversation.append({ kind: "assistant", message: { role: "assistant", content: "Cleaned." } });
+  const loaded = await loadSession(project.path, writer.id);
+  assertEquals(loaded.entries, [
+    { kind: "user", text: "clean up" },
+    { kind: "assistant", message: { role: "assistant", content: "Cleaned." } },
+  ]);
+  // A place that cannot be written: the conversation goes on, one warning says it is unsaved.
+  const warnings: string[] = [];
+  writer.onError = (message) => warnings.push(message);
+  await Deno.remove(`${project.path}/.tern`, { recursive: true });
+  await Deno.writeTextFile(`${project.path}/.tern`, "a file where the folder was");
+  conversation.append({ kind: "user", text: "next" });
+  conversation.append({ kind: "user", text: "and next" });
+  assertEquals(warnings.length, 1);
+  assertStringIncludes(warnings[0], "goes on unsaved");
+});

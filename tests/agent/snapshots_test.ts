@@ -1,0 +1,70 @@
+import { assert, assertEquals } from "../support/assert.ts";
+import { Snapshots } from "../../src/agent/snapshots.ts";
+import { tempProject } from "../support/temp_project.ts";
+
+async function git(cwd: string, ...args: string[]): Promise<string> {
+  const output = await new Deno.Command("git", {
+    args: ["-c", "user.name=t", "-c", "user.email=t@t", ...args],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return new TextDecoder().decode(output.stdout);
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+Deno.test("Snapshots restore changed, deleted and created files; ignored files and .tern stay as they are", async () => {
+  await using project = await tempProject({
+    "a.txt": "A\n",
+    "dir/b.txt": "B\n",
+    ".gitignore": "build/\n",
+    "build/out.bin": "old build",
+  });
+  const root = project.path;
+  const snapshots = await Snapshots.open(root);
+  assert(snapshots, "git is installed here");
+  const tree = await snapshots.take();
+  await Deno.writeTextFile(`${root}/a.txt`, "A changed\n");
+  await Deno.remove(`${root}/dir`, { recursive: true });
+  await Deno.writeTextFile(`${root}/new.txt`, "new\n");
+  await Deno.writeTextFile(`${root}/build/out.bin`, "new build");
+  const changes = await snapshots.changes(tree);
+  assertEquals(changes.paths, ["a.txt", "dir/b.txt", "new.txt"]);
+  await snapshots.restore(tree);
+  assertEquals(await Deno.readTextFile(`${root}/a.txt`), "A\n");
+  assertEquals(await Deno.readTextFile(`${root}/dir/b.txt`), "B\n");
+  assertEquals(await exists(`${root}/new.txt`), false);
+  assertEquals(await Deno.readTextFile(`${root}/build/out.bin`), "new build");
+  assertEquals((await snapshots.changes(tree)).paths, []);
+});
+
+Deno.test("Snapshots never touch the user's own repository, dirty or not", async () => {
+  await using project = await tempProject({ "a.txt": "A\n", "b.txt": "B\n" });
+  const root = project.path;
+  await git(root, "init", "-q");
+  await git(root, "add", "a.txt");
+  await git(root, "commit", "-qm", "one");
+  await Deno.writeTextFile(`${root}/a.txt`, "A dirty\n"); // unstaged change in the user's repo
+  const before = [await git(root, "status", "--porcelain"), await git(root, "log", "--oneline")];
+  const indexBefore = await Deno.readFile(`${root}/.git/index`);
+  const snapshots = (await Snapshots.open(root))!;
+  const tree = await snapshots.take();
+  await Deno.writeTextFile(`${root}/b.txt`, "B changed\n");
+  await snapshots.restore(tree);
+  assertEquals(await Deno.readTextFile(`${root}/b.txt`), "B\n");
+  assertEquals(await Deno.readTextFile(`${root}/a.txt`), "A dirty\n");
+  assertEquals([await git(root, "status", "--porcelain"), await git(root, "log", "--oneline")], before);
+  assertEquals(await Deno.readFile(`${root}/.git/index`), indexBefore);
+  assertEquals(await git(root, "status", "--porcelain", "--ignored", ".tern"), "!! .tern/\n"); // its own .gitignore
+});
+
+Deno.test("Snapshots.open() is null when .tern leads outside the project", async () => {
+  await using outside = await tempProject();
+  await using project = await tempProject({ "a.txt": "A\n" });
+  await Deno.symlink(outside.path, `${project.path}/.tern`);
+  assertEquals(await Snapshots.open(project.path), null);
+  assertEquals([...Deno.readDirSync(outside.path)].length, 0);
+});

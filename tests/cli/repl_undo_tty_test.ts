@@ -1,0 +1,80 @@
+/** /undo on a real terminal: a turn that edits one file and `rm`s another is undone, files and conversation. */
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { startFakeModel } from "../support/fake_model_server.ts";
+import { ternCommandLine } from "../support/cli.ts";
+import { tempProject } from "../support/temp_project.ts";
+import { startTmux } from "../support/tmux.ts";
+
+Deno.test("/undo under tmux restores an edited and an rm'd file and drops the turn from the conversation", async () => {
+  await using project = await tempProject({ "hello.txt": "Hello World\n", "keep.txt": "precious\n" });
+  await using model = await startFakeModel([
+    { text: "First turn, nothing changed." },
+    { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] },
+    {
+      toolCalls: [
+        { name: "edit_file", arguments: '{"path":"hello.txt","old_text":"World","new_text":"Agent"}' },
+        { name: "execute_command", arguments: '{"command":"rm keep.txt && echo gone > made.txt"}' },
+      ],
+    },
+    { text: "Edited and removed." },
+    { text: "Third answer." },
+  ]);
+  const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
+  await using tern = await startTmux(
+    `cd ${project.path} && env ${env} ${await ternCommandLine()} --approve all`,
+  );
+  await tern.waitFor("›");
+  await tern.send("first task", "Enter");
+  await tern.waitFor("First turn, nothing changed.");
+  await tern.send("change things", "Enter");
+  await tern.waitFor("Edited and removed.");
+  await tern.waitFor("task total:");
+  assertEquals(await Deno.readTextFile(`${project.path}/hello.txt`), "Hello Agent\n");
+  await tern.send("/undo", "Enter");
+  const asked = await tern.waitFor("[a]ll");
+  assertStringIncludes(asked, 'Undo the turn "change things"');
+  assertStringIncludes(asked, "keep.txt");
+  assertStringIncludes(asked, "made.txt");
+  await tern.send("a", "Enter");
+  await tern.waitFor("Undone: 3 file(s) restored, conversation rewound.");
+  assertEquals(await Deno.readTextFile(`${project.path}/hello.txt`), "Hello World\n");
+  assertEquals(await Deno.readTextFile(`${project.path}/keep.txt`), "precious\n");
+  await Deno.stat(`${project.path}/made.txt`).then(() => assert(false, "made.txt is gone"), () => {});
+  await tern.send("next task", "Enter");
+  await tern.waitFor("Third answer.");
+  const users = (model.requests.at(-1)!.messages as { role: string; content: string }[])
+    .filter((message) => message.role === "user").map((message) => message.content);
+  assertEquals(users, ["first task", "next task"]);
+  await tern.send("/exit", "Enter");
+  assert(await tern.waitForExit(), "tern exits on /exit");
+});
+
+Deno.test("/init under tmux: the model writes AGENTS.md after approval", async () => {
+  await using project = await tempProject({ "deno.json": '{"tasks":{"test":"deno test"}}\n' });
+  await using model = await startFakeModel([
+    {
+      toolCalls: [{
+        name: "write_file",
+        arguments: JSON.stringify({ path: "AGENTS.md", content: "# Agents\nTest with `deno task test`.\n" }),
+      }],
+    },
+    { text: "Wrote AGENTS.md." },
+  ]);
+  const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
+  await using tern = await startTmux(`cd ${project.path} && env ${env} ${await ternCommandLine()}`);
+  await tern.waitFor("›");
+  await tern.send("/memory", "Enter");
+  await tern.waitFor("No project memory");
+  await tern.send("/init", "Enter");
+  const question = await tern.waitFor("Allow write_file on AGENTS.md");
+  assertStringIncludes(question, "Test with `deno task test`.");
+  assertEquals((model.requests[0].messages as { content: string }[])[1].content.startsWith("Survey"), true);
+  await tern.send("Enter"); // "1. Yes" is selected
+  await tern.waitFor("Wrote AGENTS.md.");
+  assertEquals(
+    await Deno.readTextFile(`${project.path}/AGENTS.md`),
+    "# Agents\nTest with `deno task test`.\n",
+  );
+  await tern.send("/exit", "Enter");
+  assert(await tern.waitForExit(), "tern exits on /exit");
+});

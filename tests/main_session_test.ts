@@ -1,0 +1,172 @@
+/** Sessions end to end: the real CLI, a real fake model, a temp project; runs continued with -c and -r. */
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "./support/assert.ts";
+import { type ScriptedTurn, startFakeModel } from "./support/fake_model_server.ts";
+import { runTern, spawnTern } from "./support/cli.ts";
+import { eventually, sleepMarker } from "./support/processes.ts";
+import { tempProject } from "./support/temp_project.ts";
+
+type Wire = { role: string; content: string; tool_call_id?: string }[];
+
+function env(url: string): Record<string, string> {
+  return { TERN_BASE_URL: url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" };
+}
+
+Deno.test("tern -c -p continues the last session: the request carries the first conversation", async () => {
+  await using project = await tempProject({ "hello.txt": "Hello\n" });
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] },
+    { text: "It says Hello." },
+    { text: "You asked what hello.txt says." },
+  ]);
+  const first = await runTern({
+    cwd: project.path,
+    args: ["-p", "what does hello.txt say?", "--output", "json"],
+    env: env(model.url),
+  });
+  assertEquals(first.code, 0, first.stderr);
+  const second = await runTern({
+    cwd: project.path,
+    args: ["-c", "-p", "what did I ask before?", "--output", "json"],
+    env: env(model.url),
+  });
+  assertEquals(second.code, 0, second.stderr);
+  const [a, b] = [JSON.parse(first.stdout), JSON.parse(second.stdout)];
+  assertMatch(a.session_id, /^\d{8}-\d{6}-[0-9a-f]{4}$/);
+  assertEquals(b.session_id, a.session_id);
+  const sent = model.requests[2].messages as Wire;
+  assertEquals(sent.map((message) => message.role), [
+    "system",
+    "user",
+    "assistant",
+    "tool",
+    "assistant",
+    "user",
+  ]);
+  assertEquals(sent[1].content, "what does hello.txt say?");
+  const byId = await runTern({
+    cwd: project.path,
+    args: ["-r", a.session_id, "-p", "and now?", "--no-session"],
+    env: env(model.url),
+  });
+  // The script has run out (500), but the request was made with the whole history.
+  assertEquals((model.requests[3].messages as Wire).length, 8, byId.stderr);
+});
+
+Deno.test("after kill -9 in the middle of a tool call, -c resumes with a valid history", async () => {
+  await using project = await tempProject();
+  const marker = sleepMarker();
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "execute_command", arguments: JSON.stringify({ command: `sleep ${marker}` }) }] },
+    { text: "Resumed fine." },
+  ]);
+  const child = await spawnTern({
+    cwd: project.path,
+    args: ["-p", "run the long thing", "--approve", "all", "--sandbox", "off"],
+    env: env(model.url),
+  });
+  try {
+    const sessions = `${project.path}/.tern/sessions`;
+    const started = await eventually(async () => {
+      try {
+        const [file] = [...Deno.readDirSync(sessions)];
+        return (await Deno.readTextFile(`${sessions}/${file.name}`)).includes("execute_command");
+      } catch {
+        return false;
+      }
+    });
+    assert(started, "the tool call reached the session file");
+    child.kill("SIGKILL");
+  } finally {
+    await child.output();
+    await killMarked(marker);
+  }
+  const resumed = await runTern({ cwd: project.path, args: ["-c", "-p", "go on"], env: env(model.url) });
+  assertEquals(resumed.code, 0, resumed.stderr);
+  assertEquals(resumed.stdout, "Resumed fine.\n");
+  assertStringIncludes(resumed.stderr, "1 tool call(s) without a result marked interrupted");
+  const sent = model.requests[1].messages as Wire;
+  assertEquals(sent.map((message) => message.role), ["system", "user", "assistant", "tool", "user"]);
+  assertStringIncludes(sent[3].content, "interrupted");
+  // The repair went into the file: a second resume needs none.
+  const again = await runTern({ cwd: project.path, args: ["-c", "-p", "again"], env: env(model.url) });
+  assert(!again.stderr.includes("marked interrupted"), again.stderr);
+});
+
+/** Kills (by pid) the sleep processes a killed tern left behind. */
+async function killMarked(marker: string): Promise<void> {
+  const { stdout } = await new Deno.Command("ps", { args: ["-eo", "pid=,args="] }).output();
+  for (const line of new TextDecoder().decode(stdout).split("\n")) {
+    if (!line.includes(marker)) continue;
+    try {
+      Deno.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+Deno.test("a resumed session keeps the stale-write guard: unchanged files edit, changed ones need a read", async () => {
+  await using project = await tempProject({ "a.txt": "alpha\n", "b.txt": "beta\n" });
+  const edit = (path: string, from: string): ScriptedTurn => ({
+    toolCalls: [{ name: "edit_file", arguments: JSON.stringify({ path, old_text: from, new_text: "X" }) }],
+  });
+  await using model = await startFakeModel([
+    {
+      toolCalls: [{ name: "read_file", arguments: '{"path":"a.txt"}' }, {
+        name: "read_file",
+        arguments: '{"path":"b.txt"}',
+      }],
+    },
+    { text: "Read both." },
+    edit("a.txt", "alpha"),
+    { text: "Edited a." },
+    edit("b.txt", "beta"),
+    { text: "Tried b." },
+  ]);
+  const run = (task: string, extra: string[] = []) =>
+    runTern({ cwd: project.path, args: [...extra, "-p", task, "--approve", "all"], env: env(model.url) });
+  assertEquals((await run("read them")).code, 0);
+  const editA = await run("edit a", ["-c"]);
+  assertEquals(editA.code, 0, editA.stderr);
+  assertEquals(await Deno.readTextFile(`${project.path}/a.txt`), "X\n");
+  await Deno.writeTextFile(`${project.path}/b.txt`, "beta changed elsewhere\n");
+  const editB = await run("edit b", ["-c"]);
+  assertEquals(editB.code, 0, editB.stderr);
+  const sent = model.requests[5].messages as Wire;
+  assertStringIncludes(sent.at(-1)!.content, "b.txt changed since you read it");
+  assertEquals(await Deno.readTextFile(`${project.path}/b.txt`), "beta changed elsewhere\n");
+});
+
+Deno.test("--no-session saves nothing; -r without an id headless lists the sessions; a bad id exits 2", async () => {
+  await using project = await tempProject();
+  await using model = await startFakeModel([{ text: "a" }, { text: "b" }]);
+  const quiet = await runTern({ cwd: project.path, args: ["-p", "x", "--no-session"], env: env(model.url) });
+  assertEquals(quiet.code, 0, quiet.stderr);
+  const none = await runTern({ cwd: project.path, args: ["-c", "-p", "x"], env: env(model.url) });
+  assertEquals([none.code, none.stderr.trim()], [2, "tern: no saved session in this project yet"]);
+  assertEquals((await runTern({ cwd: project.path, args: ["-p", "first"], env: env(model.url) })).code, 0);
+  const pick = await runTern({ cwd: project.path, args: ["-p", "x", "-r"], env: env(model.url) });
+  assertEquals(pick.code, 2);
+  assertStringIncludes(pick.stderr, "--resume needs a session id here");
+  assertStringIncludes(pick.stderr, "1 turn(s)  fake-model  first");
+  const bad = await runTern({ cwd: project.path, args: ["-r", "nope", "-p", "x"], env: env(model.url) });
+  assertEquals([bad.code, bad.stderr.trim()], [
+    2,
+    "tern: no session 'nope' in this project; tern --resume lists them",
+  ]);
+  const list = await runTern({ cwd: project.path, args: ["sessions"], env: env(model.url) });
+  assertStringIncludes(list.stdout, "first");
+});
+
+Deno.test("AGENTS.md reaches the system prompt of every request, byte-identical", async () => {
+  await using project = await tempProject({ "AGENTS.md": "Use tabs.\n", "a.txt": "a\n" });
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "read_file", arguments: '{"path":"a.txt"}' }] },
+    { text: "Done." },
+  ]);
+  const run = await runTern({ cwd: project.path, args: ["-p", "x"], env: env(model.url) });
+  assertEquals(run.code, 0, run.stderr);
+  const systems = model.requests.map((body) => (body.messages as Wire)[0].content);
+  assertStringIncludes(systems[0], '<project_memory source="AGENTS.md">\nUse tabs.\n</project_memory>');
+  assertEquals(systems[1], systems[0]);
+});
