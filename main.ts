@@ -1,6 +1,6 @@
 /** tern's entry: parse arguments → build the configuration → run the REPL or one headless task. */
 import { HELP_TEXT, parseCliArgs, UsageError, VERSION } from "./src/cli/args.ts";
-import { ConfigError, loadConfig } from "./src/config/config.ts";
+import { type Config, ConfigError, loadConfig, switchProvider } from "./src/config/config.ts";
 import { createApprovalGate } from "./src/agent/approval.ts";
 import { Conversation } from "./src/agent/conversation.ts";
 import { systemPrompt } from "./src/agent/prompt.ts";
@@ -9,7 +9,10 @@ import { builtinTools } from "./src/tools/builtin.ts";
 import { createRegistry } from "./src/tools/registry.ts";
 import { createFileTracker } from "./src/tools/fs/file_tracker.ts";
 import { sandboxStatus } from "./src/tools/shell/sandbox.ts";
-import { findProvider } from "./src/config/providers.ts";
+import { findProvider, PROVIDERS } from "./src/config/providers.ts";
+import { unknownTools } from "./src/agent/required_tools.ts";
+import { modelCommand } from "./src/cli/model_command.ts";
+import { BUILTIN_COMMANDS } from "./src/cli/slash_commands.ts";
 import { runHeadless } from "./src/cli/headless.ts";
 import { adviseOnLlmProblem } from "./src/cli/errors.ts";
 import { runRepl } from "./src/cli/repl.ts";
@@ -21,10 +24,8 @@ async function main(argv: string[]): Promise<number> {
   if (args.help) return print(HELP_TEXT);
   if (args.version) return print(`tern ${VERSION}`);
   const root = Deno.realPathSync(Deno.cwd());
-  const config = await loadConfig({ args, env: Deno.env.toObject(), root });
+  let config = await loadConfig({ args, env: Deno.env.toObject(), root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
-  const client = createClient({ api: config.api, baseUrl: config.baseUrl, apiKey: config.apiKey });
-  const preset = findProvider(config.provider);
   const sandbox = await sandboxStatus(config.sandbox);
   const shell = { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] };
   // One conversation and the tools built for it: they share its memory of the files the model has read.
@@ -34,20 +35,16 @@ async function main(argv: string[]): Promise<number> {
     const conversation = new Conversation({ systemPrompt: systemPrompt(root, registry.tools()), files });
     return { conversation, registry };
   };
+  if (config.requireTools) checkRequiredTools(config.requireTools, startConversation().registry.specs());
   const debug = Boolean(Deno.env.get("TERN_DEBUG"));
+  // Mutable: /model replaces the model fields in place, and each REPL task reads them afresh.
   const loop = {
-    client,
-    model: config.model,
+    ...modelFields(config),
     root,
     maxTurns: config.maxTurns,
     tokenBudget: config.tokenBudget,
     timeLimitMs: config.timeLimitMs,
-    contextWindow: config.contextWindow,
-    provider: {
-      provider: preset?.label ?? config.provider,
-      keyEnv: preset?.keyEnv ?? null,
-      advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
-    },
+    requireTools: config.requireTools,
   };
   if (config.prompt !== undefined) {
     const controller = new AbortController();
@@ -67,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   const banner = [
-    `tern ${VERSION} · ${config.model} via ${config.provider} · approval: ${config.approve}`,
+    `tern ${VERSION} · ${config.model} via ${config.label} · approval: ${config.approve}`,
     `project root: ${root}`,
     sandbox.reason,
     ...(config.notice ? [config.notice] : []),
@@ -80,7 +77,51 @@ async function main(argv: string[]): Promise<number> {
     reader: createLineReader(),
     sink: streamSink(Deno.stdout),
     loop,
+    commands: [
+      ...BUILTIN_COMMANDS,
+      modelCommand({
+        presets: PROVIDERS,
+        current: () => ({
+          provider: config.provider,
+          label: config.label,
+          model: config.model,
+          api: config.api,
+        }),
+        switchTo: async (choice) => {
+          config = await switchProvider(config, choice, Deno.env.toObject());
+          Object.assign(loop, modelFields(config));
+          return { provider: config.provider, label: config.label, model: config.model, api: config.api };
+        },
+      }),
+    ],
   });
+}
+
+/** The loop's fields that follow the chosen provider and model: the client, and the words for failures. */
+function modelFields(config: Config) {
+  const preset = findProvider(config.provider);
+  const custom = config.label !== preset?.label;
+  return {
+    client: createClient({ api: config.api, baseUrl: config.baseUrl, apiKey: config.apiKey }),
+    model: config.model,
+    contextWindow: config.contextWindow,
+    provider: {
+      provider: config.label,
+      // A custom endpoint's key is TERN_API_KEY, never the preset's own variable.
+      keyEnv: custom ? null : preset?.keyEnv ?? null,
+      advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
+    },
+  };
+}
+
+/** `--require-tools` names a tool that does not exist: bad usage (exit 2), naming the known tools. */
+function checkRequiredTools(required: string[], tools: { name: string }[]): void {
+  const known = tools.map((tool) => tool.name);
+  const unknown = unknownTools(required, known);
+  if (unknown.length === 0) return;
+  throw new UsageError(
+    `--require-tools names unknown tool(s) ${unknown.join(", ")}; known tools: ${known.join(", ")}`,
+  );
 }
 
 function print(text: string): number {

@@ -17,6 +17,7 @@ import {
   type LlmClient,
   LlmError,
   type Message,
+  type ToolChoice,
   type ToolSpec,
   type Usage,
 } from "../llm/types.ts";
@@ -35,6 +36,8 @@ export interface ModelCallOptions {
   retry?: Pick<RetryOptions, "maxAttempts" | "sleep" | "random">;
   /** The clock (epoch ms) for Retry-After dates; injectable for tests. */
   now?: () => number;
+  /** Which tool the model must call this time (the required-tool policy); absent: its choice. */
+  toolChoice?: ToolChoice;
 }
 
 /** The task's running counts, updated by each call, and the text the current call has shown so far. */
@@ -74,7 +77,12 @@ async function streamWithRetries(
   state: CallState,
   options: ModelCallOptions,
 ): Promise<AssistantTurn> {
-  const request = { model: options.model, messages: history, tools };
+  const request = {
+    model: options.model,
+    messages: history,
+    tools,
+    ...(options.toolChoice !== undefined && { toolChoice: options.toolChoice }),
+  };
   state.turns++;
   options.onEvent({ type: "model_start", turn: state.turns });
   const turn = await withRetries(() => {

@@ -22,6 +22,11 @@ export interface RunSettings {
   tokenBudget?: number;
   /** Wall-clock limit of a task, in milliseconds. */
   timeLimitMs?: number;
+  /**
+   * Tools the model must call, in order, each until one call of it succeeds (`--require-tools`); the
+   * names are checked against the registry before a task runs.
+   */
+  requireTools?: string[];
 }
 
 /** Parses a duration such as "90", "90s", "15m", "1h" or "1h30m" into milliseconds; undefined if invalid. */

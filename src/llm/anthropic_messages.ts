@@ -16,6 +16,14 @@ export const DEFAULT_MAX_TOKENS = 16_384;
 
 const CACHE = { type: "ephemeral" } as const;
 
+/**
+ * A tool call id as Messages accepts it (`[A-Za-z0-9_-]`): ids from another wire (Kimi's
+ * `functions.read_file:0`) are mapped the same way on the call and on its result, so they still pair.
+ */
+export function toolUseId(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, "_");
+}
+
 interface WireMessage {
   role: "user" | "assistant";
   content: Json[];
@@ -35,7 +43,12 @@ function assistantBlocks(message: Extract<Message, { role: "assistant" }>): Json
   }
   if (message.content !== "") blocks.push({ type: "text", text: message.content });
   for (const call of calls) {
-    blocks.push({ type: "tool_use", id: call.id, name: call.name, input: argumentsObject(call.arguments) });
+    blocks.push({
+      type: "tool_use",
+      id: toolUseId(call.id),
+      name: call.name,
+      input: argumentsObject(call.arguments),
+    });
   }
   return blocks;
 }
@@ -64,7 +77,7 @@ export function toWireMessages(messages: Message[]): { system: Json[]; messages:
       case "tool": {
         const block: Json = {
           type: "tool_result",
-          tool_use_id: message.toolCallId,
+          tool_use_id: toolUseId(message.toolCallId),
           content: message.content,
         };
         if (message.isError) block.is_error = true;
