@@ -11,7 +11,7 @@ import { createFileTracker } from "./src/tools/fs/file_tracker.ts";
 import { sandboxStatus } from "./src/tools/shell/sandbox.ts";
 import { findProvider, PROVIDERS } from "./src/config/providers.ts";
 import { unknownTools } from "./src/agent/required_tools.ts";
-import { modelCommand } from "./src/cli/model_command.ts";
+import { modelCommand, parseModelArgs } from "./src/cli/model_command.ts";
 import { BUILTIN_COMMANDS } from "./src/cli/slash_commands.ts";
 import { runHeadless } from "./src/cli/headless.ts";
 import { adviseOnLlmProblem } from "./src/cli/errors.ts";
@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
   // Mutable: /model replaces the model fields in place, and each REPL task reads them afresh.
   const loop = {
     ...modelFields(config),
+    fallback: args.fallback === undefined ? undefined : await fallbackModel(config, args.fallback),
     root,
     maxTurns: config.maxTurns,
     tokenBudget: config.tokenBudget,
@@ -112,6 +113,24 @@ function modelFields(config: Config) {
       advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
     },
   };
+}
+
+/** The `--fallback` model, resolved like /model (its preset's endpoint, wire and key); bad ones exit 2. */
+async function fallbackModel(config: Config, value: string) {
+  const choice = parseModelArgs([value]);
+  if (choice === undefined) {
+    throw new UsageError(
+      `--fallback must be PROVIDER or PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5 (got '${value}')`,
+    );
+  }
+  try {
+    const target = await switchProvider(config, choice, Deno.env.toObject());
+    const { client, model } = modelFields(target);
+    return { client, model, label: `${target.provider}/${target.model}` };
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`--fallback: ${error.message}`);
+    throw error;
+  }
 }
 
 /** `--require-tools` names a tool that does not exist: bad usage (exit 2), naming the known tools. */

@@ -87,3 +87,14 @@ Deno.test("tern -p against a custom base URL names it 'custom' when the model is
   assertStringIncludes(run.stderr, 'Model "ghost" was not found at custom');
   assertStringIncludes(run.stderr, "custom said: HTTP 404");
 });
+
+Deno.test("tern -p --fallback with a malformed value or a provider without a key exits 2 in one line", async () => {
+  await using project = await tempProject({});
+  const env = { TERN_API_KEY: "", DEEPSEEK_API_KEY: "k" };
+  const bad = await runTern({ cwd: project.path, args: ["-p", "x", "--fallback", "/gpt"], env });
+  assertEquals(bad.code, 2);
+  assertMatch(bad.stderr, /^tern: --fallback must be PROVIDER or PROVIDER\/MODEL, e\.g\. /);
+  const keyless = await runTern({ cwd: project.path, args: ["-p", "x", "--fallback", "xai/grok"], env });
+  assertEquals(keyless.code, 2);
+  assertMatch(keyless.stderr, /^tern: --fallback: no API key: set XAI_API_KEY \(or TERN_API_KEY\)/);
+});

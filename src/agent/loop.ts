@@ -38,6 +38,8 @@ export interface LoopOptions {
   contextWindow?: ModelCallOptions["contextWindow"];
   provider?: ModelCallOptions["provider"];
   retry?: ModelCallOptions["retry"];
+  /** The model a call moves to once retries are exhausted on 429/5xx/overloaded (`--fallback`). */
+  fallback?: ModelCallOptions["fallback"];
   now?: ModelCallOptions["now"];
 }
 

@@ -22,6 +22,8 @@ export interface CliArgs extends RunSettings {
   baseUrl?: string;
   /** `--api`: checked against the wire names by the configuration (the same words as TERN_API). */
   api?: string;
+  /** `--fallback PROVIDER[/MODEL]`, as given; main resolves it like /model does. */
+  fallback?: string;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -52,6 +54,9 @@ Options:
       --api WIRE            the wire format spoken there: chat (OpenAI-compatible chat completions),
                             responses (OpenAI Responses) or anthropic (Anthropic Messages);
                             default: the provider's
+      --fallback PROVIDER[/MODEL]
+                            when retries are exhausted on 429, 5xx or an overloaded server, that
+                            model call continues on this provider and model (and says so)
       --require-tools LIST  comma-separated tools the model must call, in order, each until one
                             call of it succeeds (e.g. list_dir,read_file); then the model chooses
       --approve MODE        ask (default): confirm edits, and commands that run unsandboxed or want
@@ -88,6 +93,7 @@ const OPTIONS = {
   "base-url": { type: "string" },
   api: { type: "string" },
   "require-tools": { type: "string" },
+  fallback: { type: "string" },
   approve: { type: "string" },
   sandbox: { type: "string" },
   "max-turns": { type: "string" },
@@ -121,6 +127,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values.model !== undefined) args.model = nonEmpty("--model", values.model);
   if (values["base-url"] !== undefined) args.baseUrl = nonEmpty("--base-url", values["base-url"]);
   if (values.api !== undefined) args.api = nonEmpty("--api", values.api);
+  if (values.fallback !== undefined) args.fallback = nonEmpty("--fallback", values.fallback);
   if (values["require-tools"] !== undefined) args.requireTools = toolList(values["require-tools"]);
   if (values["max-turns"] !== undefined) args.maxTurns = positiveInteger("--max-turns", values["max-turns"]);
   if (values["token-budget"] !== undefined) {

@@ -143,6 +143,7 @@ Deno.test("HELP_TEXT names every option, environment variable and exit code", ()
     "--base-url",
     "--api",
     "--require-tools",
+    "--fallback",
     "--approve",
     "--max-turns",
     "--token-budget",
