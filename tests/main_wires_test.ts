@@ -98,3 +98,18 @@ Deno.test("tern -p --fallback with a malformed value or a provider without a key
   assertEquals(keyless.code, 2);
   assertMatch(keyless.stderr, /^tern: --fallback: no API key: set XAI_API_KEY \(or TERN_API_KEY\)/);
 });
+
+Deno.test("tern's REPL banner names a custom endpoint 'custom'; /model lists the presets and refuses a keyless switch", async () => {
+  await using project = await tempProject({});
+  const run = await runTern({
+    cwd: project.path,
+    args: [],
+    env: { TERN_BASE_URL: "http://127.0.0.1:9/v1", TERN_API: "anthropic" },
+    input: "/model\n/model xai/grok-x\n/exit\n",
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, "deepseek-chat via custom · approval: ask");
+  assertStringIncludes(run.stdout, "Now: deepseek-chat via custom (anthropic wire).");
+  assertMatch(run.stdout, /\n {2}anthropic +claude-sonnet-4-5 · anthropic · ANTHROPIC_API_KEY\n/);
+  assertStringIncludes(run.stdout, "Not switched: no API key: set XAI_API_KEY (or TERN_API_KEY)");
+});
