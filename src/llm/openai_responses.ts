@@ -10,12 +10,14 @@ import type { Wire, WireRequest } from "./wire.ts";
 
 /**
  * The reasoning items this wire recorded for an assistant message (only from providerData written by this
- * wire; another wire's is dropped), each as received minus its `status`.
+ * wire; another wire's is dropped), as received minus `id` and `status`: with `store: false` the server
+ * keeps nothing, so an echoed id is refused ("Item with id 'rs_…' not found"); the encrypted content is
+ * what carries the reasoning over.
  */
 function reasoningItems(message: Extract<Message, { role: "assistant" }>): Json[] {
   const data = message.providerData;
   if (data?.api !== "responses" || !Array.isArray(data.reasoning)) return [];
-  return data.reasoning.filter(isObject).map(({ status: _status, ...item }) => item);
+  return data.reasoning.filter(isObject).map(({ id: _id, status: _status, ...item }) => item);
 }
 
 /**
@@ -29,7 +31,7 @@ export function toInputItems(messages: Message[]): Json[] {
     switch (message.role) {
       case "system":
       case "user":
-        items.push({ role: message.role, content: message.content });
+        items.push({ type: "message", role: message.role, content: message.content });
         break;
       case "tool":
         items.push({ type: "function_call_output", call_id: message.toolCallId, output: message.content });
@@ -37,7 +39,9 @@ export function toInputItems(messages: Message[]): Json[] {
       case "assistant": {
         const calls = message.toolCalls ?? [];
         if (calls.length > 0) items.push(...reasoningItems(message));
-        if (message.content !== "") items.push({ role: "assistant", content: message.content });
+        if (message.content !== "") {
+          items.push({ type: "message", role: "assistant", content: message.content });
+        }
         for (const call of calls) {
           items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: call.arguments });
         }

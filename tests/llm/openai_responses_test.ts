@@ -32,10 +32,10 @@ Deno.test("buildResponsesBody() sends stateless input items: reasoning, text, ca
     { role: "tool", toolCallId: "call_1", name: "read_file", content: "text", isError: false },
   ]));
   assert.deepEqual(body.input, [
-    { role: "system", content: "You are tern." },
-    { role: "user", content: "fix it" },
-    { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "E1" },
-    { role: "assistant", content: "Reading." },
+    { type: "message", role: "system", content: "You are tern." },
+    { type: "message", role: "user", content: "fix it" },
+    { type: "reasoning", summary: [], encrypted_content: "E1" },
+    { type: "message", role: "assistant", content: "Reading." },
     { type: "function_call", call_id: "call_1", name: "read_file", arguments: '{"path":"a"}' },
     { type: "function_call_output", call_id: "call_1", output: "text" },
   ]);
@@ -63,7 +63,7 @@ Deno.test("buildResponsesBody() drops another wire's providerData", () => {
     { role: "tool", toolCallId: "toolu_1", name: "read_file", content: "x", isError: true },
   ]));
   assert.deepEqual(body.input, [
-    { role: "user", content: "hi" },
+    { type: "message", role: "user", content: "hi" },
     { type: "function_call", call_id: "toolu_1", name: "read_file", arguments: "{}" },
     { type: "function_call_output", call_id: "toolu_1", output: "x" },
   ]);
@@ -104,6 +104,27 @@ Deno.test("Responses client sends the encrypted reasoning back in order through 
   );
   assert.equal((await client.stream(request(history), never, () => {})).text, "Done.");
   assert.deepEqual(model.wires, ["responses", "responses"]);
+});
+
+Deno.test("the fake Responses server refuses an echoed reasoning id, as OpenAI does with store:false", async () => {
+  await using model = startFakeModel([{ text: "never" }]);
+  // A hand-made body: tern's own builder never echoes the id.
+  const response = await fetch(`${model.url}/responses`, {
+    method: "POST",
+    body: JSON.stringify({
+      model: "m",
+      stream: true,
+      store: false,
+      include: ["reasoning.encrypted_content"],
+      input: [{ type: "message", role: "user", content: "hi" }, {
+        type: "reasoning",
+        id: "rs_x",
+        summary: [],
+      }],
+    }),
+  });
+  assert.equal(response.status, 400);
+  assert.match(await response.text(), /Item with id 'rs_x' not found/);
 });
 
 Deno.test("the fake Responses server rejects a call sent back without its reasoning item", async () => {

@@ -144,10 +144,12 @@ export function checkResponsesRequest(body: Json, issued: ResponsesIssued): stri
       }
       if (item.role === "user") reasoningSeen.clear();
     } else if (type === "reasoning") {
-      const id = String(item.id);
-      if (!issued.encrypted.has(id) || issued.encrypted.get(id) !== item.encrypted_content) {
-        return `input[${i}]: reasoning item ${id} is unknown or its encrypted_content was altered`;
+      // As OpenAI does with store:false: an echoed id names an item the server never kept.
+      if (item.id !== undefined) {
+        return `input[${i}]: Item with id '${item.id}' not found. Items are not persisted when store is false`;
       }
+      const id = [...issued.encrypted].find(([, encrypted]) => encrypted === item.encrypted_content)?.[0];
+      if (id === undefined) return `input[${i}]: reasoning item with unknown or altered encrypted_content`;
       reasoningSeen.add(id);
     } else if (type === "function_call") {
       const callId = item.call_id;
