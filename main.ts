@@ -1,6 +1,6 @@
 /** tern's entry: parse arguments → build the configuration → run the REPL or one headless task. */
 import { HELP_TEXT, parseCliArgs, UsageError, VERSION } from "./src/cli/args.ts";
-import { ConfigError, loadConfig } from "./src/config/config.ts";
+import { type Config, ConfigError, loadConfig, switchProvider } from "./src/config/config.ts";
 import { createApprovalGate } from "./src/agent/approval.ts";
 import { loadMemory } from "./src/agent/memory.ts";
 import { SessionError } from "./src/agent/session.ts";
@@ -11,7 +11,12 @@ import { chooseSession, runSessionsCli } from "./src/cli/commands/sessions.ts";
 import { snapshotBeforeTask } from "./src/cli/commands/undo.ts";
 import { conversationStarter, type Started } from "./src/cli/start.ts";
 import { sandboxStatus } from "./src/tools/shell/sandbox.ts";
-import { findProvider } from "./src/config/providers.ts";
+import { findProvider, PROVIDERS } from "./src/config/providers.ts";
+import { unknownTools } from "./src/agent/required_tools.ts";
+import { modelCommand, parseModelArgs } from "./src/cli/model_command.ts";
+import { BUILTIN_COMMANDS } from "./src/cli/slash_commands.ts";
+import { builtinTools } from "./src/tools/builtin.ts";
+import { createRegistry } from "./src/tools/registry.ts";
 import { runHeadless } from "./src/cli/headless.ts";
 import { adviseOnLlmProblem } from "./src/cli/errors.ts";
 import { runRepl } from "./src/cli/repl.ts";
@@ -27,20 +32,13 @@ async function main(argv: string[]): Promise<number> {
   if (args.help) return print(HELP_TEXT);
   if (args.version) return print(`tern ${VERSION}`);
   const root = Deno.realPathSync(Deno.cwd());
-  const config = await loadConfig({ args, env: Deno.env.toObject(), root });
+  let config = await loadConfig({ args, env: Deno.env.toObject(), root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
   const interactive = config.prompt === undefined && Deno.stdin.isTerminal();
   await checkProjectEndpoint(config, {
     trusted: args.trustProjectEnv ?? false,
     ask: interactive ? askOnTerminal : undefined,
   });
-  const client = createClient({
-    api: config.api,
-    baseUrl: config.baseUrl,
-    apiKey: config.apiKey,
-    fetchTimeoutMs: config.firstByteTimeoutMs,
-  });
-  const preset = findProvider(config.provider);
   const sandbox = await sandboxStatus(config.sandbox);
   const shell = { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] };
   // One conversation and the tools built for it: they share its memory of the files the model has read.
@@ -51,21 +49,21 @@ async function main(argv: string[]): Promise<number> {
     meta: { tern: VERSION, provider: config.provider, model: config.model, api: config.api },
     save: !args.noSession,
   });
+  if (config.requireTools) {
+    checkRequiredTools(config.requireTools, createRegistry(builtinTools({ shell })).specs());
+  }
   const first = await firstConversation(root, args, starter, config.prompt !== undefined);
   const debug = Boolean(Deno.env.get("TERN_DEBUG"));
+  const fields = (chosen: Config) => modelFields(chosen, args.contextWindow);
+  // Mutable: /model replaces the model fields in place, and each REPL task reads them afresh.
   const loop = {
-    client,
-    model: config.model,
+    ...fields(config),
+    fallback: args.fallback === undefined ? undefined : await fallbackModel(config, args.fallback),
     root,
     maxTurns: config.maxTurns,
     tokenBudget: config.tokenBudget,
     timeLimitMs: config.timeLimitMs,
-    contextWindow: args.contextWindow ?? knownContextWindow(config.model) ?? config.contextWindow,
-    provider: {
-      provider: preset?.label ?? config.provider,
-      keyEnv: preset?.keyEnv ?? null,
-      advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
-    },
+    requireTools: config.requireTools,
   };
   if (config.prompt !== undefined) {
     const controller = new AbortController();
@@ -86,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   const banner = [
-    `tern ${VERSION} · ${config.model} via ${config.provider} · approval: ${config.approve}`,
+    `tern ${VERSION} · ${config.model} via ${config.label} · approval: ${config.approve}`,
     `project root: ${root}`,
     sandbox.reason,
     ...(config.notice ? [config.notice] : []),
@@ -109,6 +107,23 @@ async function main(argv: string[]): Promise<number> {
     reader: createLineReader(),
     sink: streamSink(Deno.stdout),
     loop,
+    commands: [
+      ...BUILTIN_COMMANDS,
+      modelCommand({
+        presets: PROVIDERS,
+        current: () => ({
+          provider: config.provider,
+          label: config.label,
+          model: config.model,
+          api: config.api,
+        }),
+        switchTo: async (choice) => {
+          config = await switchProvider(config, choice, Deno.env.toObject());
+          Object.assign(loop, fields(config));
+          return { provider: config.provider, label: config.label, model: config.model, api: config.api };
+        },
+      }),
+    ],
   });
 }
 
@@ -138,6 +153,52 @@ function sessionLine({ conversation, session }: Started): string {
   if (!session) return "session: not saved (--no-session)";
   const prompts = conversation.entries.filter((entry) => entry.kind === "user").length;
   return prompts > 0 ? `session: ${session.id} (resumed, ${prompts} prompt(s))` : `session: ${session.id}`;
+}
+
+/** The loop's fields that follow the chosen provider and model: the client, and the words for failures. */
+function modelFields(config: Config, contextWindow?: number) {
+  const preset = findProvider(config.provider);
+  const custom = config.label !== preset?.label;
+  const { api, baseUrl, apiKey } = config;
+  return {
+    client: createClient({ api, baseUrl, apiKey, fetchTimeoutMs: config.firstByteTimeoutMs }),
+    model: config.model,
+    contextWindow: contextWindow ?? knownContextWindow(config.model) ?? config.contextWindow,
+    provider: {
+      provider: config.label,
+      // A custom endpoint's key is TERN_API_KEY, never the preset's own variable.
+      keyEnv: custom ? null : preset?.keyEnv ?? null,
+      advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
+    },
+  };
+}
+
+/** The `--fallback` model, resolved like /model (its preset's endpoint, wire and key); bad ones exit 2. */
+async function fallbackModel(config: Config, value: string) {
+  const choice = parseModelArgs([value]);
+  if (choice === undefined) {
+    throw new UsageError(
+      `--fallback must be PROVIDER or PROVIDER/MODEL, e.g. anthropic/claude-sonnet-4-5 (got '${value}')`,
+    );
+  }
+  try {
+    const target = await switchProvider(config, choice, Deno.env.toObject());
+    const { client, model } = modelFields(target);
+    return { client, model, label: `${target.provider}/${target.model}` };
+  } catch (error) {
+    if (error instanceof ConfigError) throw new ConfigError(`--fallback: ${error.message}`);
+    throw error;
+  }
+}
+
+/** `--require-tools` names a tool that does not exist: bad usage (exit 2), naming the known tools. */
+function checkRequiredTools(required: string[], tools: { name: string }[]): void {
+  const known = tools.map((tool) => tool.name);
+  const unknown = unknownTools(required, known);
+  if (unknown.length === 0) return;
+  throw new UsageError(
+    `--require-tools names unknown tool(s) ${unknown.join(", ")}; known tools: ${known.join(", ")}`,
+  );
 }
 
 function print(text: string): number {

@@ -13,6 +13,7 @@ import type { Conversation } from "./conversation.ts";
 import type { AgentEvent, ExitReason } from "./events.ts";
 import { type EarlyStopReason, finalisationText, TaskBudget } from "./budget.ts";
 import { callModel, type CallState, describeFailure, type ModelCallOptions } from "./model_call.ts";
+import { RequiredTools } from "./required_tools.ts";
 import { RunawayGuard, type RunawayVerdict, type StepCall } from "./runaway.ts";
 import { scheduleCalls } from "./scheduler.ts";
 import { MAX_CALLS_PER_TURN, overCapText, usedCallIds, withUniqueIds } from "./protocol.ts";
@@ -32,10 +33,14 @@ export interface LoopOptions {
   tokenBudget?: number;
   /** Wall-clock milliseconds allowed for this task (off when undefined). */
   timeLimitMs?: number;
+  /** Tools the model must call in order, each until a call succeeds (see RequiredTools); names checked by the caller. */
+  requireTools?: readonly string[];
   /** Context window, provider words for errors, retry knobs, clock: see ModelCallOptions. */
   contextWindow?: ModelCallOptions["contextWindow"];
   provider?: ModelCallOptions["provider"];
   retry?: ModelCallOptions["retry"];
+  /** The model a call moves to once retries are exhausted on 429/5xx/overloaded (`--fallback`). */
+  fallback?: ModelCallOptions["fallback"];
   now?: ModelCallOptions["now"];
 }
 
@@ -73,6 +78,7 @@ export async function runTask(
   const state: TaskState = { turns: 0, toolCalls: 0, usage: emptyUsage(), shown: "" };
   const budget = new TaskBudget(options, { now: options.now });
   const guard = new RunawayGuard();
+  const required = new RequiredTools(options.requireTools);
   const end: End = (text, exitReason, failure) => {
     const partial = exitReason !== "done" && exitReason !== "error" && exitReason !== "cancelled";
     options.onEvent({ type: "final", text, exitReason, partial });
@@ -89,7 +95,8 @@ export async function runTask(
     budget.recordRequest();
     let turn: AssistantTurn;
     try {
-      turn = await callModel(conversation, options.registry.specs(), state, options);
+      const toolChoice = required.choice();
+      turn = await callModel(conversation, options.registry.specs(), state, { ...options, toolChoice });
     } catch (error) {
       return failModelCall(error, conversation, state, options, end);
     }
@@ -116,6 +123,7 @@ export async function runTask(
     refuseOverCap(toolCalls, conversation, options);
     if (fatal) return end("", "error", { error: fatal.message, debug: stackOf(fatal) });
     if (cancelled) return end("", "cancelled");
+    required.observe(step);
     if (applyVerdict(guard.observe(step), conversation, options) === "stop") {
       return await finalise("runaway", conversation, state, options, end);
     }

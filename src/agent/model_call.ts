@@ -18,6 +18,7 @@ import {
   type LlmClient,
   LlmError,
   type Message,
+  type ToolChoice,
   type ToolSpec,
   type Usage,
 } from "../llm/types.ts";
@@ -36,6 +37,25 @@ export interface ModelCallOptions {
   retry?: Pick<RetryOptions, "maxAttempts" | "sleep" | "random">;
   /** The clock (epoch ms) for Retry-After dates; injectable for tests. */
   now?: () => number;
+  /** Which tool the model must call this time (the required-tool policy); absent: its choice. */
+  toolChoice?: ToolChoice;
+  /** Where a call goes once retries are exhausted on 429, 5xx or an overloaded server (`--fallback`). */
+  fallback?: Fallback;
+}
+
+/** A second model for when the first is rate limited or down; used for that one call, which says so. */
+export interface Fallback {
+  client: LlmClient;
+  model: string;
+  /** Its name in the notice, e.g. "anthropic/claude-sonnet-4-5". */
+  label: string;
+}
+
+/** Whether the fallback may take over: the server is overloaded or limited, and nothing was shown yet. */
+function wantsFallback(error: unknown): boolean {
+  if (!(error instanceof LlmError) || error.partialOutput || !error.retryable) return false;
+  if (error.kind === "stream_error") return true; // overloaded_error, server_error, rate limits
+  return error.kind === "http" && error.status !== undefined && (error.status === 429 || error.status >= 500);
 }
 
 /** The task's running counts, updated by each call, and the text the current call has shown so far. */
@@ -79,21 +99,37 @@ async function streamWithRetries(
   state: CallState,
   options: ModelCallOptions,
 ): Promise<AssistantTurn> {
-  const request = { model: options.model, messages: history, tools };
+  const request = {
+    model: options.model,
+    messages: history,
+    tools,
+    ...(options.toolChoice !== undefined && { toolChoice: options.toolChoice }),
+  };
   state.turns++;
   options.onEvent({ type: "model_start", turn: state.turns });
-  const turn = await withRetries(() => {
-    state.shown = "";
-    return options.client.stream(request, options.signal, (event) => {
-      if (event.type === "text_delta") state.shown += event.text;
-      if (event.type === "text_delta" || event.type === "reasoning_delta") options.onEvent(event);
+  const attempts = (client: LlmClient, model: string) =>
+    withRetries(() => {
+      state.shown = "";
+      return client.stream({ ...request, model }, options.signal, (event) => {
+        if (event.type === "text_delta") state.shown += event.text;
+        if (event.type === "text_delta" || event.type === "reasoning_delta") options.onEvent(event);
+      });
+    }, {
+      ...options.retry,
+      signal: options.signal,
+      now: options.now,
+      onRetry: (info) => options.onEvent({ type: "retry", ...info }),
     });
-  }, {
-    ...options.retry,
-    signal: options.signal,
-    now: options.now,
-    onRetry: (info) => options.onEvent({ type: "retry", ...info }),
-  });
+  let turn: AssistantTurn;
+  try {
+    turn = await attempts(options.client, options.model);
+  } catch (error) {
+    const fallback = options.fallback;
+    if (!fallback || !wantsFallback(error) || options.signal.aborted) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    options.onEvent({ type: "notice", level: "warn", message: `${why}; continuing on ${fallback.label}.` });
+    turn = await attempts(fallback.client, fallback.model);
+  }
   if (turn.usage) {
     state.usage = addUsage(state.usage, turn.usage);
     options.onEvent({ type: "usage", usage: turn.usage, total: state.usage });
@@ -204,8 +240,10 @@ export function addUsage(a: Usage, b: Usage): Usage {
     totalTokens: a.totalTokens + b.totalTokens,
   };
   const cached = sum(a.cachedTokens, b.cachedTokens);
+  const written = sum(a.cacheWriteTokens, b.cacheWriteTokens);
   const reasoning = sum(a.reasoningTokens, b.reasoningTokens);
   if (cached !== undefined) out.cachedTokens = cached;
+  if (written !== undefined) out.cacheWriteTokens = written;
   if (reasoning !== undefined) out.reasoningTokens = reasoning;
   return out;
 }

@@ -28,6 +28,10 @@ export interface CliArgs extends RunSettings {
   noSession?: boolean;
   /** `--context-window N`: the model's window in tokens, overriding the table of known models. */
   contextWindow?: number;
+  /** `--api`: checked against the wire names by the configuration (the same words as TERN_API). */
+  api?: string;
+  /** `--fallback PROVIDER[/MODEL]`, as given; main resolves it like /model does. */
+  fallback?: string;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -51,9 +55,18 @@ Options:
   -p, --print TASK          run TASK without the interactive session
       --output FORMAT       text (default), json (one object at the end) or stream-json
                             (one event a line); json and stream-json need -p
-      --provider NAME       deepseek (default), openai, glm, kimi, qwen, openrouter, ollama, llamacpp
+      --provider NAME       deepseek (default), openai, anthropic, gemini, groq, mistral, xai, glm,
+                            kimi, qwen, openrouter, ollama, llamacpp, lmstudio, vllm
       --model NAME          the model to use (default: the provider's)
-      --base-url URL        an OpenAI-compatible endpoint (http or https) instead of the provider's
+      --base-url URL        an endpoint (http or https) instead of the provider's
+      --api WIRE            the wire format spoken there: chat (OpenAI-compatible chat completions),
+                            responses (OpenAI Responses) or anthropic (Anthropic Messages);
+                            default: the provider's
+      --fallback PROVIDER[/MODEL]
+                            when retries are exhausted on 429, 5xx or an overloaded server, that
+                            model call continues on this provider and model (and says so)
+      --require-tools LIST  comma-separated tools the model must call, in order, each until one
+                            call of it succeeds (e.g. list_dir,read_file); then the model chooses
       --approve MODE        ask (default): confirm edits, and commands that run unsandboxed or want
                             the network; edits: edits run, but protected paths (.git, .env, CI files)
                             and unsandboxed commands still ask; all: confirm nothing
@@ -74,13 +87,15 @@ Options:
   -v, --version             show the version
 
 Environment (also read from .env in the project root; real variables win):
-  TERN_FIRST_BYTE_TIMEOUT    longest wait for a model's first byte, e.g. 5m (default 120s)
-  TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL
-                            defaults for --provider, --model, --base-url
+  TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL, TERN_API
+                            defaults for --provider, --model, --base-url, --api
+  TERN_FIRST_BYTE_TIMEOUT   longest wait for a model's first byte, e.g. 5m (default 120s)
   TERN_API_KEY              the key for any provider; overrides the provider's own variable:
-                            DEEPSEEK_API_KEY, OPENAI_API_KEY, ZHIPUAI_API_KEY (glm),
+                            DEEPSEEK_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,
+                            GROQ_API_KEY, MISTRAL_API_KEY, XAI_API_KEY, ZHIPUAI_API_KEY (glm),
                             MOONSHOT_API_KEY (kimi), DASHSCOPE_API_KEY (qwen), OPENROUTER_API_KEY
-  With no key set, tern uses a local Ollama (port 11434) or llama.cpp (port 8080) server if one answers.
+  With no key set, tern uses a local Ollama (port 11434), llama.cpp (8080), LM Studio (1234) or vLLM
+  (8000) server if one answers.
 
 Sessions (saved as they happen in .tern/sessions/, inside the project):
   tern sessions             list this project's sessions, newest first
@@ -97,6 +112,9 @@ const OPTIONS = {
   provider: { type: "string" },
   model: { type: "string" },
   "base-url": { type: "string" },
+  api: { type: "string" },
+  "require-tools": { type: "string" },
+  fallback: { type: "string" },
   approve: { type: "string" },
   sandbox: { type: "string" },
   "max-turns": { type: "string" },
@@ -134,6 +152,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values.provider !== undefined) args.provider = nonEmpty("--provider", values.provider);
   if (values.model !== undefined) args.model = nonEmpty("--model", values.model);
   if (values["base-url"] !== undefined) args.baseUrl = nonEmpty("--base-url", values["base-url"]);
+  if (values.api !== undefined) args.api = nonEmpty("--api", values.api);
+  if (values.fallback !== undefined) args.fallback = nonEmpty("--fallback", values.fallback);
+  if (values["require-tools"] !== undefined) args.requireTools = toolList(values["require-tools"]);
   if (values["max-turns"] !== undefined) args.maxTurns = positiveInteger("--max-turns", values["max-turns"]);
   if (values["token-budget"] !== undefined) {
     args.tokenBudget = positiveInteger("--token-budget", values["token-budget"]);
@@ -205,6 +226,17 @@ function oneOf<T extends string>(
   if (value === undefined) return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} must be one of ${allowed.join(", ")} (got '${value}')`);
+}
+
+/** `--require-tools a,b`: the names in order; a `UsageError` for an empty list or an empty name. */
+function toolList(value: string): string[] {
+  const names = value.split(",").map((name) => name.trim());
+  if (names.some((name) => name === "")) {
+    throw new UsageError(
+      `--require-tools needs tool names separated by commas, e.g. list_dir,read_file (got '${value}')`,
+    );
+  }
+  return names;
 }
 
 /** `value` trimmed; a `UsageError` when that leaves nothing. */

@@ -5,19 +5,22 @@
 import { loadDotenv } from "./dotenv.ts";
 import { parseDuration, type RunSettings } from "./settings.ts";
 import {
+  CUSTOM_LABEL,
   DEFAULT_PROVIDER,
   findProvider,
   LOCAL_PROVIDERS,
+  PROVIDER_APIS,
   type ProviderApi,
   type ProviderPreset,
   PROVIDERS,
 } from "./providers.ts";
 
-/** What the command line chose: the run settings and, when given, the model and endpoint. */
+/** What the command line chose: the run settings and, when given, the model, endpoint and wire. */
 export interface ConfigArgs extends RunSettings {
   provider?: string;
   model?: string;
   baseUrl?: string;
+  api?: string;
 }
 
 /** Everything a run needs to know before it starts. */
@@ -27,8 +30,10 @@ export interface Config extends RunSettings {
   model: string;
   /** Without a trailing slash; the wire's path (e.g. `/chat/completions`) and `/models` are appended. */
   baseUrl: string;
-  /** The wire format the provider speaks (the preset's; no flag chooses it yet). */
+  /** The wire format spoken: `--api`, else `TERN_API`, else the preset's. */
   api: ProviderApi;
+  /** Who answers, for the banner and errors: the preset's label, or "custom" for a base URL given. */
+  label: string;
   /** Absent when the endpoint needs none: send no Authorization header then. */
   apiKey?: string;
   /** The preset's context window, in tokens. */
@@ -77,11 +82,11 @@ export interface LoadConfigOptions {
   args: ConfigArgs;
   env: Record<string, string | undefined>;
   root: string;
-  /** Defaults to `probeLocalServers()` on Ollama's and llama.cpp's usual ports. */
+  /** Defaults to `probeLocalServers()` on the usual ports of the local presets (Ollama, llama.cpp, ...). */
   probeLocal?: ProbeLocal;
 }
 
-/** The default probe targets: Ollama on 127.0.0.1:11434, then llama.cpp on 127.0.0.1:8080. */
+/** The default probe targets: Ollama (11434), llama.cpp (8080), LM Studio (1234), vLLM (8000) on 127.0.0.1. */
 export const LOCAL_CANDIDATES: readonly LocalCandidate[] = LOCAL_PROVIDERS.map((provider) => ({
   provider,
   baseUrl: provider.baseUrl,
@@ -96,11 +101,17 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
   const dotenv = await loadDotenv(root);
   const env = mergeEnv(dotenv.values, options.env);
   const chosen = args.provider ?? env.TERN_PROVIDER;
-  const preset = chosen === undefined ? DEFAULT_PROVIDER : presetNamed(chosen, args.provider !== undefined);
+  const from = args.provider !== undefined ? "--provider" : "TERN_PROVIDER";
+  const preset = chosen === undefined ? DEFAULT_PROVIDER : presetNamed(chosen, from);
   const baseUrl = args.baseUrl !== undefined
     ? httpUrl("--base-url", args.baseUrl)
     : env.TERN_BASE_URL && httpUrl("TERN_BASE_URL", env.TERN_BASE_URL);
   const model = args.model ?? env.TERN_MODEL;
+  const api = args.api !== undefined
+    ? wireApi("--api", args.api)
+    : env.TERN_API !== undefined
+    ? wireApi("TERN_API", env.TERN_API)
+    : undefined;
   const apiKey = env.TERN_API_KEY ?? (preset.keyEnv === null ? undefined : env[preset.keyEnv]);
   const firstByte = env.TERN_FIRST_BYTE_TIMEOUT;
   const firstByteTimeoutMs = firstByte === undefined
@@ -117,6 +128,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     ...(args.maxTurns !== undefined && { maxTurns: args.maxTurns }),
     ...(args.tokenBudget !== undefined && { tokenBudget: args.tokenBudget }),
     ...(args.timeLimitMs !== undefined && { timeLimitMs: args.timeLimitMs }),
+    ...(args.requireTools !== undefined && { requireTools: args.requireTools }),
   };
   if (apiKey !== undefined || preset.keyEnv === null || baseUrl !== undefined) {
     const untrustedEndpoint = apiKey === undefined ? undefined : projectEndpoint({
@@ -132,7 +144,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
       provider: preset.name,
       model: model ?? preset.defaultModel,
       baseUrl: baseUrl ?? preset.baseUrl,
-      api: preset.api,
+      api: api ?? preset.api,
+      label: baseUrl !== undefined ? CUSTOM_LABEL : preset.label,
       ...(apiKey !== undefined && { apiKey }),
       contextWindow: preset.contextWindow,
     };
@@ -144,7 +157,8 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     provider: local.provider.name,
     model: model ?? local.models[0] ?? local.provider.defaultModel,
     baseUrl: trimSlashes(local.baseUrl),
-    api: local.provider.api,
+    api: api ?? local.provider.api,
+    label: local.provider.label,
     contextWindow: local.provider.contextWindow,
     notice: `no API key set; using local ${local.provider.label} at ${trimSlashes(local.baseUrl)}`,
   };
@@ -232,13 +246,46 @@ function mergeEnv(
   return merged;
 }
 
-/** The preset called `name`; a `ConfigError` listing the known ones otherwise. */
-function presetNamed(name: string, fromFlag: boolean): ProviderPreset {
+/**
+ * `config` moved to preset `provider` with `model` (default: the preset's) mid-conversation (the REPL's
+ * /model): the preset's base URL and wire, its key from the environment and `.env`. Throws a
+ * `ConfigError` for an unknown provider or a missing key; the run settings are kept.
+ */
+export async function switchProvider(
+  config: Config,
+  choice: { provider: string; model?: string },
+  realEnv: Record<string, string | undefined>,
+): Promise<Config> {
+  const preset = presetNamed(choice.provider, "/model");
+  const env = mergeEnv((await loadDotenv(config.root)).values, realEnv);
+  const apiKey = env.TERN_API_KEY ?? (preset.keyEnv === null ? undefined : env[preset.keyEnv]);
+  if (preset.keyEnv !== null && apiKey === undefined) throw new ConfigError(missingKeyMessage(preset));
+  const { apiKey: _old, notice: _notice, ...rest } = config;
+  return {
+    ...rest,
+    provider: preset.name,
+    label: preset.label,
+    model: choice.model ?? preset.defaultModel,
+    baseUrl: preset.baseUrl,
+    api: preset.api,
+    ...(apiKey !== undefined && { apiKey }),
+    contextWindow: preset.contextWindow,
+  };
+}
+
+/** The preset called `name`; a `ConfigError` naming `source` and listing the known ones otherwise. */
+function presetNamed(name: string, source: string): ProviderPreset {
   const preset = findProvider(name);
   if (preset) return preset;
-  const source = fromFlag ? "--provider" : "TERN_PROVIDER";
   const known = PROVIDERS.map((p) => p.name).join(", ");
   throw new ConfigError(`unknown provider '${name}' (from ${source}); known providers: ${known}`);
+}
+
+/** `value` as a wire format name; a `ConfigError` naming `source` and the known names otherwise. */
+function wireApi(source: string, value: string): ProviderApi {
+  const word = value.trim().toLowerCase();
+  if ((PROVIDER_APIS as readonly string[]).includes(word)) return word as ProviderApi;
+  throw new ConfigError(`${source} must be one of ${PROVIDER_APIS.join(", ")} (got '${value}')`);
 }
 
 /** `value` as an http(s) URL without trailing slashes; a `ConfigError` naming `source` otherwise. */

@@ -43,10 +43,57 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     name: "openai",
     label: "OpenAI",
     baseUrl: "https://api.openai.com/v1",
-    api: "chat",
+    // Reasoning models keep their (encrypted) reasoning across tool calls only over Responses.
+    api: "responses",
     keyEnv: "OPENAI_API_KEY",
-    defaultModel: "gpt-4.1-mini",
-    contextWindow: 1_047_576,
+    defaultModel: "gpt-5-mini",
+    contextWindow: 400_000,
+  },
+  {
+    name: "anthropic",
+    label: "Anthropic",
+    // The Messages path is /v1/messages under this root, as ANTHROPIC_BASE_URL is usually written.
+    baseUrl: "https://api.anthropic.com",
+    api: "anthropic",
+    keyEnv: "ANTHROPIC_API_KEY",
+    defaultModel: "claude-sonnet-4-5",
+    contextWindow: 200_000,
+  },
+  {
+    name: "gemini",
+    label: "Google Gemini",
+    baseUrl: "https://generativelanguage.googleapis.com/v1beta/openai",
+    api: "chat",
+    keyEnv: "GEMINI_API_KEY",
+    defaultModel: "gemini-2.5-flash",
+    contextWindow: 1_048_576,
+  },
+  {
+    name: "groq",
+    label: "Groq",
+    baseUrl: "https://api.groq.com/openai/v1",
+    api: "chat",
+    keyEnv: "GROQ_API_KEY",
+    defaultModel: "openai/gpt-oss-120b",
+    contextWindow: 131_072,
+  },
+  {
+    name: "mistral",
+    label: "Mistral",
+    baseUrl: "https://api.mistral.ai/v1",
+    api: "chat",
+    keyEnv: "MISTRAL_API_KEY",
+    defaultModel: "devstral-medium-latest",
+    contextWindow: 128_000,
+  },
+  {
+    name: "xai",
+    label: "xAI",
+    baseUrl: "https://api.x.ai/v1",
+    api: "chat",
+    keyEnv: "XAI_API_KEY",
+    defaultModel: "grok-code-fast-1",
+    contextWindow: 256_000,
   },
   {
     name: "glm",
@@ -103,7 +150,32 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     defaultModel: "default",
     contextWindow: 32_768,
   },
+  {
+    name: "lmstudio",
+    label: "LM Studio",
+    baseUrl: "http://127.0.0.1:1234/v1",
+    api: "chat",
+    keyEnv: null,
+    // The local presets take the first model the server lists (see probeLocalServers).
+    defaultModel: "default",
+    contextWindow: 32_768,
+  },
+  {
+    name: "vllm",
+    label: "vLLM",
+    baseUrl: "http://127.0.0.1:8000/v1",
+    api: "chat",
+    keyEnv: null,
+    defaultModel: "default",
+    contextWindow: 32_768,
+  },
 ];
+
+/** The wire formats, for `--api` and `TERN_API`. */
+export const PROVIDER_APIS: readonly ProviderApi[] = ["chat", "responses", "anthropic"];
+
+/** The label shown for a base URL the user gave instead of the preset's. */
+export const CUSTOM_LABEL = "custom";
 
 /** The preset used when no provider is chosen. */
 export const DEFAULT_PROVIDER: ProviderPreset = PROVIDERS[0];

@@ -24,6 +24,11 @@ export interface RunSettings {
   timeLimitMs?: number;
   /** Send the user's key to an endpoint the project's `.env` chose, without asking. */
   trustProjectEnv?: boolean;
+  /**
+   * Tools the model must call, in order, each until one call of it succeeds (`--require-tools`); the
+   * names are checked against the registry before a task runs.
+   */
+  requireTools?: string[];
 }
 
 /** Parses a duration such as "90", "90s", "15m", "1h" or "1h30m" into milliseconds; undefined if invalid. */

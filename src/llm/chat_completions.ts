@@ -51,6 +51,12 @@ export function buildRequestBody(req: ChatRequest): Record<string, unknown> {
         function: { name: tool.name, description: tool.description, parameters: tool.parameters },
       }));
   }
+  if (req.tools.length > 0 && req.toolChoice !== undefined) {
+    const choice = req.toolChoice;
+    body.tool_choice = typeof choice === "object"
+      ? { type: "function", function: { name: choice.name } }
+      : choice;
+  }
   if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
   if (req.temperature !== undefined) body.temperature = req.temperature;
   return body;

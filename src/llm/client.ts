@@ -1,5 +1,7 @@
 /** Picks the wire format a provider speaks and returns a client for it over the shared transport. */
+import { anthropicMessagesWire } from "./anthropic_messages.ts";
 import { chatCompletionsWire } from "./chat_completions.ts";
+import { openaiResponsesWire } from "./openai_responses.ts";
 import { type TransportOptions, WireClient } from "./transport.ts";
 import type { LlmClient, WireApi } from "./types.ts";
 import type { Wire } from "./wire.ts";
@@ -9,15 +11,17 @@ export interface ClientConfig extends TransportOptions {
   api: WireApi;
 }
 
-/** The wire modules that exist so far, by the `api` a provider preset names. */
-const WIRES: Partial<Record<WireApi, Wire>> = {
+/** The wire modules, by the `api` a provider preset names. */
+const WIRES: Record<WireApi, Wire> = {
   chat: chatCompletionsWire,
+  responses: openaiResponsesWire,
+  anthropic: anthropicMessagesWire,
 };
 
-/** An LlmClient speaking `config.api`; throws an Error for a wire format tern does not speak yet. */
+/** An LlmClient speaking `config.api`; throws an Error naming the known ones for any other word. */
 export function createClient(config: ClientConfig): LlmClient {
-  const wire = WIRES[config.api];
-  if (!wire) throw new Error(`the ${config.api} wire format is not supported yet`);
+  const wire = Object.hasOwn(WIRES, config.api) ? WIRES[config.api] : undefined;
+  if (!wire) throw new Error(`unknown wire format '${config.api}' (known: ${Object.keys(WIRES).join(", ")})`);
   const { baseUrl, apiKey, headers, fetchTimeoutMs, idleTimeoutMs } = config;
   return new WireClient(wire, { baseUrl, apiKey, headers, fetchTimeoutMs, idleTimeoutMs });
 }

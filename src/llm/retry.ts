@@ -216,6 +216,7 @@ function rewrap(error: LlmError, message: string): LlmError {
     status: error.status,
     retryAfter: error.retryAfter,
     partialOutput: error.partialOutput,
+    retryable: error.retryable,
     cause: error,
   });
 }

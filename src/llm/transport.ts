@@ -163,9 +163,9 @@ function withoutKey(error: unknown, apiKey: string | undefined): unknown {
   if (!(error instanceof LlmError) || !apiKey || apiKey.length < 8 || !error.message.includes(apiKey)) {
     return error;
   }
-  const { kind, status, retryAfter, partialOutput } = error;
+  const { kind, status, retryAfter, partialOutput, retryable } = error;
   const message = error.message.replaceAll(apiKey, "[redacted key]");
-  return new LlmError(kind, message, { status, retryAfter, partialOutput, cause: error.cause });
+  return new LlmError(kind, message, { status, retryAfter, partialOutput, retryable, cause: error.cause });
 }
 
 function aborted(partialOutput: boolean): LlmError {

@@ -14,6 +14,8 @@ export interface Usage {
   totalTokens: number;
   /** Prompt tokens served from the provider's cache, when reported. */
   cachedTokens?: number;
+  /** Prompt tokens written to the provider's cache on this call (Anthropic, some Responses servers). */
+  cacheWriteTokens?: number;
   /** Completion tokens spent on reasoning, when reported. */
   reasoningTokens?: number;
 }
@@ -74,11 +76,19 @@ export interface ToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/**
+ * Which tool the model must call: "auto" (its choice, the default), "required" (some tool), "none", or one
+ * tool by name. Each wire maps it to its own words.
+ */
+export type ToolChoice = "auto" | "required" | "none" | { name: string };
+
 /** One model call's input. */
 export interface ChatRequest {
   model: string;
   messages: Message[];
   tools: ToolSpec[];
+  /** Absent: the wire sends nothing (the provider's default, auto). */
+  toolChoice?: ToolChoice;
   maxTokens?: number;
   temperature?: number;
 }
@@ -110,7 +120,14 @@ export class LlmError extends Error {
   constructor(
     kind: LlmErrorKind,
     message: string,
-    options: { status?: number; retryAfter?: string; partialOutput?: boolean; cause?: unknown } = {},
+    options: {
+      status?: number;
+      retryAfter?: string;
+      partialOutput?: boolean;
+      cause?: unknown;
+      /** Overrides the rule below, e.g. for an in-stream `overloaded_error`. */
+      retryable?: boolean;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = "LlmError";
@@ -118,10 +135,14 @@ export class LlmError extends Error {
     this.status = options.status;
     this.retryAfter = options.retryAfter;
     this.partialOutput = options.partialOutput ?? false;
+    this.#retryable = options.retryable;
   }
+
+  readonly #retryable: boolean | undefined;
 
   /** Whether a fresh attempt could succeed (408/409/429/5xx/529, network, interrupted, overloaded in-stream). */
   get retryable(): boolean {
+    if (this.#retryable !== undefined) return this.#retryable;
     if (this.kind === "network" || this.kind === "interrupted") return true;
     // An in-stream error names its type only in words ("overloaded_error"); an overloaded server recovers.
     if (this.kind === "stream_error") return /\boverloaded/i.test(this.message);

@@ -141,6 +141,9 @@ Deno.test("HELP_TEXT names every option, environment variable and exit code", ()
     "--provider",
     "--model",
     "--base-url",
+    "--api",
+    "--require-tools",
+    "--fallback",
     "--approve",
     "--max-turns",
     "--token-budget",
@@ -149,8 +152,10 @@ Deno.test("HELP_TEXT names every option, environment variable and exit code", ()
     "TERN_PROVIDER",
     "TERN_MODEL",
     "TERN_BASE_URL",
+    "TERN_API",
     "TERN_API_KEY",
     "DEEPSEEK_API_KEY",
+    "ANTHROPIC_API_KEY",
     "130 cancelled",
     VERSION,
   ];
@@ -169,4 +174,21 @@ Deno.test("parseCliArgs() reads -c, -r with and without an id, --no-session and 
   equal(parseCliArgs(["--context-window", "8000"]).contextWindow, 8000);
   assertUsageError(["-c", "-r", "x"], "--continue and --resume both choose a session; give one of them");
   assertUsageError(["--context-window", "0"], "--context-window must be a positive whole number (got '0')");
+});
+
+Deno.test("parseCliArgs() reads --api as given (the configuration checks the word) and --require-tools in order", () => {
+  const args = parseCliArgs(["--api", "anthropic", "--require-tools", " list_dir, read_file "]);
+  deepStrictEqual([args.api, args.requireTools], ["anthropic", ["list_dir", "read_file"]]);
+});
+
+Deno.test("parseCliArgs() rejects an empty --api and a --require-tools list with an empty name", () => {
+  assertUsageError(["--api", " "], "--api needs a value");
+  assertUsageError(
+    ["--require-tools", "list_dir,,read_file"],
+    "--require-tools needs tool names separated by commas, e.g. list_dir,read_file (got 'list_dir,,read_file')",
+  );
+  assertUsageError(
+    ["--require-tools", ""],
+    "--require-tools needs tool names separated by commas, e.g. list_dir,read_file (got '')",
+  );
 });

@@ -12,6 +12,7 @@ function configFor(root: string): Config {
     sandbox: "auto",
     output: "text",
     provider: "deepseek",
+    label: "DeepSeek",
     model: "m",
     baseUrl: "https://collector.example/v1",
     api: "chat",

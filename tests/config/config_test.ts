@@ -8,6 +8,7 @@ import {
   type LoadConfigOptions,
   type LocalCandidate,
   probeLocalServers,
+  switchProvider,
 } from "../../src/config/config.ts";
 import { findProvider } from "../../src/config/providers.ts";
 
@@ -68,6 +69,7 @@ Deno.test("loadConfig() uses the DeepSeek preset when only DEEPSEEK_API_KEY is s
     model: "deepseek-chat",
     baseUrl: "https://api.deepseek.com",
     api: "chat",
+    label: "DeepSeek",
     apiKey: "sk-ds",
     contextWindow: 128_000,
   });
@@ -103,9 +105,10 @@ Deno.test("loadConfig() reads the provider, model and key from .env in the root"
     provider: "openai",
     model: "gpt-test",
     baseUrl: "https://api.openai.com/v1",
-    api: "chat",
+    api: "responses",
+    label: "OpenAI",
     apiKey: "sk-openai",
-    contextWindow: 1_047_576,
+    contextWindow: 400_000,
   });
 });
 
@@ -144,7 +147,8 @@ Deno.test("loadConfig() carries the headless options and .env warnings into the 
 
 Deno.test("loadConfig() rejects an unknown provider with one line listing the known ones", async () => {
   await using root = await tempRoot();
-  const known = "deepseek, openai, glm, kimi, qwen, openrouter, ollama, llamacpp";
+  const known = "deepseek, openai, anthropic, gemini, groq, mistral, xai, glm, kimi, qwen, openrouter, " +
+    "ollama, llamacpp, lmstudio, vllm";
   await rejects(load(root.path, ["--provider", "nosuch"], { TERN_API_KEY: "k" }), {
     name: "ConfigError",
     message: `unknown provider 'nosuch' (from --provider); known providers: ${known}`,
@@ -199,6 +203,7 @@ Deno.test("loadConfig() uses a local server that answers when no key is set, wit
     model: "qwen2.5-coder:7b",
     baseUrl: server.baseUrl,
     api: "chat",
+    label: "Ollama",
     contextWindow: OLLAMA.contextWindow,
     notice: `no API key set; using local Ollama at ${server.baseUrl}`,
   });
@@ -229,6 +234,7 @@ Deno.test("loadConfig() accepts a base URL override without any key and sends no
     model: "deepseek-chat",
     baseUrl: "http://127.0.0.1:9999/v1",
     api: "chat",
+    label: "custom",
     contextWindow: 128_000,
   });
   equal("apiKey" in config, false);
@@ -242,6 +248,7 @@ Deno.test("loadConfig() needs no key for an explicitly chosen local provider", a
     model: "qwen2.5-coder",
     baseUrl: "http://127.0.0.1:11434/v1",
     api: "chat",
+    label: "Ollama",
     contextWindow: OLLAMA.contextWindow,
   });
 });
@@ -318,4 +325,53 @@ Deno.test("loadConfig() reads TERN_FIRST_BYTE_TIMEOUT as a duration and refuses 
     300_000,
   );
   await rejects(load(root.path, [], { DEEPSEEK_API_KEY: "k", TERN_FIRST_BYTE_TIMEOUT: "soon" }), ConfigError);
+});
+
+Deno.test("loadConfig() takes the wire from --api over TERN_API over the preset", async () => {
+  await using root = await tempRoot();
+  const env = { TERN_API_KEY: "k" };
+  equal((await load(root.path, [], env)).api, "chat");
+  equal((await load(root.path, [], { ...env, TERN_API: "responses" })).api, "responses");
+  equal((await load(root.path, ["--api", "anthropic"], { ...env, TERN_API: "responses" })).api, "anthropic");
+  equal((await load(root.path, ["--provider", "anthropic"], env)).api, "anthropic");
+});
+
+Deno.test("loadConfig() rejects an unknown wire in one line naming where it came from", async () => {
+  await using root = await tempRoot();
+  await rejects(load(root.path, ["--api", "grpc"], { TERN_API_KEY: "k" }), {
+    name: "ConfigError",
+    message: "--api must be one of chat, responses, anthropic (got 'grpc')",
+  });
+  await rejects(load(root.path, [], { TERN_API_KEY: "k", TERN_API: "messages" }), {
+    message: "TERN_API must be one of chat, responses, anthropic (got 'messages')",
+  });
+});
+
+Deno.test("loadConfig() labels a base URL given by flag or variable as custom, a preset by its label", async () => {
+  await using root = await tempRoot();
+  equal((await load(root.path, [], { TERN_BASE_URL: "http://127.0.0.1:9/v1" })).label, "custom");
+  equal((await load(root.path, ["--provider", "anthropic"], { ANTHROPIC_API_KEY: "k" })).label, "Anthropic");
+});
+
+Deno.test("switchProvider() moves to a preset's endpoint, wire and key, keeping the run settings", async () => {
+  await using root = await tempRoot("ANTHROPIC_API_KEY=sk-ant\n");
+  const start = await load(root.path, ["--max-turns", "7"], { DEEPSEEK_API_KEY: "sk-ds" });
+  const moved = await switchProvider(start, { provider: "anthropic", model: "claude-x" }, {});
+  deepStrictEqual(
+    [moved.provider, moved.label, moved.model, moved.baseUrl, moved.api, moved.apiKey, moved.maxTurns],
+    ["anthropic", "Anthropic", "claude-x", "https://api.anthropic.com", "anthropic", "sk-ant", 7],
+  );
+  equal((await switchProvider(start, { provider: "ollama" }, {})).apiKey, undefined);
+});
+
+Deno.test("switchProvider() refuses an unknown provider or a missing key in one line", async () => {
+  await using root = await tempRoot();
+  const start = await load(root.path, [], { DEEPSEEK_API_KEY: "sk-ds" });
+  await rejects(switchProvider(start, { provider: "nosuch" }, {}), {
+    name: "ConfigError",
+    message: /^unknown provider 'nosuch' \(from \/model\); known providers: deepseek, /,
+  });
+  await rejects(switchProvider(start, { provider: "xai" }, {}), {
+    message: /^no API key: set XAI_API_KEY \(or TERN_API_KEY\)/,
+  });
 });

@@ -42,22 +42,35 @@ Deno.test("every hosted provider names its key variable and the local ones need 
   deepStrictEqual(keys, {
     deepseek: "DEEPSEEK_API_KEY",
     openai: "OPENAI_API_KEY",
+    anthropic: "ANTHROPIC_API_KEY",
+    gemini: "GEMINI_API_KEY",
+    groq: "GROQ_API_KEY",
+    mistral: "MISTRAL_API_KEY",
+    xai: "XAI_API_KEY",
     glm: "ZHIPUAI_API_KEY",
     kimi: "MOONSHOT_API_KEY",
     qwen: "DASHSCOPE_API_KEY",
     openrouter: "OPENROUTER_API_KEY",
     ollama: null,
     llamacpp: null,
+    lmstudio: null,
+    vllm: null,
   });
 });
 
-Deno.test("LOCAL_PROVIDERS are Ollama then llama.cpp on 127.0.0.1", () => {
+Deno.test("LOCAL_PROVIDERS are Ollama, llama.cpp, LM Studio and vLLM on 127.0.0.1", () => {
   deepStrictEqual(LOCAL_PROVIDERS.map((preset) => [preset.name, preset.baseUrl]), [
     ["ollama", "http://127.0.0.1:11434/v1"],
     ["llamacpp", "http://127.0.0.1:8080/v1"],
+    ["lmstudio", "http://127.0.0.1:1234/v1"],
+    ["vllm", "http://127.0.0.1:8000/v1"],
   ]);
 });
 
-Deno.test("every preset speaks the chat-completions wire until the other wires exist", () => {
-  deepStrictEqual(PROVIDERS.map((preset) => preset.api), PROVIDERS.map(() => "chat"));
+Deno.test("openai speaks Responses, anthropic speaks Messages, every other preset chat completions", () => {
+  const wires = Object.fromEntries(PROVIDERS.map((preset) => [preset.name, preset.api]));
+  equal(wires.openai, "responses");
+  equal(wires.anthropic, "anthropic");
+  const others = PROVIDERS.filter((p) => p.name !== "openai" && p.name !== "anthropic");
+  deepStrictEqual(others.map((p) => p.api), others.map(() => "chat"));
 });

@@ -18,9 +18,10 @@ Deno.test("createClient() speaks chat completions for api chat, with the bearer 
   assert.equal(model.requests.length, 1);
 });
 
-Deno.test("createClient() refuses a wire format that has no module yet", () => {
+Deno.test("createClient() refuses an unknown wire format, naming the known ones", () => {
   assert.throws(
-    () => createClient({ api: "responses", baseUrl: "http://127.0.0.1:9" }),
-    /the responses wire format is not supported yet/,
+    // A word from an untyped source (a settings file, an old session) must still fail in words.
+    () => createClient({ api: "grpc" as unknown as "chat", baseUrl: "http://127.0.0.1:9" }),
+    /unknown wire format 'grpc' \(known: chat, responses, anthropic\)/,
   );
 });

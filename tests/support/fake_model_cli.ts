@@ -1,7 +1,8 @@
 /**
  * Runs the fake model for manual trials (e.g. under tmux):
  * `deno run -A tests/support/fake_model_cli.ts script.json [--port N] [--loop]`.
- * Prints the base URL on stdout, logs each request on stderr, and stops on Ctrl-C.
+ * Prints the base URL on stdout (for chat and Responses; the Anthropic wire takes it without `/v1`), logs each
+ * request on stderr, and stops on Ctrl-C.
  */
 import { parseArgs } from "node:util";
 import { type ScriptedTurn, startFakeModel } from "./fake_model_server.ts";
@@ -46,6 +47,7 @@ async function main(args: string[]): Promise<number> {
     onRequest: (summary) => console.error(`fake model: request ${summary}`),
   });
   console.log(model.url);
+  console.error(`fake model: for --api anthropic use --base-url ${model.root}`);
   await new Promise<void>((resolve) => {
     Deno.addSignalListener("SIGINT", resolve);
     Deno.addSignalListener("SIGTERM", resolve);

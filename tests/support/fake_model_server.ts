@@ -1,15 +1,25 @@
-/** A real HTTP fake of an OpenAI-compatible model on 127.0.0.1: scripted turns, fault injection, raw replay. */
+/**
+ * A real HTTP fake of a model on 127.0.0.1 speaking all three wires (chat completions at
+ * `/v1/chat/completions`, Anthropic Messages at `/v1/messages`, OpenAI Responses at `/v1/responses`):
+ * scripted turns, fault injection, raw replay, and each wire's history checks.
+ */
 import { abortableSleep } from "../../src/llm/retry.ts";
+import { anthropicFrames, anthropicIssued, checkAnthropicRequest } from "./_fake_anthropic_wire.ts";
 import { checkRequest, type ScriptedTurn, turnPayloads } from "./_fake_model_wire.ts";
+import { checkResponsesRequest, responsesFrames, responsesIssued } from "./_fake_responses_wire.ts";
 
 export type { ScriptedToolCall, ScriptedTurn } from "./_fake_model_wire.ts";
 
 /** A running fake model server; `await using` closes it. */
 export interface FakeModel extends AsyncDisposable {
-  /** Base URL, e.g. `http://127.0.0.1:PORT/v1`. */
+  /** Base URL for the OpenAI wires, e.g. `http://127.0.0.1:PORT/v1`. */
   url: string;
-  /** Parsed JSON bodies of the chat-completions requests received, in order (rejected ones included). */
+  /** The server's root without `/v1`: the base URL for the Anthropic wire (it appends `/v1/messages`). */
+  root: string;
+  /** Parsed JSON bodies of the model requests received, in order (rejected ones included). */
   requests: Record<string, unknown>[];
+  /** The wire each request spoke, by position in `requests`. */
+  wires: Wire[];
   /** Stops the server, aborting in-flight streams and pending delays. */
   close(): Promise<void>;
 }
@@ -33,13 +43,31 @@ interface Plan {
 
 const encoder = new TextEncoder();
 
-/** Starts a fake model serving `script` on POST /v1/chat/completions and a model list on GET /v1/models. */
+/** The wire formats the fake speaks, by request path. */
+export type Wire = "chat" | "anthropic" | "responses";
+
+const ROUTES: Record<string, Wire> = {
+  "/v1/chat/completions": "chat",
+  "/v1/messages": "anthropic",
+  "/v1/responses": "responses",
+};
+
+/** Starts a fake model serving `script` on all three wires' paths and a model list on GET /v1/models. */
 export function startFakeModel(script: Script, options: FakeModelOptions = {}): FakeModel {
   const requests: Record<string, unknown>[] = [];
-  return serve(options.port ?? 0, async (body, signal) => {
+  const wires: Wire[] = [];
+  // What was handed out (signatures, encrypted reasoning), so later requests are checked against it.
+  const anthropic = anthropicIssued();
+  const responses = responsesIssued();
+  return serve(options.port ?? 0, async (body, signal, { wire, headers }) => {
     const index = requests.length;
     requests.push(body);
-    const problem = checkRequest(body);
+    wires.push(wire);
+    const problem = wire === "chat"
+      ? checkRequest(body)
+      : wire === "anthropic"
+      ? checkAnthropicRequest(body, headers, anthropic)
+      : checkResponsesRequest(body, responses);
     options.onRequest?.(`#${index} ${problem ? `rejected: ${problem}` : "ok"}`);
     if (problem) return errorResponse(400, `fake model: invalid request: ${problem}`);
     let turn: ScriptedTurn;
@@ -51,11 +79,16 @@ export function startFakeModel(script: Script, options: FakeModelOptions = {}): 
     if (turn.delayMs) await abortableSleep(turn.delayMs, signal);
     if (signal.aborted) return errorResponse(503, "fake model: closed while the response was pending");
     if (turn.status !== undefined) return statusResponse(turn);
-    let frames = turnPayloads(turn, { model: String(body.model), turnIndex: index }).map(dataFrame);
+    const context = { model: String(body.model), turnIndex: index };
+    let frames = wire === "chat"
+      ? turnPayloads(turn, context).map(dataFrame)
+      : wire === "anthropic"
+      ? anthropicFrames(turn, context, anthropic)
+      : responsesFrames(turn, context, responses);
     if (turn.cutAfterChunks !== undefined) frames = frames.slice(0, turn.cutAfterChunks);
-    else if (!turn.omitDone && !turn.streamError) frames.push(dataFrame("[DONE]"));
+    else if (wire === "chat" && !turn.omitDone && !turn.streamError) frames.push(dataFrame("[DONE]"));
     return { frames, chunkDelayMs: turn.chunkDelayMs };
-  }, requests);
+  }, { requests, wires });
 }
 
 /** Options of a raw replay. */
@@ -64,25 +97,35 @@ export interface ReplayOptions {
   byteChunkSize?: number;
   /** Line ending used between fields and events (default "\n"). */
   eol?: "\n" | "\r\n" | "\r";
-  /** Append `data: [DONE]` (default true). */
+  /** Append `data: [DONE]` (default true, false with `named`). */
   done?: boolean;
+  /** Precede each line with `event: <its JSON "type">`, as Anthropic and Responses streams do. */
+  named?: boolean;
 }
 
-/** Serves the same raw stream to every chat-completions request: each line as `data: <line>`, then [DONE]. */
+/**
+ * Serves the same raw stream to every model request, on any wire's path: each line as `data: <line>`
+ * (with `event: <type>` when `named`), then [DONE] unless told otherwise.
+ */
 export function replayChunks(lines: string[], options: ReplayOptions = {}): FakeModel {
   const eol = options.eol ?? "\n";
-  const events = lines.filter((line) => line.trim() !== "").map((line) => `data: ${line}${eol}${eol}`);
-  if (options.done ?? true) events.push(`data: [DONE]${eol}${eol}`);
+  const events = lines.filter((line) => line.trim() !== "").map((line) => {
+    const name = options.named ? `event: ${JSON.parse(line).type}${eol}` : "";
+    return `${name}data: ${line}${eol}${eol}`;
+  });
+  if (options.done ?? !options.named) events.push(`data: [DONE]${eol}${eol}`);
   const bytes = encoder.encode(events.join(""));
   const size = options.byteChunkSize;
   const pieces: Uint8Array[] = [];
   if (size) { for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size)); }
   else pieces.push(...events.map((event) => encoder.encode(event)));
   const requests: Record<string, unknown>[] = [];
-  return serve(0, (body) => {
+  const wires: Wire[] = [];
+  return serve(0, (body, _signal, { wire }) => {
     requests.push(body);
+    wires.push(wire);
     return Promise.resolve({ frames: pieces });
-  }, requests);
+  }, { requests, wires });
 }
 
 /** Serves a `*.chunks.txt` fixture file (one JSON payload per line) with replayChunks. */
@@ -90,14 +133,23 @@ export async function replayFixture(path: string | URL, options: ReplayOptions =
   return replayChunks((await Deno.readTextFile(path)).split("\n"), options);
 }
 
-type Handler = (body: Record<string, unknown>, signal: AbortSignal) => Promise<Plan | Response>;
+type Handler = (
+  body: Record<string, unknown>,
+  signal: AbortSignal,
+  request: { wire: Wire; headers: Headers },
+) => Promise<Plan | Response>;
 
-function serve(port: number, handle: Handler, requests: Record<string, unknown>[]): FakeModel {
+function serve(
+  port: number,
+  handle: Handler,
+  log: { requests: Record<string, unknown>[]; wires: Wire[] },
+): FakeModel {
   const inFlight = new Set<AbortController>();
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, async (req) => {
     const path = new URL(req.url).pathname;
     if (req.method === "GET" && path === "/v1/models") return Response.json(MODELS);
-    if (req.method !== "POST" || path !== "/v1/chat/completions") {
+    const wire = Object.hasOwn(ROUTES, path) ? ROUTES[path] : undefined;
+    if (req.method !== "POST" || wire === undefined) {
       return errorResponse(404, `fake model: no route for ${req.method} ${path}`);
     }
     const body = await req.json().catch(() => undefined);
@@ -108,7 +160,7 @@ function serve(port: number, handle: Handler, requests: Record<string, unknown>[
     inFlight.add(controller);
     const release = () => inFlight.delete(controller);
     try {
-      const plan = await handle(body, controller.signal);
+      const plan = await handle(body, controller.signal, { wire, headers: req.headers });
       if (plan instanceof Response) {
         release();
         return plan;
@@ -127,8 +179,8 @@ function serve(port: number, handle: Handler, requests: Record<string, unknown>[
     })();
     return closing;
   };
-  const url = `http://127.0.0.1:${server.addr.port}/v1`;
-  return { url, requests, close, [Symbol.asyncDispose]: close };
+  const root = `http://127.0.0.1:${server.addr.port}`;
+  return { url: `${root}/v1`, root, ...log, close, [Symbol.asyncDispose]: close };
 }
 
 /** A body that writes the frames with the planned pauses; aborting ends it early. */

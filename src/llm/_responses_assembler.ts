@@ -1,0 +1,333 @@
+/** Pure assembly of OpenAI Responses stream events into one AssistantTurn; no I/O, tested with plain data. */
+import { isObject, type Json, nonEmpty, num } from "./_json.ts";
+import type { SseEvent } from "./sse.ts";
+import { type AssistantTurn, LlmError, type StreamEvent, type ToolCall, type Usage } from "./types.ts";
+import { parseEventData, toFinishReason, type WireAssembler } from "./wire.ts";
+
+/** One output item as it streams. */
+interface Item {
+  index: number;
+  type: string;
+  id?: string;
+  callId?: string;
+  name?: string;
+  /** Function arguments, custom tool input, or an apply_patch operation as JSON. */
+  input: string;
+  /** Text deltas arrived for this (message) item. */
+  sawText: boolean;
+  /** The finished item as `output_item.done` sent it. */
+  done?: Json;
+}
+
+/** Error codes that a fresh attempt may get past. */
+const RETRYABLE_CODES = new Set([
+  "server_error",
+  "server_is_overloaded",
+  "rate_limit_exceeded",
+  "overloaded",
+]);
+
+/** Names under which some models wrap several calls into one (`{tool_uses: [...]}`). */
+const PARALLEL_WRAPPERS = new Set(["parallel", "multi_tool_use.parallel"]);
+
+/**
+ * Folds the events of one Responses stream into deltas and, at the end, one turn: output items (reasoning,
+ * message, function_call, custom_tool_call, apply_patch_call), text and reasoning deltas (summary or raw
+ * reasoning text), and the terminal `response.completed` / `response.incomplete` / `response.failed`.
+ * Events after the terminal one (a second response on the same stream) are ignored.
+ */
+export class ResponsesAssembler implements WireAssembler {
+  #source: string;
+  #items = new Map<number, Item>();
+  #text = "";
+  #reasoning = "";
+  #status: "completed" | "incomplete" | undefined;
+  #incompleteReason: string | undefined;
+  #usage: Usage | undefined;
+  #model: string | undefined;
+  #events = 0;
+  #output = false;
+
+  constructor(options: { source?: string } = {}) {
+    this.#source = options.source ?? "the model provider";
+  }
+
+  /** True once a text or reasoning delta was emitted. */
+  get hasOutput(): boolean {
+    return this.#output;
+  }
+
+  /** True once `response.completed` or `response.incomplete` arrived. */
+  get complete(): boolean {
+    return this.#status !== undefined;
+  }
+
+  /** The terminal event ends the response: nothing after it belongs to this turn. */
+  get ended(): boolean {
+    return this.#status !== undefined;
+  }
+
+  /** Consumes one SSE event; returns its deltas. Throws LlmError on `error` and `response.failed`. */
+  push(event: SseEvent): StreamEvent[] {
+    const data = event.data.trim();
+    if (data === "" || data === "[DONE]") return [];
+    return this.pushEvent(parseEventData(data, this.#source, this.#output));
+  }
+
+  /** Consumes one parsed event payload. */
+  pushEvent(payload: unknown): StreamEvent[] {
+    if (this.ended) return [];
+    this.#events++;
+    if (!isObject(payload)) {
+      throw this.#error("bad_response", `${this.#source} sent a stream event that is not a JSON object`);
+    }
+    const events: StreamEvent[] = [];
+    const type = String(payload.type ?? "");
+    switch (type) {
+      case "response.created":
+      case "response.in_progress":
+        this.#takeResponse(payload.response);
+        break;
+      case "response.output_item.added":
+        this.#itemAdded(payload, events);
+        break;
+      case "response.output_item.done":
+        this.#itemDone(payload, events);
+        break;
+      case "response.output_text.delta":
+        this.#itemFor(payload).sawText = true;
+        this.#addText(String(payload.delta ?? ""), events);
+        break;
+      case "response.reasoning_summary_part.added":
+        // Summary parts are paragraphs: keep them apart.
+        if ((num(payload.summary_index) ?? 0) > 0 && this.#reasoning !== "") {
+          this.#addReasoning("\n\n", events);
+        }
+        break;
+      case "response.reasoning_summary_text.delta":
+      case "response.reasoning_text.delta":
+        this.#addReasoning(String(payload.delta ?? ""), events);
+        break;
+      case "response.function_call_arguments.delta":
+      case "response.custom_tool_call_input.delta":
+        this.#inputDelta(payload, events);
+        break;
+      case "response.function_call_arguments.done":
+        if (typeof payload.arguments === "string") this.#itemFor(payload).input = payload.arguments;
+        break;
+      case "response.completed":
+      case "response.incomplete":
+        this.#terminal(type, payload.response);
+        break;
+      case "response.failed":
+        throw this.#failure(isObject(payload.response) ? payload.response.error : undefined);
+      case "error":
+        throw this.#failure(isObject(payload.error) ? payload.error : payload);
+      default:
+        break; // content_part.*, *.done echoes, and event types added later
+    }
+    return events;
+  }
+
+  /** Returns the complete turn; throws LlmError("interrupted") when no terminal event arrived. */
+  finish(): AssistantTurn {
+    if (!this.complete) {
+      throw this.#error(
+        "interrupted",
+        `The stream from ${this.#source} ended after ${this.#events} event(s) without response.completed or response.incomplete`,
+      );
+    }
+    const items = [...this.#items.values()].sort((a, b) => a.index - b.index);
+    const toolCalls = items.flatMap((item) => this.#toolCalls(item));
+    // A cut response is never complete, whatever word the server used for the cut.
+    const finishReason = this.#status === "incomplete"
+      ? (toFinishReason(this.#incompleteReason, false) === "content_filter" ? "content_filter" : "length")
+      : toFinishReason(undefined, toolCalls.length > 0);
+    const turn: AssistantTurn = { text: this.#text, reasoning: this.#reasoning, toolCalls, finishReason };
+    if (this.#incompleteReason !== undefined && this.#incompleteReason !== finishReason) {
+      turn.rawFinishReason = this.#incompleteReason;
+    }
+    if (this.#usage) turn.usage = this.#usage;
+    if (this.#model) turn.model = this.#model;
+    const reasoning = items.filter((item) => item.type === "reasoning" && item.done).map((item) =>
+      item.done!
+    );
+    if (reasoning.length > 0) turn.providerData = { api: "responses", reasoning };
+    return turn;
+  }
+
+  #takeResponse(raw: unknown): void {
+    if (!isObject(raw)) return;
+    this.#model = nonEmpty(raw.model) ?? this.#model;
+    this.#usage = toResponsesUsage(raw.usage) ?? this.#usage;
+  }
+
+  #terminal(type: string, raw: unknown): void {
+    this.#takeResponse(raw);
+    this.#status = type === "response.completed" ? "completed" : "incomplete";
+    if (this.#status === "incomplete") {
+      const details = isObject(raw) && isObject(raw.incomplete_details) ? raw.incomplete_details : {};
+      this.#incompleteReason = nonEmpty(details.reason) ?? "incomplete";
+    }
+  }
+
+  #itemAdded(payload: Json, events: StreamEvent[]): void {
+    const raw = isObject(payload.item) ? payload.item : {};
+    const index = num(payload.output_index) ?? this.#items.size;
+    const item: Item = {
+      index,
+      type: String(raw.type ?? ""),
+      id: nonEmpty(raw.id),
+      callId: nonEmpty(raw.call_id),
+      name: nonEmpty(raw.name),
+      input: typeof raw.arguments === "string"
+        ? raw.arguments
+        : typeof raw.input === "string"
+        ? raw.input
+        : "",
+      sawText: false,
+    };
+    this.#items.set(index, item);
+    if (item.type === "function_call" || item.type === "custom_tool_call") {
+      events.push({
+        type: "tool_call_delta",
+        index,
+        id: item.callId,
+        name: item.name,
+        argumentsDelta: item.input,
+      });
+    }
+  }
+
+  #itemDone(payload: Json, events: StreamEvent[]): void {
+    const raw = isObject(payload.item) ? payload.item : {};
+    const item = this.#itemFor(payload, raw);
+    item.done = raw;
+    item.callId = nonEmpty(raw.call_id) ?? item.callId;
+    item.name = nonEmpty(raw.name) ?? item.name;
+    if (typeof raw.arguments === "string" && raw.arguments !== "") item.input = raw.arguments;
+    if (typeof raw.input === "string" && raw.input !== "") item.input = raw.input;
+    if (item.type === "apply_patch_call" && isObject(raw.operation)) {
+      item.input = JSON.stringify(raw.operation);
+    }
+    // A server that sends a message only whole (no deltas): its text still counts.
+    if (item.type === "message" && !item.sawText && Array.isArray(raw.content)) {
+      for (const part of raw.content) {
+        if (isObject(part) && part.type === "output_text") this.#addText(String(part.text ?? ""), events);
+      }
+    }
+  }
+
+  #inputDelta(payload: Json, events: StreamEvent[]): void {
+    const item = this.#itemFor(payload);
+    const delta = String(payload.delta ?? "");
+    item.input += delta;
+    events.push({ type: "tool_call_delta", index: item.index, argumentsDelta: delta });
+  }
+
+  /** The item an event belongs to, by output_index, else by item_id; created when the server skipped `added`. */
+  #itemFor(payload: Json, raw: Json = {}): Item {
+    const index = num(payload.output_index);
+    const byIndex = index === undefined ? undefined : this.#items.get(index);
+    if (byIndex) return byIndex;
+    const id = nonEmpty(payload.item_id) ?? nonEmpty(raw.id);
+    for (const item of this.#items.values()) if (id !== undefined && item.id === id) return item;
+    const created: Item = {
+      index: index ?? this.#items.size,
+      type: String(raw.type ?? ""),
+      id,
+      input: "",
+      sawText: false,
+    };
+    this.#items.set(created.index, created);
+    return created;
+  }
+
+  /** The tool calls an item stands for: none, one, or the calls a parallel wrapper holds. */
+  #toolCalls(item: Item): ToolCall[] {
+    const kind = item.type;
+    if (kind !== "function_call" && kind !== "custom_tool_call" && kind !== "apply_patch_call") return [];
+    const name = kind === "apply_patch_call" ? "apply_patch" : item.name;
+    if (!item.callId || !name) {
+      throw this.#error("bad_response", `${this.#source} sent a ${kind} item without a call_id or a name`);
+    }
+    const call = { id: item.callId, name, arguments: item.input };
+    return PARALLEL_WRAPPERS.has(name) ? unwrapParallel(call) : [call];
+  }
+
+  #addText(text: string, events: StreamEvent[]): void {
+    if (text === "") return;
+    this.#text += text;
+    this.#output = true;
+    events.push({ type: "text_delta", text });
+  }
+
+  #addReasoning(text: string, events: StreamEvent[]): void {
+    if (text === "") return;
+    this.#reasoning += text;
+    this.#output = true;
+    events.push({ type: "reasoning_delta", text });
+  }
+
+  #failure(raw: unknown): LlmError {
+    const err = isObject(raw) ? raw : {};
+    const code = nonEmpty(err.code) ?? nonEmpty(err.type);
+    const message = nonEmpty(err.message) ?? "the response failed without details";
+    return new LlmError(
+      "stream_error",
+      `Stream error from ${this.#source}: ${message}${code ? ` (${code})` : ""}`,
+      {
+        partialOutput: this.#output,
+        retryable: code !== undefined && RETRYABLE_CODES.has(code),
+      },
+    );
+  }
+
+  #error(kind: "bad_response" | "interrupted", message: string): LlmError {
+    return new LlmError(kind, message, { partialOutput: this.#output });
+  }
+}
+
+/**
+ * The calls inside a `parallel` wrapper (`{tool_uses: [{recipient_name: "functions.x", parameters}]}`),
+ * each with its own id (`<call_id>_<n>`); the wrapper itself when it does not hold that shape.
+ */
+export function unwrapParallel(call: ToolCall): ToolCall[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(call.arguments);
+  } catch {
+    return [call];
+  }
+  const uses = isObject(parsed) && Array.isArray(parsed.tool_uses) ? parsed.tool_uses : undefined;
+  if (!uses || uses.length === 0 || !uses.every((u) => isObject(u) && typeof u.recipient_name === "string")) {
+    return [call];
+  }
+  return uses.map((use, n) => ({
+    id: `${call.id}_${n}`,
+    name: String(use.recipient_name).replace(/^functions\./, ""),
+    arguments: JSON.stringify(isObject(use.parameters) ? use.parameters : {}),
+  }));
+}
+
+/** Responses usage in tern's words (input/output tokens, cached and cache-write input, reasoning output). */
+export function toResponsesUsage(raw: unknown): Usage | undefined {
+  if (!isObject(raw)) return undefined;
+  const input = num(raw.input_tokens);
+  const output = num(raw.output_tokens);
+  if (input === undefined && output === undefined) return undefined;
+  const usage: Usage = {
+    promptTokens: input ?? 0,
+    completionTokens: output ?? 0,
+    totalTokens: num(raw.total_tokens) ?? (input ?? 0) + (output ?? 0),
+  };
+  const inDetails = isObject(raw.input_tokens_details) ? raw.input_tokens_details : {};
+  const cached = num(inDetails.cached_tokens);
+  if (cached !== undefined) usage.cachedTokens = cached;
+  const written = num(inDetails.cache_write_tokens);
+  if (written !== undefined) usage.cacheWriteTokens = written;
+  const outDetails = isObject(raw.output_tokens_details) ? raw.output_tokens_details : {};
+  const reasoning = num(outDetails.reasoning_tokens);
+  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
+  return usage;
+}

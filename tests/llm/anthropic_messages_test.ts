@@ -1,0 +1,207 @@
+import assert from "node:assert/strict";
+import { buildAnthropicBody, buildAnthropicRequest, toolUseId } from "../../src/llm/anthropic_messages.ts";
+import { createClient } from "../../src/llm/client.ts";
+import { type ChatRequest, LlmError, type Message } from "../../src/llm/types.ts";
+import { startFakeModel } from "../support/fake_model_server.ts";
+
+const TOOLS = [
+  { name: "read_file", description: "Read", parameters: { type: "object" } },
+  { name: "edit_file", description: "Edit", parameters: { type: "object" } },
+];
+const CACHE = { type: "ephemeral" };
+const never = new AbortController().signal;
+
+function request(messages: Message[], extra: Partial<ChatRequest> = {}): ChatRequest {
+  return { model: "claude-test", messages, tools: TOOLS, ...extra };
+}
+
+const HISTORY: Message[] = [
+  { role: "system", content: "You are tern." },
+  { role: "user", content: "fix it" },
+  {
+    role: "assistant",
+    content: "Reading.",
+    reasoning: "Look first.",
+    toolCalls: [{ id: "toolu_1", name: "read_file", arguments: '{"path":"a.txt"}' }],
+    providerData: {
+      api: "anthropic",
+      blocks: [{ type: "thinking", thinking: "Look first.", signature: "S1" }],
+    },
+  },
+  { role: "tool", toolCallId: "toolu_1", name: "read_file", content: "no such file", isError: true },
+];
+
+Deno.test("buildAnthropicBody() puts the system prompt on top, thinking first, results as tool_result blocks", () => {
+  const body = buildAnthropicBody(request(HISTORY));
+  assert.deepEqual(body.system, [{ type: "text", text: "You are tern.", cache_control: CACHE }]);
+  assert.deepEqual(body.messages, [
+    { role: "user", content: [{ type: "text", text: "fix it" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", thinking: "Look first.", signature: "S1" },
+        { type: "text", text: "Reading." },
+        { type: "tool_use", id: "toolu_1", name: "read_file", input: { path: "a.txt" } },
+      ],
+    },
+    {
+      role: "user",
+      content: [{
+        type: "tool_result",
+        tool_use_id: "toolu_1",
+        content: "no such file",
+        is_error: true,
+        cache_control: CACHE,
+      }],
+    },
+  ]);
+  assert.equal(body.max_tokens, 16_384);
+  assert.equal(body.stream, true);
+});
+
+Deno.test("buildAnthropicBody() sorts the tools and marks the last one as a cache breakpoint", () => {
+  const body = buildAnthropicBody(request([{ role: "user", content: "hi" }]));
+  assert.deepEqual(body.tools, [
+    { name: "edit_file", description: "Edit", input_schema: { type: "object" } },
+    { name: "read_file", description: "Read", input_schema: { type: "object" }, cache_control: CACHE },
+  ]);
+  assert.equal(body.tool_choice, undefined);
+});
+
+Deno.test("buildAnthropicBody() drops another wire's providerData and thinking on turns without tool calls", () => {
+  const foreign: Message[] = [
+    { role: "user", content: "hi" },
+    {
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "functions.read_file:0", name: "read_file", arguments: "not json" }],
+      providerData: {
+        api: "responses",
+        reasoning: [{ type: "reasoning", id: "rs_1", encrypted_content: "E" }],
+      },
+    },
+    { role: "tool", toolCallId: "functions.read_file:0", name: "read_file", content: "ok", isError: false },
+    { role: "user", content: "and now?" },
+    { role: "assistant", content: "", providerData: { api: "anthropic", blocks: [{ type: "thinking" }] } },
+  ];
+  const messages = buildAnthropicBody(request(foreign)).messages as { role: string; content: unknown[] }[];
+  // Kimi's id is made acceptable on the call and on its result alike; bad JSON arguments become {}.
+  assert.deepEqual(messages[1].content, [
+    { type: "tool_use", id: "functions_read_file_0", name: "read_file", input: {} },
+  ]);
+  assert.deepEqual(messages[2].content, [
+    { type: "tool_result", tool_use_id: "functions_read_file_0", content: "ok" },
+    { type: "text", text: "and now?", cache_control: CACHE },
+  ]);
+  // The empty assistant message is left out: the API refuses empty content.
+  assert.equal(messages.length, 3);
+  assert.equal(toolUseId("call_0-x"), "call_0-x");
+});
+
+Deno.test("buildAnthropicBody() maps tool_choice: required to any, a name to tool, and auto as itself", () => {
+  const choice = (toolChoice: ChatRequest["toolChoice"]) =>
+    buildAnthropicBody(request([{ role: "user", content: "hi" }], { toolChoice })).tool_choice;
+  assert.deepEqual(choice("required"), { type: "any" });
+  assert.deepEqual(choice({ name: "read_file" }), { type: "tool", name: "read_file" });
+  assert.deepEqual(choice("auto"), { type: "auto" });
+  const noTools = buildAnthropicBody({
+    model: "m",
+    messages: [{ role: "user", content: "x" }],
+    tools: [],
+    toolChoice: "required",
+  });
+  assert.equal(noTools.tool_choice, undefined);
+});
+
+Deno.test("buildAnthropicRequest() posts to /v1/messages with x-api-key and the version header", () => {
+  const wire = buildAnthropicRequest(request([{ role: "user", content: "hi" }]), { apiKey: "sk-ant" });
+  assert.equal(wire.path, "/v1/messages");
+  assert.deepEqual(wire.headers, { "anthropic-version": "2023-06-01", "x-api-key": "sk-ant" });
+  assert.deepEqual(buildAnthropicRequest(request([]), {}).headers, { "anthropic-version": "2023-06-01" });
+});
+
+Deno.test("Anthropic client round-trips thinking with its signature through the fake server's checks", async () => {
+  await using model = startFakeModel([
+    { reasoning: "Read it first.", toolCalls: [{ name: "read_file", arguments: '{"path":"a"}' }] },
+    { text: "Done." },
+  ]);
+  const client = createClient({ api: "anthropic", baseUrl: model.root, apiKey: "k" });
+  const history: Message[] = [{ role: "system", content: "sys" }, { role: "user", content: "go" }];
+  const first = await client.stream(request(history), never, () => {});
+  assert.equal(first.reasoning, "Read it first.");
+  assert.equal(first.finishReason, "tool_calls");
+  assert.deepEqual(first.providerData?.api, "anthropic");
+  const call = first.toolCalls[0];
+  history.push(
+    {
+      role: "assistant",
+      content: "",
+      reasoning: first.reasoning,
+      toolCalls: first.toolCalls,
+      providerData: first.providerData,
+    },
+    { role: "tool", toolCallId: call.id, name: call.name, content: "text", isError: false },
+  );
+  const second = await client.stream(request(history), never, () => {});
+  assert.equal(second.text, "Done.");
+  assert.deepEqual(model.wires, ["anthropic", "anthropic"]);
+});
+
+Deno.test("the fake Anthropic server rejects a tool-call turn sent back without its thinking", async () => {
+  await using model = startFakeModel([
+    { reasoning: "Think.", toolCalls: [{ id: "toolu_x", name: "read_file", arguments: "{}" }] },
+    { text: "never" },
+  ]);
+  const client = createClient({ api: "anthropic", baseUrl: model.root });
+  const first = await client.stream(request([{ role: "user", content: "go" }]), never, () => {});
+  const history: Message[] = [
+    { role: "user", content: "go" },
+    { role: "assistant", content: "", toolCalls: first.toolCalls }, // providerData lost
+    { role: "tool", toolCallId: "toolu_x", name: "read_file", content: "x", isError: false },
+  ];
+  await assert.rejects(() => client.stream(request(history), never, () => {}), (error: unknown) => {
+    assert.ok(error instanceof LlmError && error.status === 400);
+    assert.match(error.message, /must send back its thinking block with signature sig-0-/);
+    return true;
+  });
+});
+
+Deno.test("the fake Anthropic server rejects a tool_result that answers no tool_use", async () => {
+  await using model = startFakeModel([{ text: "never" }]);
+  const client = createClient({ api: "anthropic", baseUrl: model.root });
+  const history: Message[] = [
+    { role: "user", content: "go" },
+    { role: "assistant", content: "ok" },
+    { role: "tool", toolCallId: "toolu_ghost", name: "read_file", content: "x", isError: false },
+  ];
+  await assert.rejects(() => client.stream(request(history), never, () => {}), /answers no tool_use/);
+});
+
+Deno.test("an in-stream overloaded_error is a retryable stream_error; invalid_request_error is not", async () => {
+  await using model = startFakeModel([
+    { text: "Hi", streamError: { message: "Overloaded", type: "overloaded_error" } },
+    { streamError: { message: "bad", type: "invalid_request_error" } },
+  ]);
+  const client = createClient({ api: "anthropic", baseUrl: model.root });
+  const call = () => client.stream(request([{ role: "user", content: "go" }]), never, () => {});
+  const overloaded = await call().catch((e) => e);
+  assert.ok(overloaded instanceof LlmError);
+  assert.deepEqual(
+    [overloaded.kind, overloaded.retryable, overloaded.partialOutput],
+    ["stream_error", true, true],
+  );
+  assert.match(overloaded.message, /Overloaded \(overloaded_error\)/);
+  const invalid = await call().catch((e) => e);
+  assert.equal(invalid.retryable, false);
+});
+
+Deno.test("an Anthropic stream cut before its stop_reason is interrupted, never a half turn", async () => {
+  await using model = startFakeModel([{ text: "Hello there", cutAfterChunks: 5 }]);
+  const client = createClient({ api: "anthropic", baseUrl: model.root });
+  await assert.rejects(
+    () => client.stream(request([{ role: "user", content: "go" }]), never, () => {}),
+    (error: unknown) =>
+      error instanceof LlmError && error.kind === "interrupted" &&
+      /without a stop_reason/.test(error.message),
+  );
+});
