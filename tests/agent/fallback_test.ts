@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { runTask } from "../../src/agent/loop.ts";
 import { createClient } from "../../src/llm/client.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
@@ -16,20 +16,20 @@ Deno.test("--fallback: after retries on 503 the call continues on the fallback's
   };
   const options = loopOptions(primary, { fallback });
   const result = await runTask(system(), "go", options);
-  assert.deepEqual([result.exitReason, result.text], ["done", "from the fallback"]);
-  assert.equal(primary.requests.length, 3);
-  assert.deepEqual([backup.wires, backup.requests[0].model], [["anthropic"], "claude-backup"]);
+  assertEquals([result.exitReason, result.text], ["done", "from the fallback"]);
+  assertStrictEquals(primary.requests.length, 3);
+  assertEquals([backup.wires, backup.requests[0].model], [["anthropic"], "claude-backup"]);
   const notices = options.events.filter((e) => e.type === "notice").map((e) =>
     e.type === "notice" && e.message
   );
-  assert.equal(notices.length, 1);
-  assert.match(
+  assertStrictEquals(notices.length, 1);
+  assertMatch(
     String(notices[0]),
     /HTTP 503 .*gave up after 3 attempts.*; continuing on anthropic\/claude-backup\.$/,
   );
   // The next task starts on the primary again.
   const next = await runTask(system(), "again", loopOptions(primary, { fallback }));
-  assert.equal(next.text, "primary again");
+  assertStrictEquals(next.text, "primary again");
 });
 
 Deno.test("--fallback is not used for a request the server rejects (400) or after output was shown", async () => {
@@ -44,9 +44,9 @@ Deno.test("--fallback is not used for a request the server rejects (400) or afte
     label: "chat/m",
   };
   const rejected = await runTask(system(), "go", loopOptions(primary, { fallback }));
-  assert.equal(rejected.exitReason, "error");
+  assertStrictEquals(rejected.exitReason, "error");
   const cut = await runTask(system(), "go", loopOptions(primary, { fallback }));
-  assert.equal(cut.exitReason, "error");
-  assert.match(String(cut.error), /interrupted/);
-  assert.equal(backup.requests.length, 0);
+  assertStrictEquals(cut.exitReason, "error");
+  assertMatch(String(cut.error), /interrupted/);
+  assertStrictEquals(backup.requests.length, 0);
 });

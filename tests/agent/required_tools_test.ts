@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertEquals, assertStrictEquals } from "../support/assert.ts";
 import { runTask } from "../../src/agent/loop.ts";
 import { RequiredTools, unknownTools } from "../../src/agent/required_tools.ts";
 import type { StepCall } from "../../src/agent/runaway.ts";
@@ -19,25 +19,25 @@ function step(name: string, outcome: { isError?: boolean; executed?: boolean } =
 
 Deno.test("RequiredTools names each tool until a call of it succeeds, then says auto", () => {
   const policy = new RequiredTools(["echo", "explode"]);
-  assert.deepEqual(policy.choice(), { name: "echo" });
+  assertEquals(policy.choice(), { name: "echo" });
   policy.observe(step("echo", { isError: true }));
-  assert.deepEqual(policy.choice(), { name: "echo" }, "a failed call does not count");
+  assertEquals(policy.choice(), { name: "echo" }, "a failed call does not count");
   policy.observe(step("echo", { executed: false }));
-  assert.deepEqual(policy.choice(), { name: "echo" }, "a denied call does not count");
+  assertEquals(policy.choice(), { name: "echo" }, "a denied call does not count");
   policy.observe(step("explode"));
-  assert.deepEqual(policy.choice(), { name: "echo" }, "the wrong tool does not count");
+  assertEquals(policy.choice(), { name: "echo" }, "the wrong tool does not count");
   policy.observe([...step("echo"), ...step("explode")]);
-  assert.equal(policy.choice(), "auto");
+  assertStrictEquals(policy.choice(), "auto");
 });
 
 Deno.test("RequiredTools without names never sets a tool choice", () => {
-  assert.equal(new RequiredTools().choice(), undefined);
-  assert.equal(new RequiredTools([]).choice(), undefined);
+  assertStrictEquals(new RequiredTools().choice(), undefined);
+  assertStrictEquals(new RequiredTools([]).choice(), undefined);
 });
 
 Deno.test("unknownTools() lists the required names no tool has", () => {
-  assert.deepEqual(unknownTools(["echo", "nope", "gone"], ["echo", "explode"]), ["nope", "gone"]);
-  assert.deepEqual(unknownTools([], ["echo"]), []);
+  assertEquals(unknownTools(["echo", "nope", "gone"], ["echo", "explode"]), ["nope", "gone"]);
+  assertEquals(unknownTools([], ["echo"]), []);
 });
 
 /** Each wire's tool_choice in the request bodies, in tern's words. */
@@ -66,8 +66,8 @@ for (const api of ["chat", "responses", "anthropic"] as const) {
       requireTools: ["echo", "explode"],
     });
     const result = await runTask(system(), "go", options);
-    assert.equal(result.exitReason, "done");
-    assert.deepEqual(choices(api, model.requests), ["echo", "echo", "explode", "explode", "explode"]);
+    assertStrictEquals(result.exitReason, "done");
+    assertEquals(choices(api, model.requests), ["echo", "echo", "explode", "explode", "explode"]);
   });
 
   Deno.test(`--require-tools over ${api} returns to auto once the last required tool succeeded`, async () => {
@@ -78,7 +78,7 @@ for (const api of ["chat", "responses", "anthropic"] as const) {
     const baseUrl = api === "anthropic" ? model.root : model.url;
     const client = createClient({ api, baseUrl, apiKey: "k" });
     await runTask(system(), "go", loopOptions(model, { client, requireTools: ["echo"] }));
-    assert.deepEqual(choices(api, model.requests), ["echo", "auto"]);
+    assertEquals(choices(api, model.requests), ["echo", "auto"]);
   });
 }
 
@@ -87,5 +87,5 @@ Deno.test("without --require-tools no request carries a tool_choice", async () =
     text: "ok",
   }]);
   await runTask(system(), "go", loopOptions(model));
-  assert.deepEqual(choices("chat", model.requests), ["-", "-"]);
+  assertEquals(choices("chat", model.requests), ["-", "-"]);
 });

@@ -1,17 +1,17 @@
-import { deepStrictEqual, equal, ok, throws } from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals, assertThrows } from "../support/assert.ts";
 import { HELP_TEXT, parseCliArgs, UsageError, VERSION } from "../../src/cli/args.ts";
 
 /** Asserts that `argv` is bad usage with exactly `message`, on one line, exit code 2. */
 function assertUsageError(argv: string[], message: string) {
-  throws(() => parseCliArgs(argv), (error: unknown) => {
-    ok(error instanceof UsageError, `expected a UsageError for ${JSON.stringify(argv)}`);
-    deepStrictEqual([error.message, error.exitCode], [message, 2]);
+  assert(((error: unknown) => {
+    assert(error instanceof UsageError, `expected a UsageError for ${JSON.stringify(argv)}`);
+    assertEquals([error.message, error.exitCode], [message, 2]);
     return true;
-  });
+  })(assertThrows(() => parseCliArgs(argv))));
 }
 
 Deno.test("parseCliArgs() with no arguments opens the REPL with the defaults", () => {
-  deepStrictEqual(parseCliArgs([]), {
+  assertEquals(parseCliArgs([]), {
     help: false,
     version: false,
     output: "text",
@@ -39,7 +39,7 @@ Deno.test("parseCliArgs() reads every option, long and short", () => {
     "12",
     "--token-budget=50000",
   ];
-  deepStrictEqual(parseCliArgs(argv), {
+  assertEquals(parseCliArgs(argv), {
     help: false,
     version: false,
     prompt: "fix the test",
@@ -52,18 +52,18 @@ Deno.test("parseCliArgs() reads every option, long and short", () => {
     maxTurns: 12,
     tokenBudget: 50_000,
   });
-  equal(parseCliArgs(["--print", "task"]).prompt, "task");
+  assertStrictEquals(parseCliArgs(["--print", "task"]).prompt, "task");
 });
 
 Deno.test("parseCliArgs() recognises -h, --help, -v and --version", () => {
-  equal(parseCliArgs(["-h"]).help, true);
-  equal(parseCliArgs(["--help"]).help, true);
-  equal(parseCliArgs(["-v"]).version, true);
-  equal(parseCliArgs(["--version"]).version, true);
+  assertStrictEquals(parseCliArgs(["-h"]).help, true);
+  assertStrictEquals(parseCliArgs(["--help"]).help, true);
+  assertStrictEquals(parseCliArgs(["-v"]).version, true);
+  assertStrictEquals(parseCliArgs(["--version"]).version, true);
 });
 
 Deno.test("parseCliArgs() lets --help through even with --output json and no task", () => {
-  equal(parseCliArgs(["--output", "json", "--help"]).help, true);
+  assertStrictEquals(parseCliArgs(["--output", "json", "--help"]).help, true);
 });
 
 Deno.test("parseCliArgs() rejects an unknown option", () => {
@@ -159,26 +159,26 @@ Deno.test("HELP_TEXT names every option, environment variable and exit code", ()
     "130 cancelled",
     VERSION,
   ];
-  for (const word of expected) ok(HELP_TEXT.includes(word), word);
-  equal(VERSION, "0.1.0");
+  for (const word of expected) assert(HELP_TEXT.includes(word), word);
+  assertStrictEquals(VERSION, "0.1.0");
 });
 
 Deno.test("parseCliArgs() reads -c, -r with and without an id, --no-session and --context-window", () => {
-  equal(parseCliArgs(["-c", "-p", "go on"]).continue, true);
-  equal(parseCliArgs(["--continue"]).continue, true);
-  equal(parseCliArgs(["-r", "20261130-180000-abcd"]).resume, "20261130-180000-abcd");
-  equal(parseCliArgs(["--resume"]).resume, "");
-  equal(parseCliArgs(["-r", "-p", "x"]).resume, "");
-  equal(parseCliArgs(["--resume=abc"]).resume, "abc");
-  equal(parseCliArgs(["--no-session"]).noSession, true);
-  equal(parseCliArgs(["--context-window", "8000"]).contextWindow, 8000);
+  assertStrictEquals(parseCliArgs(["-c", "-p", "go on"]).continue, true);
+  assertStrictEquals(parseCliArgs(["--continue"]).continue, true);
+  assertStrictEquals(parseCliArgs(["-r", "20261130-180000-abcd"]).resume, "20261130-180000-abcd");
+  assertStrictEquals(parseCliArgs(["--resume"]).resume, "");
+  assertStrictEquals(parseCliArgs(["-r", "-p", "x"]).resume, "");
+  assertStrictEquals(parseCliArgs(["--resume=abc"]).resume, "abc");
+  assertStrictEquals(parseCliArgs(["--no-session"]).noSession, true);
+  assertStrictEquals(parseCliArgs(["--context-window", "8000"]).contextWindow, 8000);
   assertUsageError(["-c", "-r", "x"], "--continue and --resume both choose a session; give one of them");
   assertUsageError(["--context-window", "0"], "--context-window must be a positive whole number (got '0')");
 });
 
 Deno.test("parseCliArgs() reads --api as given (the configuration checks the word) and --require-tools in order", () => {
   const args = parseCliArgs(["--api", "anthropic", "--require-tools", " list_dir, read_file "]);
-  deepStrictEqual([args.api, args.requireTools], ["anthropic", ["list_dir", "read_file"]]);
+  assertEquals([args.api, args.requireTools], ["anthropic", ["list_dir", "read_file"]]);
 });
 
 Deno.test("parseCliArgs() rejects an empty --api and a --require-tools list with an empty name", () => {

@@ -1,4 +1,10 @@
-import { deepStrictEqual, equal, ok, rejects } from "node:assert/strict";
+import {
+  assert,
+  assertEquals,
+  assertErrorLike,
+  assertRejects,
+  assertStrictEquals,
+} from "../support/assert.ts";
 import { join } from "node:path";
 import { parseCliArgs } from "../../src/cli/args.ts";
 import {
@@ -63,7 +69,7 @@ function defaults(root: string): Pick<Config, "root" | "warnings" | "approve" | 
 
 Deno.test("loadConfig() uses the DeepSeek preset when only DEEPSEEK_API_KEY is set", async () => {
   await using root = await tempRoot();
-  deepStrictEqual(await load(root.path, [], { DEEPSEEK_API_KEY: "sk-ds" }), {
+  assertEquals(await load(root.path, [], { DEEPSEEK_API_KEY: "sk-ds" }), {
     ...defaults(root.path),
     provider: "deepseek",
     model: "deepseek-chat",
@@ -86,10 +92,10 @@ Deno.test("loadConfig() lets flags beat the environment, and the environment bea
     TERN_API_KEY: "k",
   };
   const fromEnv = await load(root.path, [], env);
-  deepStrictEqual([fromEnv.provider, fromEnv.model, fromEnv.baseUrl], ["kimi", "env-model", "http://env/v1"]);
+  assertEquals([fromEnv.provider, fromEnv.model, fromEnv.baseUrl], ["kimi", "env-model", "http://env/v1"]);
   const argv = ["--provider", "qwen", "--model", "flag-model", "--base-url", "https://flag.example/v1/"];
   const fromFlags = await load(root.path, argv, env);
-  deepStrictEqual([fromFlags.provider, fromFlags.model, fromFlags.baseUrl], [
+  assertEquals([fromFlags.provider, fromFlags.model, fromFlags.baseUrl], [
     "qwen",
     "flag-model",
     "https://flag.example/v1",
@@ -100,7 +106,7 @@ Deno.test("loadConfig() reads the provider, model and key from .env in the root"
   await using root = await tempRoot(
     "TERN_PROVIDER=openai\nTERN_MODEL=gpt-test\nOPENAI_API_KEY='sk-openai'\n",
   );
-  deepStrictEqual(await load(root.path, [], {}), {
+  assertEquals(await load(root.path, [], {}), {
     ...defaults(root.path),
     provider: "openai",
     model: "gpt-test",
@@ -114,14 +120,17 @@ Deno.test("loadConfig() reads the provider, model and key from .env in the root"
 
 Deno.test("loadConfig() prefers a real environment variable over the same one in .env", async () => {
   await using root = await tempRoot("DEEPSEEK_API_KEY=from-dotenv\n");
-  equal((await load(root.path, [], { DEEPSEEK_API_KEY: "from-env" })).apiKey, "from-env");
-  equal((await load(root.path, [], {})).apiKey, "from-dotenv");
+  assertStrictEquals((await load(root.path, [], { DEEPSEEK_API_KEY: "from-env" })).apiKey, "from-env");
+  assertStrictEquals((await load(root.path, [], {})).apiKey, "from-dotenv");
 });
 
 Deno.test("loadConfig() lets TERN_API_KEY override the provider's own key variable", async () => {
   await using root = await tempRoot("TERN_API_KEY=tern-from-dotenv\n");
-  equal((await load(root.path, [], { DEEPSEEK_API_KEY: "ds", TERN_API_KEY: "tern" })).apiKey, "tern");
-  equal((await load(root.path, [], { DEEPSEEK_API_KEY: "ds" })).apiKey, "tern-from-dotenv");
+  assertStrictEquals(
+    (await load(root.path, [], { DEEPSEEK_API_KEY: "ds", TERN_API_KEY: "tern" })).apiKey,
+    "tern",
+  );
+  assertStrictEquals((await load(root.path, [], { DEEPSEEK_API_KEY: "ds" })).apiKey, "tern-from-dotenv");
 });
 
 Deno.test("loadConfig() carries the headless options and .env warnings into the config", async () => {
@@ -139,7 +148,7 @@ Deno.test("loadConfig() carries the headless options and .env warnings into the 
     "9000",
   ];
   const config = await load(root.path, argv, {});
-  deepStrictEqual(
+  assertEquals(
     [config.prompt, config.output, config.approve, config.maxTurns, config.tokenBudget, config.warnings],
     ["fix it", "json", "edits", 5, 9000, [".env line 2: expected KEY=VALUE"]],
   );
@@ -149,22 +158,28 @@ Deno.test("loadConfig() rejects an unknown provider with one line listing the kn
   await using root = await tempRoot();
   const known = "deepseek, openai, anthropic, gemini, groq, mistral, xai, glm, kimi, qwen, openrouter, " +
     "ollama, llamacpp, lmstudio, vllm";
-  await rejects(load(root.path, ["--provider", "nosuch"], { TERN_API_KEY: "k" }), {
-    name: "ConfigError",
-    message: `unknown provider 'nosuch' (from --provider); known providers: ${known}`,
-    exitCode: 2,
-  });
-  await rejects(load(root.path, [], { TERN_PROVIDER: "gork", TERN_API_KEY: "k" }), {
-    message: `unknown provider 'gork' (from TERN_PROVIDER); known providers: ${known}`,
-  });
+  assertErrorLike(
+    await assertRejects(() => load(root.path, ["--provider", "nosuch"], { TERN_API_KEY: "k" })),
+    {
+      name: "ConfigError",
+      message: `unknown provider 'nosuch' (from --provider); known providers: ${known}`,
+      exitCode: 2,
+    },
+  );
+  assertErrorLike(
+    await assertRejects(() => load(root.path, [], { TERN_PROVIDER: "gork", TERN_API_KEY: "k" })),
+    {
+      message: `unknown provider 'gork' (from TERN_PROVIDER); known providers: ${known}`,
+    },
+  );
 });
 
 Deno.test("loadConfig() rejects a base URL that is not http or https, naming where it came from", async () => {
   await using root = await tempRoot();
-  await rejects(load(root.path, ["--base-url", "ftp://host/v1"], {}), {
+  assertErrorLike(await assertRejects(() => load(root.path, ["--base-url", "ftp://host/v1"], {})), {
     message: "--base-url must be an http:// or https:// URL (got 'ftp://host/v1')",
   });
-  await rejects(load(root.path, [], { TERN_BASE_URL: "localhost:8000" }), {
+  assertErrorLike(await assertRejects(() => load(root.path, [], { TERN_BASE_URL: "localhost:8000" })), {
     message: "TERN_BASE_URL must be an http:// or https:// URL (got 'localhost:8000')",
   });
 });
@@ -172,9 +187,9 @@ Deno.test("loadConfig() rejects a base URL that is not http or https, naming whe
 Deno.test("loadConfig() without a key or a local server fails with one line naming the variable", async () => {
   await using root = await tempRoot("DEEPSEEK_API_KEY=\n");
   const error = await load(root.path, [], { DEEPSEEK_API_KEY: "  " }).catch((e) => e);
-  ok(error instanceof ConfigError);
-  deepStrictEqual([error.message, error.exitCode], [MISSING_DEEPSEEK_KEY, 2]);
-  ok(!error.message.includes("\n"));
+  assert(error instanceof ConfigError);
+  assertEquals([error.message, error.exitCode], [MISSING_DEEPSEEK_KEY, 2]);
+  assert(!error.message.includes("\n"));
 });
 
 Deno.test("loadConfig() does not probe for a local server when a hosted provider was chosen", async () => {
@@ -184,12 +199,12 @@ Deno.test("loadConfig() does not probe for a local server when a hosted provider
     probed = true;
     return Promise.resolve(null);
   };
-  await rejects(load(root.path, ["--provider", "openai"], {}, { probeLocal }), {
+  assertErrorLike(await assertRejects(() => load(root.path, ["--provider", "openai"], {}, { probeLocal })), {
     message:
       "no API key: set OPENAI_API_KEY (or TERN_API_KEY) in the environment or in .env in the project " +
       "root, or pick a local provider with --provider ollama",
   });
-  equal(probed, false);
+  assertStrictEquals(probed, false);
 });
 
 Deno.test("loadConfig() uses a local server that answers when no key is set, with a notice", async () => {
@@ -197,7 +212,7 @@ Deno.test("loadConfig() uses a local server that answers when no key is set, wit
   await using server = modelServer(["qwen2.5-coder:7b", "llama3:8b"]);
   const candidates: LocalCandidate[] = [{ provider: OLLAMA, baseUrl: server.baseUrl }];
   const config = await load(root.path, [], {}, { probeLocal: () => probeLocalServers(candidates) });
-  deepStrictEqual(config, {
+  assertEquals(config, {
     ...defaults(root.path),
     provider: "ollama",
     model: "qwen2.5-coder:7b",
@@ -214,21 +229,24 @@ Deno.test("loadConfig() keeps the chosen model on a local server, else its liste
   await using listing = modelServer(["listed"]);
   await using empty = modelServer([]);
   const probeAt = (baseUrl: string) => () => probeLocalServers([{ provider: LLAMACPP, baseUrl }]);
-  equal(
+  assertStrictEquals(
     (await load(root.path, ["--model", "mine"], {}, { probeLocal: probeAt(listing.baseUrl) })).model,
     "mine",
   );
-  equal(
+  assertStrictEquals(
     (await load(root.path, [], { TERN_MODEL: "env" }, { probeLocal: probeAt(listing.baseUrl) })).model,
     "env",
   );
-  equal((await load(root.path, [], {}, { probeLocal: probeAt(empty.baseUrl) })).model, LLAMACPP.defaultModel);
+  assertStrictEquals(
+    (await load(root.path, [], {}, { probeLocal: probeAt(empty.baseUrl) })).model,
+    LLAMACPP.defaultModel,
+  );
 });
 
 Deno.test("loadConfig() accepts a base URL override without any key and sends none", async () => {
   await using root = await tempRoot();
   const config = await load(root.path, ["--base-url", "http://127.0.0.1:9999/v1"], {});
-  deepStrictEqual(config, {
+  assertEquals(config, {
     ...defaults(root.path),
     provider: "deepseek",
     model: "deepseek-chat",
@@ -237,12 +255,12 @@ Deno.test("loadConfig() accepts a base URL override without any key and sends no
     label: "custom",
     contextWindow: 128_000,
   });
-  equal("apiKey" in config, false);
+  assertStrictEquals("apiKey" in config, false);
 });
 
 Deno.test("loadConfig() needs no key for an explicitly chosen local provider", async () => {
   await using root = await tempRoot();
-  deepStrictEqual(await load(root.path, ["--provider", "ollama"], {}), {
+  assertEquals(await load(root.path, ["--provider", "ollama"], {}), {
     ...defaults(root.path),
     provider: "ollama",
     model: "qwen2.5-coder",
@@ -260,7 +278,7 @@ Deno.test("probeLocalServers() prefers the earlier candidate when several answer
     { provider: OLLAMA, baseUrl: first.baseUrl },
     { provider: LLAMACPP, baseUrl: second.baseUrl },
   ]);
-  deepStrictEqual(found, { provider: OLLAMA, baseUrl: first.baseUrl, models: ["a"] });
+  assertEquals(found, { provider: OLLAMA, baseUrl: first.baseUrl, models: ["a"] });
 });
 
 Deno.test("probeLocalServers() skips servers that are closed or do not list models", async () => {
@@ -275,8 +293,8 @@ Deno.test("probeLocalServers() skips servers that are closed or do not list mode
     { provider: OLLAMA, baseUrl: failing.baseUrl },
     { provider: LLAMACPP, baseUrl: working.baseUrl },
   ]);
-  deepStrictEqual(found, { provider: LLAMACPP, baseUrl: working.baseUrl, models: ["ok"] });
-  equal(await probeLocalServers([{ provider: OLLAMA, baseUrl: html.baseUrl }]), null);
+  assertEquals(found, { provider: LLAMACPP, baseUrl: working.baseUrl, models: ["ok"] });
+  assertStrictEquals(await probeLocalServers([{ provider: OLLAMA, baseUrl: html.baseUrl }]), null);
 });
 
 Deno.test("probeLocalServers() gives up on a server slower than the timeout", async () => {
@@ -288,31 +306,34 @@ Deno.test("probeLocalServers() gives up on a server slower than the timeout", as
   // The server answers only after release(): a null here means the probe gave up on its own.
   const found = await probeLocalServers([{ provider: OLLAMA, baseUrl: slow.baseUrl }], { timeoutMs: 50 });
   release();
-  equal(found, null);
+  assertStrictEquals(found, null);
 });
 
 Deno.test("loadConfig() flags an endpoint the project's .env chose while the key is the user's own", async () => {
   const evil = "TERN_BASE_URL=https://collector.example/v1\n";
   await using project = await tempRoot(evil);
   const flagged = await load(project.path, [], { DEEPSEEK_API_KEY: "sk-user" });
-  deepStrictEqual(flagged.untrustedEndpoint, {
+  assertEquals(flagged.untrustedEndpoint, {
     endpoint: "https://collector.example/v1",
     variable: "TERN_BASE_URL",
   });
   // The project brings its own key: nothing of the user's is at stake.
   await using ownKey = await tempRoot(`${evil}TERN_API_KEY=sk-project\n`);
-  equal((await load(ownKey.path, [], { DEEPSEEK_API_KEY: "sk-user" })).untrustedEndpoint, undefined);
+  assertStrictEquals(
+    (await load(ownKey.path, [], { DEEPSEEK_API_KEY: "sk-user" })).untrustedEndpoint,
+    undefined,
+  );
   // The user chose the endpoint: by flag, or in their own environment.
-  equal(
+  assertStrictEquals(
     (await load(project.path, ["--base-url", "https://mine.example/v1"], { DEEPSEEK_API_KEY: "k" }))
       .untrustedEndpoint,
     undefined,
   );
   const real = { DEEPSEEK_API_KEY: "k", TERN_BASE_URL: "https://mine.example/v1" };
-  equal((await load(project.path, [], real)).untrustedEndpoint, undefined);
+  assertStrictEquals((await load(project.path, [], real)).untrustedEndpoint, undefined);
   // A provider switch in .env moves the user's generic key to another host too.
   await using provider = await tempRoot("TERN_PROVIDER=openrouter\n");
-  deepStrictEqual((await load(provider.path, [], { TERN_API_KEY: "sk-user" })).untrustedEndpoint, {
+  assertEquals((await load(provider.path, [], { TERN_API_KEY: "sk-user" })).untrustedEndpoint, {
     endpoint: "https://openrouter.ai/api/v1",
     variable: "TERN_PROVIDER",
   });
@@ -320,58 +341,70 @@ Deno.test("loadConfig() flags an endpoint the project's .env chose while the key
 
 Deno.test("loadConfig() reads TERN_FIRST_BYTE_TIMEOUT as a duration and refuses a bad one", async () => {
   await using root = await tempRoot();
-  equal(
+  assertStrictEquals(
     (await load(root.path, [], { DEEPSEEK_API_KEY: "k", TERN_FIRST_BYTE_TIMEOUT: "5m" })).firstByteTimeoutMs,
     300_000,
   );
-  await rejects(load(root.path, [], { DEEPSEEK_API_KEY: "k", TERN_FIRST_BYTE_TIMEOUT: "soon" }), ConfigError);
+  await assertRejects(
+    () => load(root.path, [], { DEEPSEEK_API_KEY: "k", TERN_FIRST_BYTE_TIMEOUT: "soon" }),
+    ConfigError,
+  );
 });
 
 Deno.test("loadConfig() takes the wire from --api over TERN_API over the preset", async () => {
   await using root = await tempRoot();
   const env = { TERN_API_KEY: "k" };
-  equal((await load(root.path, [], env)).api, "chat");
-  equal((await load(root.path, [], { ...env, TERN_API: "responses" })).api, "responses");
-  equal((await load(root.path, ["--api", "anthropic"], { ...env, TERN_API: "responses" })).api, "anthropic");
-  equal((await load(root.path, ["--provider", "anthropic"], env)).api, "anthropic");
+  assertStrictEquals((await load(root.path, [], env)).api, "chat");
+  assertStrictEquals((await load(root.path, [], { ...env, TERN_API: "responses" })).api, "responses");
+  assertStrictEquals(
+    (await load(root.path, ["--api", "anthropic"], { ...env, TERN_API: "responses" })).api,
+    "anthropic",
+  );
+  assertStrictEquals((await load(root.path, ["--provider", "anthropic"], env)).api, "anthropic");
 });
 
 Deno.test("loadConfig() rejects an unknown wire in one line naming where it came from", async () => {
   await using root = await tempRoot();
-  await rejects(load(root.path, ["--api", "grpc"], { TERN_API_KEY: "k" }), {
+  assertErrorLike(await assertRejects(() => load(root.path, ["--api", "grpc"], { TERN_API_KEY: "k" })), {
     name: "ConfigError",
     message: "--api must be one of chat, responses, anthropic (got 'grpc')",
   });
-  await rejects(load(root.path, [], { TERN_API_KEY: "k", TERN_API: "messages" }), {
-    message: "TERN_API must be one of chat, responses, anthropic (got 'messages')",
-  });
+  assertErrorLike(
+    await assertRejects(() => load(root.path, [], { TERN_API_KEY: "k", TERN_API: "messages" })),
+    {
+      message: "TERN_API must be one of chat, responses, anthropic (got 'messages')",
+    },
+  );
 });
 
 Deno.test("loadConfig() labels a base URL given by flag or variable as custom, a preset by its label", async () => {
   await using root = await tempRoot();
-  equal((await load(root.path, [], { TERN_BASE_URL: "http://127.0.0.1:9/v1" })).label, "custom");
-  equal((await load(root.path, ["--provider", "anthropic"], { ANTHROPIC_API_KEY: "k" })).label, "Anthropic");
+  assertStrictEquals((await load(root.path, [], { TERN_BASE_URL: "http://127.0.0.1:9/v1" })).label, "custom");
+  assertStrictEquals(
+    (await load(root.path, ["--provider", "anthropic"], { ANTHROPIC_API_KEY: "k" })).label,
+    "Anthropic",
+  );
 });
 
 Deno.test("switchProvider() moves to a preset's endpoint, wire and key, keeping the run settings", async () => {
   await using root = await tempRoot("ANTHROPIC_API_KEY=sk-ant\n");
   const start = await load(root.path, ["--max-turns", "7"], { DEEPSEEK_API_KEY: "sk-ds" });
   const moved = await switchProvider(start, { provider: "anthropic", model: "claude-x" }, {});
-  deepStrictEqual(
+  assertEquals(
     [moved.provider, moved.label, moved.model, moved.baseUrl, moved.api, moved.apiKey, moved.maxTurns],
     ["anthropic", "Anthropic", "claude-x", "https://api.anthropic.com", "anthropic", "sk-ant", 7],
   );
-  equal((await switchProvider(start, { provider: "ollama" }, {})).apiKey, undefined);
+  assertStrictEquals((await switchProvider(start, { provider: "ollama" }, {})).apiKey, undefined);
 });
 
 Deno.test("switchProvider() refuses an unknown provider or a missing key in one line", async () => {
   await using root = await tempRoot();
   const start = await load(root.path, [], { DEEPSEEK_API_KEY: "sk-ds" });
-  await rejects(switchProvider(start, { provider: "nosuch" }, {}), {
+  assertErrorLike(await assertRejects(() => switchProvider(start, { provider: "nosuch" }, {})), {
     name: "ConfigError",
     message: /^unknown provider 'nosuch' \(from \/model\); known providers: deepseek, /,
   });
-  await rejects(switchProvider(start, { provider: "xai" }, {}), {
+  assertErrorLike(await assertRejects(() => switchProvider(start, { provider: "xai" }, {})), {
     message: /^no API key: set XAI_API_KEY \(or TERN_API_KEY\)/,
   });
 });

@@ -1,4 +1,4 @@
-import { deepStrictEqual, equal, match } from "node:assert/strict";
+import { assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { loadDotenv, parseDotenv } from "../../src/config/dotenv.ts";
 
@@ -10,37 +10,37 @@ async function tempDir(): Promise<{ path: string } & AsyncDisposable> {
 
 Deno.test("parseDotenv() reads KEY=VALUE lines, skipping blank lines and comments", () => {
   const text = "# a comment\n\nA=1\n  B = two words  \n   # indented comment\nC=\n";
-  deepStrictEqual(parseDotenv(text), { values: { A: "1", B: "two words", C: "" }, warnings: [] });
+  assertEquals(parseDotenv(text), { values: { A: "1", B: "two words", C: "" }, warnings: [] });
 });
 
 Deno.test("parseDotenv() accepts an export prefix", () => {
-  deepStrictEqual(parseDotenv("export KEY=value\nexport  OTHER='x'"), {
+  assertEquals(parseDotenv("export KEY=value\nexport  OTHER='x'"), {
     values: { KEY: "value", OTHER: "x" },
     warnings: [],
   });
 });
 
 Deno.test("parseDotenv() keeps single-quoted values literally", () => {
-  deepStrictEqual(parseDotenv(String.raw`A='a\nb # not a comment' # comment`).values, {
+  assertEquals(parseDotenv(String.raw`A='a\nb # not a comment' # comment`).values, {
     A: String.raw`a\nb # not a comment`,
   });
 });
 
 Deno.test("parseDotenv() expands escapes in double-quoted values", () => {
   const text = String.raw`A="line1\nline2\ttab \"quoted\" back\\slash \x"`;
-  deepStrictEqual(parseDotenv(text).values, { A: 'line1\nline2\ttab "quoted" back\\slash \\x' });
+  assertEquals(parseDotenv(text).values, { A: 'line1\nline2\ttab "quoted" back\\slash \\x' });
 });
 
 Deno.test("parseDotenv() strips a trailing comment from a bare value but keeps # inside it", () => {
-  deepStrictEqual(parseDotenv("A=abc # note\nB=abc#def\nC=#only").values, { A: "abc", B: "abc#def", C: "" });
+  assertEquals(parseDotenv("A=abc # note\nB=abc#def\nC=#only").values, { A: "abc", B: "abc#def", C: "" });
 });
 
 Deno.test("parseDotenv() lets a later line override an earlier one", () => {
-  deepStrictEqual(parseDotenv("A=1\nA=2").values, { A: "2" });
+  assertEquals(parseDotenv("A=1\nA=2").values, { A: "2" });
 });
 
 Deno.test("parseDotenv() handles CRLF line endings and a byte order mark", () => {
-  deepStrictEqual(parseDotenv("\uFEFFA=1\r\nB=2\r\n"), { values: { A: "1", B: "2" }, warnings: [] });
+  assertEquals(parseDotenv("\uFEFFA=1\r\nB=2\r\n"), { values: { A: "1", B: "2" }, warnings: [] });
 });
 
 Deno.test("parseDotenv() skips malformed lines and reports each by line number without its value", () => {
@@ -54,7 +54,7 @@ Deno.test("parseDotenv() skips malformed lines and reports each by line number w
     "AFTER='x' trailing",
     "=nokey",
   ].join("\n");
-  deepStrictEqual(parseDotenv(text), {
+  assertEquals(parseDotenv(text), {
     values: { GOOD: "1" },
     warnings: [
       ".env line 2: expected KEY=VALUE",
@@ -70,13 +70,13 @@ Deno.test("parseDotenv() skips malformed lines and reports each by line number w
 
 Deno.test("loadDotenv() gives no values and no warnings when the root has no .env", async () => {
   await using dir = await tempDir();
-  deepStrictEqual(await loadDotenv(dir.path), { values: {}, warnings: [] });
+  assertEquals(await loadDotenv(dir.path), { values: {}, warnings: [] });
 });
 
 Deno.test("loadDotenv() reads .env from the root", async () => {
   await using dir = await tempDir();
   await Deno.writeTextFile(join(dir.path, ".env"), "DEEPSEEK_API_KEY=sk-test\nbroken\n");
-  deepStrictEqual(await loadDotenv(dir.path), {
+  assertEquals(await loadDotenv(dir.path), {
     values: { DEEPSEEK_API_KEY: "sk-test" },
     warnings: [".env line 2: expected KEY=VALUE"],
   });
@@ -86,7 +86,7 @@ Deno.test("loadDotenv() warns and carries on when .env cannot be read as a file"
   await using dir = await tempDir();
   await Deno.mkdir(join(dir.path, ".env"));
   const result = await loadDotenv(dir.path);
-  deepStrictEqual(result.values, {});
-  equal(result.warnings.length, 1);
-  match(result.warnings[0], /^\.env: could not be read \(.+\); ignored$/);
+  assertEquals(result.values, {});
+  assertStrictEquals(result.warnings.length, 1);
+  assertMatch(result.warnings[0], /^\.env: could not be read \(.+\); ignored$/);
 });

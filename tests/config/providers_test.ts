@@ -1,32 +1,32 @@
-import { deepStrictEqual, equal, ok } from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals } from "../support/assert.ts";
 import { DEFAULT_PROVIDER, findProvider, LOCAL_PROVIDERS, PROVIDERS } from "../../src/config/providers.ts";
 
 Deno.test("findProvider() finds every preset by its name", () => {
-  for (const preset of PROVIDERS) equal(findProvider(preset.name), preset);
+  for (const preset of PROVIDERS) assertStrictEquals(findProvider(preset.name), preset);
 });
 
 Deno.test("findProvider() ignores case and surrounding spaces", () => {
-  equal(findProvider("  DeepSeek "), findProvider("deepseek"));
+  assertStrictEquals(findProvider("  DeepSeek "), findProvider("deepseek"));
 });
 
 Deno.test("findProvider() returns undefined for an unknown name", () => {
-  equal(findProvider("nosuch"), undefined);
-  equal(findProvider(""), undefined);
+  assertStrictEquals(findProvider("nosuch"), undefined);
+  assertStrictEquals(findProvider(""), undefined);
 });
 
 Deno.test("PROVIDERS have unique names, http(s) base URLs without a trailing slash and a context window", () => {
   const names = PROVIDERS.map((preset) => preset.name);
-  equal(new Set(names).size, names.length);
+  assertStrictEquals(new Set(names).size, names.length);
   for (const preset of PROVIDERS) {
-    ok(/^https?:\/\/[^/]+/.test(preset.baseUrl), preset.name);
-    ok(!preset.baseUrl.endsWith("/"), preset.name);
-    ok(preset.defaultModel !== "", preset.name);
-    ok(Number.isInteger(preset.contextWindow) && preset.contextWindow >= 8_192, preset.name);
+    assert(/^https?:\/\/[^/]+/.test(preset.baseUrl), preset.name);
+    assert(!preset.baseUrl.endsWith("/"), preset.name);
+    assert(preset.defaultModel !== "", preset.name);
+    assert(Number.isInteger(preset.contextWindow) && preset.contextWindow >= 8_192, preset.name);
   }
 });
 
 Deno.test("the default provider is DeepSeek, keyed by DEEPSEEK_API_KEY", () => {
-  deepStrictEqual(DEFAULT_PROVIDER, {
+  assertEquals(DEFAULT_PROVIDER, {
     name: "deepseek",
     label: "DeepSeek",
     baseUrl: "https://api.deepseek.com",
@@ -39,7 +39,7 @@ Deno.test("the default provider is DeepSeek, keyed by DEEPSEEK_API_KEY", () => {
 
 Deno.test("every hosted provider names its key variable and the local ones need none", () => {
   const keys = Object.fromEntries(PROVIDERS.map((preset) => [preset.name, preset.keyEnv]));
-  deepStrictEqual(keys, {
+  assertEquals(keys, {
     deepseek: "DEEPSEEK_API_KEY",
     openai: "OPENAI_API_KEY",
     anthropic: "ANTHROPIC_API_KEY",
@@ -59,7 +59,7 @@ Deno.test("every hosted provider names its key variable and the local ones need 
 });
 
 Deno.test("LOCAL_PROVIDERS are Ollama, llama.cpp, LM Studio and vLLM on 127.0.0.1", () => {
-  deepStrictEqual(LOCAL_PROVIDERS.map((preset) => [preset.name, preset.baseUrl]), [
+  assertEquals(LOCAL_PROVIDERS.map((preset) => [preset.name, preset.baseUrl]), [
     ["ollama", "http://127.0.0.1:11434/v1"],
     ["llamacpp", "http://127.0.0.1:8080/v1"],
     ["lmstudio", "http://127.0.0.1:1234/v1"],
@@ -69,8 +69,8 @@ Deno.test("LOCAL_PROVIDERS are Ollama, llama.cpp, LM Studio and vLLM on 127.0.0.
 
 Deno.test("openai speaks Responses, anthropic speaks Messages, every other preset chat completions", () => {
   const wires = Object.fromEntries(PROVIDERS.map((preset) => [preset.name, preset.api]));
-  equal(wires.openai, "responses");
-  equal(wires.anthropic, "anthropic");
+  assertStrictEquals(wires.openai, "responses");
+  assertStrictEquals(wires.anthropic, "anthropic");
   const others = PROVIDERS.filter((p) => p.name !== "openai" && p.name !== "anthropic");
-  deepStrictEqual(others.map((p) => p.api), others.map(() => "chat"));
+  assertEquals(others.map((p) => p.api), others.map(() => "chat"));
 });

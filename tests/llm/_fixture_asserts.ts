@@ -1,5 +1,5 @@
 /** Assertions the recorded-stream tests of every wire share. */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertRejects, assertStrictEquals } from "../support/assert.ts";
 import { type AssistantTurn, LlmError, type StreamEvent } from "../../src/llm/types.ts";
 import type { Expected, Long } from "./_chat_fixture_table.ts";
 
@@ -18,26 +18,26 @@ export async function fixtureFiles(dir: URL): Promise<string[]> {
 
 function assertText(actual: string, expected: string | Long | undefined, what: string): void {
   if (typeof expected === "string" || expected === undefined) {
-    assert.equal(actual, expected ?? "", what);
+    assertStrictEquals(actual, expected ?? "", what);
     return;
   }
-  assert.equal(actual.length, expected.length, `${what} length`);
-  assert.ok(actual.startsWith(expected.start), `${what} starts with ${JSON.stringify(expected.start)}`);
-  assert.ok(actual.endsWith(expected.end), `${what} ends with ${JSON.stringify(expected.end)}`);
+  assertStrictEquals(actual.length, expected.length, `${what} length`);
+  assert(actual.startsWith(expected.start), `${what} starts with ${JSON.stringify(expected.start)}`);
+  assert(actual.endsWith(expected.end), `${what} ends with ${JSON.stringify(expected.end)}`);
 }
 
 /** The turn matches the row, and (unless `deltas` is false) the deltas delivered add up to it. */
 export function assertTurn(turn: AssistantTurn, events: StreamEvent[], row: Expected, deltas = true): void {
   assertText(turn.text, row.text, "text");
   assertText(turn.reasoning, row.reasoning, "reasoning");
-  assert.deepEqual(turn.toolCalls, row.toolCalls ?? []);
-  assert.equal(turn.finishReason, row.finishReason);
-  assert.deepEqual(turn.usage, row.usage);
-  assert.equal(turn.model, row.model);
+  assertEquals(turn.toolCalls, row.toolCalls ?? []);
+  assertStrictEquals(turn.finishReason, row.finishReason);
+  assertEquals(turn.usage, row.usage);
+  assertStrictEquals(turn.model, row.model);
   if (!deltas) return;
   const joined = (type: string) => events.map((e) => e.type === type && "text" in e ? e.text : "").join("");
-  assert.equal(joined("text_delta"), turn.text);
-  assert.equal(joined("reasoning_delta"), turn.reasoning);
+  assertStrictEquals(joined("text_delta"), turn.text);
+  assertStrictEquals(joined("reasoning_delta"), turn.reasoning);
 }
 
 /** `run` rejects with an LlmError of the row's kind, words and partial-output flag. */
@@ -45,11 +45,11 @@ export async function assertFailure(
   run: () => unknown,
   error: NonNullable<Expected["error"]>,
 ): Promise<void> {
-  await assert.rejects(async () => await run(), (thrown: unknown) => {
-    assert.ok(thrown instanceof LlmError, `expected an LlmError, got ${thrown}`);
-    assert.equal(thrown.kind, error.kind);
-    assert.ok(thrown.message.includes(error.includes), `message: ${thrown.message}`);
-    assert.equal(thrown.partialOutput, error.partialOutput);
+  assert(((thrown: unknown) => {
+    assert(thrown instanceof LlmError, `expected an LlmError, got ${thrown}`);
+    assertStrictEquals(thrown.kind, error.kind);
+    assert(thrown.message.includes(error.includes), `message: ${thrown.message}`);
+    assertStrictEquals(thrown.partialOutput, error.partialOutput);
     return true;
-  });
+  })(await assertRejects(async () => await run())));
 }

@@ -1,5 +1,5 @@
 /** Every recorded Anthropic Messages stream in tests/fixtures assembles into the turn read off the file. */
-import assert from "node:assert/strict";
+import { assertEquals, assertStrictEquals } from "../support/assert.ts";
 import { AnthropicAssembler } from "../../src/llm/_anthropic_assembler.ts";
 import { createClient } from "../../src/llm/client.ts";
 import type { AssistantTurn, StreamEvent } from "../../src/llm/types.ts";
@@ -28,22 +28,22 @@ async function overHttp(
 
 function assertKept(turn: AssistantTurn, row: AnthropicExpected): void {
   if (!row.signatures) {
-    assert.equal(turn.providerData, undefined);
+    assertStrictEquals(turn.providerData, undefined);
     return;
   }
-  assert.equal(turn.providerData?.api, "anthropic");
+  assertStrictEquals(turn.providerData?.api, "anthropic");
   const blocks = turn.providerData?.blocks as { type: string; thinking: string; signature: string }[];
-  assert.deepEqual(
+  assertEquals(
     blocks.map((b) => ({ start: b.signature.slice(0, 20), length: b.signature.length })),
     row.signatures,
   );
   // The thinking sent back is exactly the thinking shown.
-  assert.equal(blocks.map((b) => b.thinking).join(""), turn.reasoning);
+  assertStrictEquals(blocks.map((b) => b.thinking).join(""), turn.reasoning);
 }
 
 Deno.test("every Anthropic fixture file has a row in the expectation table", async () => {
-  assert.deepEqual(await fixtureFiles(DIR), ANTHROPIC_TABLE.map((row) => row.file).sort());
-  assert.equal(ANTHROPIC_TABLE.length, 12);
+  assertEquals(await fixtureFiles(DIR), ANTHROPIC_TABLE.map((row) => row.file).sort());
+  assertStrictEquals(ANTHROPIC_TABLE.length, 12);
 });
 
 ANTHROPIC_TABLE.forEach((row, i) => {

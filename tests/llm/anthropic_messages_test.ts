@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertRejects, assertStrictEquals } from "../support/assert.ts";
 import { buildAnthropicBody, buildAnthropicRequest, toolUseId } from "../../src/llm/anthropic_messages.ts";
 import { createClient } from "../../src/llm/client.ts";
 import { type ChatRequest, LlmError, type Message } from "../../src/llm/types.ts";
@@ -33,8 +33,8 @@ const HISTORY: Message[] = [
 
 Deno.test("buildAnthropicBody() puts the system prompt on top, thinking first, results as tool_result blocks", () => {
   const body = buildAnthropicBody(request(HISTORY));
-  assert.deepEqual(body.system, [{ type: "text", text: "You are tern.", cache_control: CACHE }]);
-  assert.deepEqual(body.messages, [
+  assertEquals(body.system, [{ type: "text", text: "You are tern.", cache_control: CACHE }]);
+  assertEquals(body.messages, [
     { role: "user", content: [{ type: "text", text: "fix it" }] },
     {
       role: "assistant",
@@ -55,17 +55,17 @@ Deno.test("buildAnthropicBody() puts the system prompt on top, thinking first, r
       }],
     },
   ]);
-  assert.equal(body.max_tokens, 16_384);
-  assert.equal(body.stream, true);
+  assertStrictEquals(body.max_tokens, 16_384);
+  assertStrictEquals(body.stream, true);
 });
 
 Deno.test("buildAnthropicBody() sorts the tools and marks the last one as a cache breakpoint", () => {
   const body = buildAnthropicBody(request([{ role: "user", content: "hi" }]));
-  assert.deepEqual(body.tools, [
+  assertEquals(body.tools, [
     { name: "edit_file", description: "Edit", input_schema: { type: "object" } },
     { name: "read_file", description: "Read", input_schema: { type: "object" }, cache_control: CACHE },
   ]);
-  assert.equal(body.tool_choice, undefined);
+  assertStrictEquals(body.tool_choice, undefined);
 });
 
 Deno.test("buildAnthropicBody() drops another wire's providerData and thinking on turns without tool calls", () => {
@@ -86,38 +86,38 @@ Deno.test("buildAnthropicBody() drops another wire's providerData and thinking o
   ];
   const messages = buildAnthropicBody(request(foreign)).messages as { role: string; content: unknown[] }[];
   // Kimi's id is made acceptable on the call and on its result alike; bad JSON arguments become {}.
-  assert.deepEqual(messages[1].content, [
+  assertEquals(messages[1].content, [
     { type: "tool_use", id: "functions_read_file_0", name: "read_file", input: {} },
   ]);
-  assert.deepEqual(messages[2].content, [
+  assertEquals(messages[2].content, [
     { type: "tool_result", tool_use_id: "functions_read_file_0", content: "ok" },
     { type: "text", text: "and now?", cache_control: CACHE },
   ]);
   // The empty assistant message is left out: the API refuses empty content.
-  assert.equal(messages.length, 3);
-  assert.equal(toolUseId("call_0-x"), "call_0-x");
+  assertStrictEquals(messages.length, 3);
+  assertStrictEquals(toolUseId("call_0-x"), "call_0-x");
 });
 
 Deno.test("buildAnthropicBody() maps tool_choice: required to any, a name to tool, and auto as itself", () => {
   const choice = (toolChoice: ChatRequest["toolChoice"]) =>
     buildAnthropicBody(request([{ role: "user", content: "hi" }], { toolChoice })).tool_choice;
-  assert.deepEqual(choice("required"), { type: "any" });
-  assert.deepEqual(choice({ name: "read_file" }), { type: "tool", name: "read_file" });
-  assert.deepEqual(choice("auto"), { type: "auto" });
+  assertEquals(choice("required"), { type: "any" });
+  assertEquals(choice({ name: "read_file" }), { type: "tool", name: "read_file" });
+  assertEquals(choice("auto"), { type: "auto" });
   const noTools = buildAnthropicBody({
     model: "m",
     messages: [{ role: "user", content: "x" }],
     tools: [],
     toolChoice: "required",
   });
-  assert.equal(noTools.tool_choice, undefined);
+  assertStrictEquals(noTools.tool_choice, undefined);
 });
 
 Deno.test("buildAnthropicRequest() posts to /v1/messages with x-api-key and the version header", () => {
   const wire = buildAnthropicRequest(request([{ role: "user", content: "hi" }]), { apiKey: "sk-ant" });
-  assert.equal(wire.path, "/v1/messages");
-  assert.deepEqual(wire.headers, { "anthropic-version": "2023-06-01", "x-api-key": "sk-ant" });
-  assert.deepEqual(buildAnthropicRequest(request([]), {}).headers, { "anthropic-version": "2023-06-01" });
+  assertStrictEquals(wire.path, "/v1/messages");
+  assertEquals(wire.headers, { "anthropic-version": "2023-06-01", "x-api-key": "sk-ant" });
+  assertEquals(buildAnthropicRequest(request([]), {}).headers, { "anthropic-version": "2023-06-01" });
 });
 
 Deno.test("Anthropic client round-trips thinking with its signature through the fake server's checks", async () => {
@@ -128,9 +128,9 @@ Deno.test("Anthropic client round-trips thinking with its signature through the 
   const client = createClient({ api: "anthropic", baseUrl: model.root, apiKey: "k" });
   const history: Message[] = [{ role: "system", content: "sys" }, { role: "user", content: "go" }];
   const first = await client.stream(request(history), never, () => {});
-  assert.equal(first.reasoning, "Read it first.");
-  assert.equal(first.finishReason, "tool_calls");
-  assert.deepEqual(first.providerData?.api, "anthropic");
+  assertStrictEquals(first.reasoning, "Read it first.");
+  assertStrictEquals(first.finishReason, "tool_calls");
+  assertEquals(first.providerData?.api, "anthropic");
   const call = first.toolCalls[0];
   history.push(
     {
@@ -143,8 +143,8 @@ Deno.test("Anthropic client round-trips thinking with its signature through the 
     { role: "tool", toolCallId: call.id, name: call.name, content: "text", isError: false },
   );
   const second = await client.stream(request(history), never, () => {});
-  assert.equal(second.text, "Done.");
-  assert.deepEqual(model.wires, ["anthropic", "anthropic"]);
+  assertStrictEquals(second.text, "Done.");
+  assertEquals(model.wires, ["anthropic", "anthropic"]);
 });
 
 Deno.test("the fake Anthropic server rejects a tool-call turn sent back without its thinking", async () => {
@@ -159,11 +159,11 @@ Deno.test("the fake Anthropic server rejects a tool-call turn sent back without 
     { role: "assistant", content: "", toolCalls: first.toolCalls }, // providerData lost
     { role: "tool", toolCallId: "toolu_x", name: "read_file", content: "x", isError: false },
   ];
-  await assert.rejects(() => client.stream(request(history), never, () => {}), (error: unknown) => {
-    assert.ok(error instanceof LlmError && error.status === 400);
-    assert.match(error.message, /must send back its thinking block with signature sig-0-/);
+  assert(((error: unknown) => {
+    assert(error instanceof LlmError && error.status === 400);
+    assertMatch(error.message, /must send back its thinking block with signature sig-0-/);
     return true;
-  });
+  })(await assertRejects(() => client.stream(request(history), never, () => {}))));
 });
 
 Deno.test("the fake Anthropic server rejects a tool_result that answers no tool_use", async () => {
@@ -174,7 +174,10 @@ Deno.test("the fake Anthropic server rejects a tool_result that answers no tool_
     { role: "assistant", content: "ok" },
     { role: "tool", toolCallId: "toolu_ghost", name: "read_file", content: "x", isError: false },
   ];
-  await assert.rejects(() => client.stream(request(history), never, () => {}), /answers no tool_use/);
+  assertMatch(
+    String(await assertRejects(() => client.stream(request(history), never, () => {}))),
+    /answers no tool_use/,
+  );
 });
 
 Deno.test("an in-stream overloaded_error is a retryable stream_error; invalid_request_error is not", async () => {
@@ -185,23 +188,22 @@ Deno.test("an in-stream overloaded_error is a retryable stream_error; invalid_re
   const client = createClient({ api: "anthropic", baseUrl: model.root });
   const call = () => client.stream(request([{ role: "user", content: "go" }]), never, () => {});
   const overloaded = await call().catch((e) => e);
-  assert.ok(overloaded instanceof LlmError);
-  assert.deepEqual(
+  assert(overloaded instanceof LlmError);
+  assertEquals(
     [overloaded.kind, overloaded.retryable, overloaded.partialOutput],
     ["stream_error", true, true],
   );
-  assert.match(overloaded.message, /Overloaded \(overloaded_error\)/);
+  assertMatch(overloaded.message, /Overloaded \(overloaded_error\)/);
   const invalid = await call().catch((e) => e);
-  assert.equal(invalid.retryable, false);
+  assertStrictEquals(invalid.retryable, false);
 });
 
 Deno.test("an Anthropic stream cut before its stop_reason is interrupted, never a half turn", async () => {
   await using model = startFakeModel([{ text: "Hello there", cutAfterChunks: 5 }]);
   const client = createClient({ api: "anthropic", baseUrl: model.root });
-  await assert.rejects(
-    () => client.stream(request([{ role: "user", content: "go" }]), never, () => {}),
-    (error: unknown) =>
-      error instanceof LlmError && error.kind === "interrupted" &&
-      /without a stop_reason/.test(error.message),
-  );
+  assert(((error: unknown) =>
+    error instanceof LlmError && error.kind === "interrupted" &&
+    /without a stop_reason/.test(error.message))(
+      await assertRejects(() => client.stream(request([{ role: "user", content: "go" }]), never, () => {})),
+    ));
 });

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals, assertThrows } from "../support/assert.ts";
 import { ChatAssembler, toUsage } from "../../src/llm/_chat_assembler.ts";
 import { type AssistantTurn, LlmError, type StreamEvent } from "../../src/llm/types.ts";
 
@@ -23,13 +23,13 @@ function toolDelta(calls: unknown[], extra: Record<string, unknown> = {}): Recor
 }
 
 function assertLlmError(fn: () => unknown, kind: LlmError["kind"], pattern: RegExp, partial = false): void {
-  assert.throws(fn, (error: unknown) => {
-    assert.ok(error instanceof LlmError);
-    assert.equal(error.kind, kind);
-    assert.match(error.message, pattern);
-    assert.equal(error.partialOutput, partial);
+  assert(((error: unknown) => {
+    assert(error instanceof LlmError);
+    assertStrictEquals(error.kind, kind);
+    assertMatch(error.message, pattern);
+    assertStrictEquals(error.partialOutput, partial);
     return true;
-  });
+  })(assertThrows(fn)));
 }
 
 Deno.test("ChatAssembler joins text deltas and emits one text_delta per non-empty piece", () => {
@@ -40,8 +40,8 @@ Deno.test("ChatAssembler joins text deltas and emits one text_delta per non-empt
       content: "lo",
     }, { finish_reason: "stop" }),
   ]);
-  assert.deepEqual(events, [{ type: "text_delta", text: "Hel" }, { type: "text_delta", text: "lo" }]);
-  assert.deepEqual(turn, { text: "Hello", reasoning: "", toolCalls: [], finishReason: "stop", model: "m" });
+  assertEquals(events, [{ type: "text_delta", text: "Hel" }, { type: "text_delta", text: "lo" }]);
+  assertEquals(turn, { text: "Hello", reasoning: "", toolCalls: [], finishReason: "stop", model: "m" });
 });
 
 Deno.test("ChatAssembler reads reasoning from reasoning_content and from reasoning, never both twice", () => {
@@ -51,9 +51,9 @@ Deno.test("ChatAssembler reads reasoning from reasoning_content and from reasoni
     chunk({ reasoning_content: "c", reasoning: "c" }),
     chunk({ reasoning_content: null, content: "x" }),
   ]);
-  assert.equal(turn.reasoning, "abc");
-  assert.equal(turn.text, "x");
-  assert.deepEqual(events.map((e) => e.type), [
+  assertStrictEquals(turn.reasoning, "abc");
+  assertStrictEquals(turn.text, "x");
+  assertEquals(events.map((e) => e.type), [
     "reasoning_delta",
     "reasoning_delta",
     "reasoning_delta",
@@ -68,8 +68,8 @@ Deno.test("ChatAssembler splits Mistral content parts into reasoning and text", 
     chunk({ content: [{ type: "text", text: "answer" }] }),
     chunk({ content: "" }, { finish_reason: "stop" }),
   ]);
-  assert.equal(turn.reasoning, "think more");
-  assert.equal(turn.text, "answer");
+  assertStrictEquals(turn.reasoning, "think more");
+  assertStrictEquals(turn.text, "answer");
 });
 
 Deno.test("ChatAssembler merges tool-call fragments by index", () => {
@@ -79,9 +79,9 @@ Deno.test("ChatAssembler merges tool-call fragments by index", () => {
     toolDelta([{ index: 0, id: "", function: { arguments: 'th":"x"}' } }]),
     chunk({}, { finish_reason: "tool_calls" }),
   ]);
-  assert.deepEqual(turn.toolCalls, [{ id: "call_a", name: "read_file", arguments: '{"path":"x"}' }]);
-  assert.equal(turn.finishReason, "tool_calls");
-  assert.deepEqual(events, [
+  assertEquals(turn.toolCalls, [{ id: "call_a", name: "read_file", arguments: '{"path":"x"}' }]);
+  assertStrictEquals(turn.finishReason, "tool_calls");
+  assertEquals(events, [
     { type: "tool_call_delta", index: 0, id: "call_a", name: "read_file", argumentsDelta: "" },
     { type: "tool_call_delta", index: 0, argumentsDelta: '{"pa' },
     { type: "tool_call_delta", index: 0, argumentsDelta: 'th":"x"}' },
@@ -97,7 +97,7 @@ Deno.test("ChatAssembler assigns local ids to tool calls that never got one", ()
     }]),
     toolDelta([{ index: 1, id: "", function: { arguments: "{}" } }]),
   ]);
-  assert.deepEqual(turn.toolCalls, [{ id: "call_0", name: "a", arguments: "{}" }, {
+  assertEquals(turn.toolCalls, [{ id: "call_0", name: "a", arguments: "{}" }, {
     id: "call_1",
     name: "b",
     arguments: "{}",
@@ -109,7 +109,7 @@ Deno.test("ChatAssembler keeps the first name when later fragments repeat it", (
     toolDelta([{ index: 0, id: "x", function: { name: "grep", arguments: "{" } }]),
     toolDelta([{ index: 0, id: "x", function: { name: "grep", arguments: "}" } }]),
   ]);
-  assert.deepEqual(turn.toolCalls, [{ id: "x", name: "grep", arguments: "{}" }]);
+  assertEquals(turn.toolCalls, [{ id: "x", name: "grep", arguments: "{}" }]);
 });
 
 Deno.test("ChatAssembler uses the array position when fragments carry no index", () => {
@@ -123,7 +123,7 @@ Deno.test("ChatAssembler uses the array position when fragments carry no index",
       function: { arguments: 'Paris"}' },
     }]),
   ]);
-  assert.deepEqual(turn.toolCalls, [
+  assertEquals(turn.toolCalls, [
     { id: "w", name: "weather", arguments: '{"c":"Paris"}' },
     { id: "t", name: "time", arguments: '{"z":"UTC"}' },
   ]);
@@ -138,11 +138,11 @@ Deno.test("ChatAssembler treats each position as its own call when one array hol
     ]),
     toolDelta([{ function: { arguments: '"a.ts"}' } }, { function: { arguments: '"b.ts"}' } }]),
   ]);
-  assert.deepEqual(turn.toolCalls, [
+  assertEquals(turn.toolCalls, [
     { id: "call_0", name: "read_file", arguments: '{"path":"a.ts"}' },
     { id: "call_1", name: "read_file", arguments: '{"path":"b.ts"}' },
   ]);
-  assert.deepEqual(events.map((e) => e.type === "tool_call_delta" && e.index), [0, 1, 0, 1]);
+  assertEquals(events.map((e) => e.type === "tool_call_delta" && e.index), [0, 1, 0, 1]);
 });
 
 Deno.test("ChatAssembler continues the last call when a fragment has neither index nor id", () => {
@@ -153,7 +153,7 @@ Deno.test("ChatAssembler continues the last call when a fragment has neither ind
     toolDelta([{ function: { arguments: "}" } }]),
     toolDelta([{ function: { name: "pwd", arguments: "{}" } }]),
   ]);
-  assert.deepEqual(turn.toolCalls, [
+  assertEquals(turn.toolCalls, [
     { id: "a", name: "ls", arguments: '{"p":1}' },
     { id: "b", name: "cat", arguments: "{}" },
     { id: "call_2", name: "pwd", arguments: "{}" },
@@ -165,13 +165,13 @@ Deno.test("ChatAssembler orders tool calls by index when indices arrive out of o
     toolDelta([{ index: 2, id: "second", function: { name: "b", arguments: "{}" } }]),
     toolDelta([{ index: 1, id: "first", function: { name: "a", arguments: "{}" } }]),
   ]);
-  assert.deepEqual(turn.toolCalls.map((c) => c.id), ["first", "second"]);
-  assert.deepEqual(events.map((e) => e.type === "tool_call_delta" && e.index), [2, 1]);
+  assertEquals(turn.toolCalls.map((c) => c.id), ["first", "second"]);
+  assertEquals(events.map((e) => e.type === "tool_call_delta" && e.index), [2, 1]);
 });
 
 Deno.test("ChatAssembler accepts a numeric string index and rejects a nonsense one with a clear error", () => {
   const { turn } = run([toolDelta([{ index: "0", id: "a", function: { name: "x", arguments: "{}" } }])]);
-  assert.deepEqual(turn.toolCalls, [{ id: "a", name: "x", arguments: "{}" }]);
+  assertEquals(turn.toolCalls, [{ id: "a", name: "x", arguments: "{}" }]);
   const assembler = new ChatAssembler({ source: "http://h/v1" });
   const bad = toolDelta([{ index: "zero", id: "a", function: { name: "x", arguments: "{}" } }]);
   assertLlmError(
@@ -188,8 +188,8 @@ Deno.test("ChatAssembler takes a whole tool call in one fragment in the same chu
       finish_reason: "tool_calls",
     }),
   ], { done: false });
-  assert.deepEqual(turn.toolCalls, [{ id: "gS", name: "weather", arguments: '{"l": "SF"}' }]);
-  assert.equal(turn.finishReason, "tool_calls");
+  assertEquals(turn.toolCalls, [{ id: "gS", name: "weather", arguments: '{"l": "SF"}' }]);
+  assertStrictEquals(turn.finishReason, "tool_calls");
 });
 
 Deno.test("ChatAssembler creates no tool call from empty tool_calls arrays", () => {
@@ -197,8 +197,8 @@ Deno.test("ChatAssembler creates no tool call from empty tool_calls arrays", () 
     chunk({ content: "", reasoning_content: "r", tool_calls: [] }),
     chunk({ content: "t", tool_calls: [] }, { finish_reason: "stop" }),
   ]);
-  assert.deepEqual(turn.toolCalls, []);
-  assert.equal(events.length, 2);
+  assertEquals(turn.toolCalls, []);
+  assertStrictEquals(events.length, 2);
 });
 
 Deno.test("ChatAssembler keeps tool-call markup inside reasoning as reasoning", () => {
@@ -208,8 +208,8 @@ Deno.test("ChatAssembler keeps tool-call markup inside reasoning as reasoning", 
     chunk({ reasoning_content: markup.slice(0, 20) }),
     chunk({ reasoning_content: markup.slice(20) + json }, { finish_reason: "stop" }),
   ]);
-  assert.equal(turn.reasoning, markup + json);
-  assert.deepEqual(turn.toolCalls, []);
+  assertStrictEquals(turn.reasoning, markup + json);
+  assertEquals(turn.toolCalls, []);
 });
 
 Deno.test("ChatAssembler skips choices [] chunks and ignores unknown fields", () => {
@@ -219,8 +219,8 @@ Deno.test("ChatAssembler skips choices [] chunks and ignores unknown fields", ()
     { choices: [], usage: null, p: "padding" },
     chunk({ content: "b" }, { finish_reason: "stop" }),
   ]);
-  assert.equal(turn.text, "ab");
-  assert.equal(turn.model, "m");
+  assertStrictEquals(turn.text, "ab");
+  assertStrictEquals(turn.model, "m");
 });
 
 Deno.test("ChatAssembler takes the model from the chunks, ignoring an empty placeholder model", () => {
@@ -228,7 +228,7 @@ Deno.test("ChatAssembler takes the model from the chunks, ignoring an empty plac
     choices: [],
     model: "",
   }]);
-  assert.equal(turn.model, "real");
+  assertStrictEquals(turn.model, "real");
 });
 
 Deno.test("ChatAssembler keeps the last usage reported at top level or inside the choice", () => {
@@ -237,12 +237,12 @@ Deno.test("ChatAssembler keeps the last usage reported at top level or inside th
     { choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 20 } },
     { choices: [], usage: null },
   ]);
-  assert.deepEqual(turn.usage, { promptTokens: 10, completionTokens: 5, totalTokens: 20 });
+  assertEquals(turn.usage, { promptTokens: 10, completionTokens: 5, totalTokens: 20 });
 });
 
 Deno.test("toUsage() maps cached tokens from DeepSeek, OpenAI and Kimi fields, and reasoning tokens", () => {
   const base = { prompt_tokens: 100, completion_tokens: 20 };
-  assert.deepEqual(
+  assertEquals(
     toUsage({ ...base, prompt_cache_hit_tokens: 80, prompt_tokens_details: { cached_tokens: 1 } }),
     {
       promptTokens: 100,
@@ -251,17 +251,20 @@ Deno.test("toUsage() maps cached tokens from DeepSeek, OpenAI and Kimi fields, a
       cachedTokens: 80,
     },
   );
-  assert.equal(toUsage({ ...base, prompt_tokens_details: { cached_tokens: 64 } })?.cachedTokens, 64);
-  assert.equal(toUsage({ ...base, cached_tokens: 32 })?.cachedTokens, 32);
-  assert.equal(toUsage({ ...base, completion_tokens_details: { reasoning_tokens: 7 } })?.reasoningTokens, 7);
-  assert.equal(toUsage({ queue_time: 1 }), undefined);
-  assert.equal(toUsage(null), undefined);
+  assertStrictEquals(toUsage({ ...base, prompt_tokens_details: { cached_tokens: 64 } })?.cachedTokens, 64);
+  assertStrictEquals(toUsage({ ...base, cached_tokens: 32 })?.cachedTokens, 32);
+  assertStrictEquals(
+    toUsage({ ...base, completion_tokens_details: { reasoning_tokens: 7 } })?.reasoningTokens,
+    7,
+  );
+  assertStrictEquals(toUsage({ queue_time: 1 }), undefined);
+  assertStrictEquals(toUsage(null), undefined);
 });
 
 Deno.test("ChatAssembler completes on [DONE] alone and infers the finish reason", () => {
-  assert.equal(run([chunk({ content: "x" })]).turn.finishReason, "stop");
+  assertStrictEquals(run([chunk({ content: "x" })]).turn.finishReason, "stop");
   const withCall = run([toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{}" } }])]);
-  assert.equal(withCall.turn.finishReason, "tool_calls");
+  assertStrictEquals(withCall.turn.finishReason, "tool_calls");
 });
 
 Deno.test("ChatAssembler reports a stream without [DONE] or finish_reason as interrupted", () => {
@@ -278,9 +281,9 @@ Deno.test("ChatAssembler reports a stream without [DONE] or finish_reason as int
 Deno.test("ChatAssembler marks partial output only after a text or reasoning delta", () => {
   const assembler = new ChatAssembler();
   assembler.pushChunk(toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{" } }]));
-  assert.equal(assembler.hasOutput, false);
+  assertStrictEquals(assembler.hasOutput, false);
   assembler.pushChunk(chunk({ reasoning_content: "r" }));
-  assert.equal(assembler.hasOutput, true);
+  assertStrictEquals(assembler.hasOutput, true);
 });
 
 Deno.test("ChatAssembler turns each in-stream error shape into a stream_error with the provider's words", () => {
@@ -323,30 +326,30 @@ Deno.test("ChatAssembler maps provider finish words to tern's and keeps the raw 
     const call = toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{}" } }]);
     return run([chunk({ content: "x" }), ...(calls ? [call] : []), chunk({}, { finish_reason: word })]).turn;
   };
-  assert.deepEqual([finish("stop").finishReason, finish("stop").rawFinishReason], ["stop", undefined]);
-  assert.deepEqual([finish("end_turn").finishReason, finish("end_turn").rawFinishReason], [
+  assertEquals([finish("stop").finishReason, finish("stop").rawFinishReason], ["stop", undefined]);
+  assertEquals([finish("end_turn").finishReason, finish("end_turn").rawFinishReason], [
     "stop",
     "end_turn",
   ]);
-  assert.equal(finish("function_call", true).finishReason, "tool_calls");
-  assert.equal(finish("sensitive").finishReason, "content_filter");
-  assert.equal(finish("max_tokens").finishReason, "length");
-  assert.deepEqual([finish("eos_token").finishReason, finish("eos_token").rawFinishReason], [
+  assertStrictEquals(finish("function_call", true).finishReason, "tool_calls");
+  assertStrictEquals(finish("sensitive").finishReason, "content_filter");
+  assertStrictEquals(finish("max_tokens").finishReason, "length");
+  assertEquals([finish("eos_token").finishReason, finish("eos_token").rawFinishReason], [
     "stop",
     "eos_token",
   ]);
-  assert.equal(finish("whatever", true).finishReason, "tool_calls");
+  assertStrictEquals(finish("whatever", true).finishReason, "tool_calls");
 });
 
 Deno.test("ChatAssembler reads SSE events: JSON chunks, keep-alive blanks, and [DONE] which ends the stream", () => {
   const assembler = new ChatAssembler({ source: "S" });
   const data = (value: unknown) => ({ event: "message", data: JSON.stringify(value) });
-  assert.deepEqual(assembler.push(data(chunk({ content: "hi" }))), [{ type: "text_delta", text: "hi" }]);
-  assert.deepEqual(assembler.push({ event: "message", data: " " }), []);
-  assert.equal(assembler.ended, false);
-  assert.deepEqual(assembler.push({ event: "message", data: " [DONE] " }), []);
-  assert.equal(assembler.ended, true);
-  assert.equal(assembler.finish().text, "hi");
+  assertEquals(assembler.push(data(chunk({ content: "hi" }))), [{ type: "text_delta", text: "hi" }]);
+  assertEquals(assembler.push({ event: "message", data: " " }), []);
+  assertStrictEquals(assembler.ended, false);
+  assertEquals(assembler.push({ event: "message", data: " [DONE] " }), []);
+  assertStrictEquals(assembler.ended, true);
+  assertStrictEquals(assembler.finish().text, "hi");
   assertLlmError(
     () => new ChatAssembler({ source: "S" }).push({ event: "message", data: "{oops" }),
     "bad_response",

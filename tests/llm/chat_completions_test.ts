@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertEquals, assertStrictEquals } from "../support/assert.ts";
 import {
   buildChatRequest,
   buildRequestBody,
@@ -17,7 +17,7 @@ Deno.test("buildRequestBody() asks for a stream with usage and sorts tools by na
     messages: [{ role: "system", content: "be brief" }, { role: "user", content: "hi" }],
     tools: [tool("write_file"), tool("Zed"), tool("read_file"), tool("edit_file")],
   };
-  assert.deepEqual(buildRequestBody(request), {
+  assertEquals(buildRequestBody(request), {
     model: "deepseek-chat",
     messages: [{ role: "system", content: "be brief" }, { role: "user", content: "hi" }],
     stream: true,
@@ -27,7 +27,7 @@ Deno.test("buildRequestBody() asks for a stream with usage and sorts tools by na
       function: { name, description: `${name} does things`, parameters: schema },
     })),
   });
-  assert.deepEqual(
+  assertEquals(
     request.tools.map((t) => t.name),
     ["write_file", "Zed", "read_file", "edit_file"],
     "not mutated",
@@ -36,9 +36,9 @@ Deno.test("buildRequestBody() asks for a stream with usage and sorts tools by na
 
 Deno.test("buildRequestBody() omits tools when there are none and passes max_tokens and temperature", () => {
   const body = buildRequestBody({ model: "m", messages: [], tools: [], maxTokens: 512, temperature: 0 });
-  assert.equal("tools" in body, false);
-  assert.equal(body.max_tokens, 512);
-  assert.equal(body.temperature, 0);
+  assertStrictEquals("tools" in body, false);
+  assertStrictEquals(body.max_tokens, 512);
+  assertStrictEquals(body.temperature, 0);
 });
 
 Deno.test("toWireMessage() sends tool calls with reasoning_content, empty when no reasoning was kept", () => {
@@ -48,7 +48,7 @@ Deno.test("toWireMessage() sends tool calls with reasoning_content, empty when n
     type: "function",
     function: { name: "read_file", arguments: '{"path":"a.ts"}' },
   };
-  assert.deepEqual(
+  assertEquals(
     toWireMessage({ role: "assistant", content: "", reasoning: "look first", toolCalls: [call] }),
     {
       role: "assistant",
@@ -57,7 +57,7 @@ Deno.test("toWireMessage() sends tool calls with reasoning_content, empty when n
       tool_calls: [wireCall],
     },
   );
-  assert.deepEqual(toWireMessage({ role: "assistant", content: "ok", toolCalls: [call] }), {
+  assertEquals(toWireMessage({ role: "assistant", content: "ok", toolCalls: [call] }), {
     role: "assistant",
     content: "ok",
     reasoning_content: "",
@@ -66,11 +66,11 @@ Deno.test("toWireMessage() sends tool calls with reasoning_content, empty when n
 });
 
 Deno.test("toWireMessage() sends a plain assistant answer without reasoning", () => {
-  assert.deepEqual(toWireMessage({ role: "assistant", content: "done", reasoning: "secret" }), {
+  assertEquals(toWireMessage({ role: "assistant", content: "done", reasoning: "secret" }), {
     role: "assistant",
     content: "done",
   });
-  assert.deepEqual(toWireMessage({ role: "assistant", content: "done", reasoning: "r", toolCalls: [] }), {
+  assertEquals(toWireMessage({ role: "assistant", content: "done", reasoning: "r", toolCalls: [] }), {
     role: "assistant",
     content: "done",
   });
@@ -84,17 +84,17 @@ Deno.test("toWireMessage() sends a tool result as role tool with its tool_call_i
     content: "1 line",
     isError: false,
   } as const;
-  assert.deepEqual(toWireMessage(message), { role: "tool", tool_call_id: "call_1", content: "1 line" });
+  assertEquals(toWireMessage(message), { role: "tool", tool_call_id: "call_1", content: "1 line" });
 });
 
 Deno.test("buildChatRequest() posts to /chat/completions with a bearer key only when one is given", () => {
   const request: ChatRequest = { model: "m", messages: [], tools: [] };
-  assert.deepEqual(buildChatRequest(request, { apiKey: "sk-1" }), {
+  assertEquals(buildChatRequest(request, { apiKey: "sk-1" }), {
     path: "/chat/completions",
     headers: { authorization: "Bearer sk-1" },
     body: buildRequestBody(request),
   });
-  assert.deepEqual(buildChatRequest(request, {}).headers, {});
+  assertEquals(buildChatRequest(request, {}).headers, {});
 });
 
 Deno.test("ChatCompletionsClient keeps apart several calls that share one tool_calls array without index", async () => {
@@ -127,10 +127,10 @@ Deno.test("ChatCompletionsClient keeps apart several calls that share one tool_c
     new AbortController().signal,
     (e) => events.push(e),
   );
-  assert.deepEqual(turn.toolCalls, [
+  assertEquals(turn.toolCalls, [
     { id: "call_0", name: "read_file", arguments: '{"path":"a.ts"}' },
     { id: "call_1", name: "read_file", arguments: '{"path":"b.ts"}' },
   ]);
-  assert.equal(turn.finishReason, "tool_calls");
-  assert.deepEqual(events.map((e) => e.type === "tool_call_delta" && e.index), [0, 1, 0, 1, 0, 1]);
+  assertStrictEquals(turn.finishReason, "tool_calls");
+  assertEquals(events.map((e) => e.type === "tool_call_delta" && e.index), [0, 1, 0, 1, 0, 1]);
 });

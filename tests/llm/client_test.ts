@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertMatch, assertStrictEquals, assertThrows } from "../support/assert.ts";
 import { createClient } from "../../src/llm/client.ts";
 import type { StreamEvent } from "../../src/llm/types.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
@@ -12,16 +12,17 @@ Deno.test("createClient() speaks chat completions for api chat, with the bearer 
     new AbortController().signal,
     (e) => events.push(e),
   );
-  assert.equal(turn.text, "hello");
-  assert.equal(turn.finishReason, "stop");
-  assert.equal(events.map((e) => e.type === "text_delta" ? e.text : "").join(""), "hello");
-  assert.equal(model.requests.length, 1);
+  assertStrictEquals(turn.text, "hello");
+  assertStrictEquals(turn.finishReason, "stop");
+  assertStrictEquals(events.map((e) => e.type === "text_delta" ? e.text : "").join(""), "hello");
+  assertStrictEquals(model.requests.length, 1);
 });
 
 Deno.test("createClient() refuses an unknown wire format, naming the known ones", () => {
-  assert.throws(
-    // A word from an untyped source (a settings file, an old session) must still fail in words.
-    () => createClient({ api: "grpc" as unknown as "chat", baseUrl: "http://127.0.0.1:9" }),
+  assertMatch(
+    String(assertThrows( // A word from an untyped source (a settings file, an old session) must still fail in words.
+      () => createClient({ api: "grpc" as unknown as "chat", baseUrl: "http://127.0.0.1:9" }),
+    )),
     /unknown wire format 'grpc' \(known: chat, responses, anthropic\)/,
   );
 });

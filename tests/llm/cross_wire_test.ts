@@ -1,5 +1,5 @@
 /** One conversation moving between wires (/model): what only one wire can read is dropped, pairing holds. */
-import assert from "node:assert/strict";
+import { assertEquals, assertMatch, assertNotMatch, assertStrictEquals } from "../support/assert.ts";
 import { createClient } from "../../src/llm/client.ts";
 import type { AssistantTurn, Message, WireApi } from "../../src/llm/types.ts";
 import { type FakeModel, startFakeModel } from "../support/fake_model_server.ts";
@@ -30,13 +30,13 @@ Deno.test("a conversation goes anthropic → responses → chat → anthropic, e
   for (const [n, api] of order.entries()) {
     const turn = await ask(model, api, history);
     if (n < 3) keep(history, turn, `result ${n}`);
-    else assert.equal(turn.text, "done");
+    else assertStrictEquals(turn.text, "done");
   }
-  assert.deepEqual(model.wires, order);
+  assertEquals(model.wires, order);
   // The last Anthropic request carries its own signed thinking again, and nothing from Responses.
   const last = JSON.stringify(model.requests[3]);
-  assert.match(last, /"signature":"sig-0-7"/);
-  assert.doesNotMatch(last, /encrypted_content/);
+  assertMatch(last, /"signature":"sig-0-7"/);
+  assertNotMatch(last, /encrypted_content/);
   // Chat never sees another wire's state.
-  assert.doesNotMatch(JSON.stringify(model.requests[2]), /signature|encrypted_content/);
+  assertNotMatch(JSON.stringify(model.requests[2]), /signature|encrypted_content/);
 });

@@ -1,5 +1,5 @@
 /** Every recorded chat-completions stream in tests/fixtures assembles into the turn read off the file. */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertRejects, assertStrictEquals } from "../support/assert.ts";
 import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
 import { ChatAssembler } from "../../src/llm/_chat_assembler.ts";
 import { type AssistantTurn, LlmError, type StreamEvent } from "../../src/llm/types.ts";
@@ -34,41 +34,41 @@ async function overHttp(
 
 function assertText(actual: string, expected: string | Long | undefined, what: string): void {
   if (typeof expected === "string" || expected === undefined) {
-    assert.equal(actual, expected ?? "", what);
+    assertStrictEquals(actual, expected ?? "", what);
     return;
   }
-  assert.equal(actual.length, expected.length, `${what} length`);
-  assert.ok(actual.startsWith(expected.start), `${what} starts with ${JSON.stringify(expected.start)}`);
-  assert.ok(actual.endsWith(expected.end), `${what} ends with ${JSON.stringify(expected.end)}`);
+  assertStrictEquals(actual.length, expected.length, `${what} length`);
+  assert(actual.startsWith(expected.start), `${what} starts with ${JSON.stringify(expected.start)}`);
+  assert(actual.endsWith(expected.end), `${what} ends with ${JSON.stringify(expected.end)}`);
 }
 
 function assertTurn(turn: AssistantTurn, events: StreamEvent[], row: Expected): void {
   assertText(turn.text, row.text, "text");
   assertText(turn.reasoning, row.reasoning, "reasoning");
-  assert.deepEqual(turn.toolCalls, row.toolCalls ?? []);
-  assert.equal(turn.finishReason, row.finishReason);
-  assert.deepEqual(turn.usage, row.usage);
-  assert.equal(turn.model, row.model);
+  assertEquals(turn.toolCalls, row.toolCalls ?? []);
+  assertStrictEquals(turn.finishReason, row.finishReason);
+  assertEquals(turn.usage, row.usage);
+  assertStrictEquals(turn.model, row.model);
   // The deltas delivered on the way add up to the final turn.
   const joined = (type: string) => events.map((e) => e.type === type && "text" in e ? e.text : "").join("");
-  assert.equal(joined("text_delta"), turn.text);
-  assert.equal(joined("reasoning_delta"), turn.reasoning);
+  assertStrictEquals(joined("text_delta"), turn.text);
+  assertStrictEquals(joined("reasoning_delta"), turn.reasoning);
 }
 
 async function assertFailure(run: () => unknown, error: NonNullable<Expected["error"]>): Promise<void> {
-  await assert.rejects(async () => await run(), (thrown: unknown) => {
-    assert.ok(thrown instanceof LlmError, `expected an LlmError, got ${thrown}`);
-    assert.equal(thrown.kind, error.kind);
-    assert.ok(thrown.message.includes(error.includes), `message: ${thrown.message}`);
-    assert.equal(thrown.partialOutput, error.partialOutput);
+  assert(((thrown: unknown) => {
+    assert(thrown instanceof LlmError, `expected an LlmError, got ${thrown}`);
+    assertStrictEquals(thrown.kind, error.kind);
+    assert(thrown.message.includes(error.includes), `message: ${thrown.message}`);
+    assertStrictEquals(thrown.partialOutput, error.partialOutput);
     return true;
-  });
+  })(await assertRejects(async () => await run())));
 }
 
 Deno.test("every chat fixture file has a row in the expectation table", async () => {
   const files: string[] = [];
   for await (const entry of Deno.readDir(DIR)) if (entry.name.endsWith(".chunks.txt")) files.push(entry.name);
-  assert.deepEqual(files.sort(), TABLE.map((row) => row.file).sort());
+  assertEquals(files.sort(), TABLE.map((row) => row.file).sort());
 });
 
 TABLE.forEach((row, i) => {
@@ -97,12 +97,12 @@ Deno.test("each in-stream error shape of moonshot-error-object-variants gives th
     try {
       new ChatAssembler().pushChunk(JSON.parse(line));
     } catch (error) {
-      assert.ok(error instanceof LlmError && error.kind === "stream_error");
+      assert(error instanceof LlmError && error.kind === "stream_error");
       return error.message;
     }
     throw new Error("no error thrown");
   });
-  assert.deepEqual(messages, [
+  assertEquals(messages, [
     "Stream error from the model provider: Coded stream failure (server_error, stream_code)",
     "Stream error from the model provider: Nullable code stream failure (server_error)",
     "Stream error from the model provider: Message-only stream failure",

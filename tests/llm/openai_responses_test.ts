@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertRejects, assertStrictEquals } from "../support/assert.ts";
 import { createClient } from "../../src/llm/client.ts";
 import { buildResponsesBody, buildResponsesRequest } from "../../src/llm/openai_responses.ts";
 import { type ChatRequest, LlmError, type Message } from "../../src/llm/types.ts";
@@ -31,7 +31,7 @@ Deno.test("buildResponsesBody() sends stateless input items: reasoning, text, ca
     },
     { role: "tool", toolCallId: "call_1", name: "read_file", content: "text", isError: false },
   ]));
-  assert.deepEqual(body.input, [
+  assertEquals(body.input, [
     { type: "message", role: "system", content: "You are tern." },
     { type: "message", role: "user", content: "fix it" },
     { type: "reasoning", summary: [], encrypted_content: "E1" },
@@ -39,8 +39,8 @@ Deno.test("buildResponsesBody() sends stateless input items: reasoning, text, ca
     { type: "function_call", call_id: "call_1", name: "read_file", arguments: '{"path":"a"}' },
     { type: "function_call_output", call_id: "call_1", output: "text" },
   ]);
-  assert.deepEqual([body.store, body.include, body.stream], [false, ["reasoning.encrypted_content"], true]);
-  assert.deepEqual(body.tools, [
+  assertEquals([body.store, body.include, body.stream], [false, ["reasoning.encrypted_content"], true]);
+  assertEquals(body.tools, [
     {
       type: "function",
       name: "read_file",
@@ -62,7 +62,7 @@ Deno.test("buildResponsesBody() drops another wire's providerData", () => {
     },
     { role: "tool", toolCallId: "toolu_1", name: "read_file", content: "x", isError: true },
   ]));
-  assert.deepEqual(body.input, [
+  assertEquals(body.input, [
     { type: "message", role: "user", content: "hi" },
     { type: "function_call", call_id: "toolu_1", name: "read_file", arguments: "{}" },
     { type: "function_call_output", call_id: "toolu_1", output: "x" },
@@ -72,19 +72,19 @@ Deno.test("buildResponsesBody() drops another wire's providerData", () => {
 Deno.test("buildResponsesBody() maps tool_choice to its own words and max tokens to max_output_tokens", () => {
   const body = (extra: Partial<ChatRequest>) =>
     buildResponsesBody(request([{ role: "user", content: "x" }], extra));
-  assert.deepEqual(body({ toolChoice: { name: "read_file" } }).tool_choice, {
+  assertEquals(body({ toolChoice: { name: "read_file" } }).tool_choice, {
     type: "function",
     name: "read_file",
   });
-  assert.equal(body({ toolChoice: "required" }).tool_choice, "required");
-  assert.equal(body({ maxTokens: 99 }).max_output_tokens, 99);
-  assert.equal(body({}).tool_choice, undefined);
+  assertStrictEquals(body({ toolChoice: "required" }).tool_choice, "required");
+  assertStrictEquals(body({ maxTokens: 99 }).max_output_tokens, 99);
+  assertStrictEquals(body({}).tool_choice, undefined);
 });
 
 Deno.test("buildResponsesRequest() posts to /responses with bearer auth when a key is given", () => {
   const wire = buildResponsesRequest(request([]), { apiKey: "sk-1" });
-  assert.deepEqual([wire.path, wire.headers], ["/responses", { authorization: "Bearer sk-1" }]);
-  assert.deepEqual(buildResponsesRequest(request([]), {}).headers, {});
+  assertEquals([wire.path, wire.headers], ["/responses", { authorization: "Bearer sk-1" }]);
+  assertEquals(buildResponsesRequest(request([]), {}).headers, {});
 });
 
 Deno.test("Responses client sends the encrypted reasoning back in order through the fake server's checks", async () => {
@@ -95,15 +95,15 @@ Deno.test("Responses client sends the encrypted reasoning back in order through 
   const client = createClient({ api: "responses", baseUrl: model.url, apiKey: "k" });
   const history: Message[] = [{ role: "user", content: "go" }];
   const first = await client.stream(request(history), never, () => {});
-  assert.equal(first.reasoning, "Read first.");
+  assertStrictEquals(first.reasoning, "Read first.");
   const kept = first.providerData?.reasoning as { id: string; encrypted_content: string }[];
-  assert.equal(kept[0].id, "rs_fake_0");
+  assertStrictEquals(kept[0].id, "rs_fake_0");
   history.push(
     { role: "assistant", content: "", toolCalls: first.toolCalls, providerData: first.providerData },
     { role: "tool", toolCallId: first.toolCalls[0].id, name: "read_file", content: "x", isError: false },
   );
-  assert.equal((await client.stream(request(history), never, () => {})).text, "Done.");
-  assert.deepEqual(model.wires, ["responses", "responses"]);
+  assertStrictEquals((await client.stream(request(history), never, () => {})).text, "Done.");
+  assertEquals(model.wires, ["responses", "responses"]);
 });
 
 Deno.test("the fake Responses server refuses an echoed reasoning id, as OpenAI does with store:false", async () => {
@@ -123,8 +123,8 @@ Deno.test("the fake Responses server refuses an echoed reasoning id, as OpenAI d
       }],
     }),
   });
-  assert.equal(response.status, 400);
-  assert.match(await response.text(), /Item with id 'rs_x' not found/);
+  assertStrictEquals(response.status, 400);
+  assertMatch(await response.text(), /Item with id 'rs_x' not found/);
 });
 
 Deno.test("the fake Responses server rejects a call sent back without its reasoning item", async () => {
@@ -139,8 +139,8 @@ Deno.test("the fake Responses server rejects a call sent back without its reason
     { role: "assistant", content: "", toolCalls: first.toolCalls },
     { role: "tool", toolCallId: "call_r", name: "read_file", content: "x", isError: false },
   ];
-  await assert.rejects(
-    () => client.stream(request(history), never, () => {}),
+  assertMatch(
+    String(await assertRejects(() => client.stream(request(history), never, () => {}))),
     /function_call call_r must follow its reasoning item rs_fake_0/,
   );
 });
@@ -152,14 +152,17 @@ Deno.test("the fake Responses server rejects an output without its call, and a c
     { role: "user", content: "go" },
     { role: "tool", toolCallId: "call_ghost", name: "read_file", content: "x", isError: false },
   ];
-  await assert.rejects(() => client.stream(request(orphan), never, () => {}), /answers no function_call/);
+  assertMatch(
+    String(await assertRejects(() => client.stream(request(orphan), never, () => {}))),
+    /answers no function_call/,
+  );
   const unanswered: Message[] = [
     { role: "user", content: "go" },
     { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "read_file", arguments: "{}" }] },
     { role: "user", content: "again" },
   ];
-  await assert.rejects(
-    () => client.stream(request(unanswered), never, () => {}),
+  assertMatch(
+    String(await assertRejects(() => client.stream(request(unanswered), never, () => {}))),
     /have no function_call_output/,
   );
 });
@@ -168,7 +171,7 @@ Deno.test("a Responses turn cut by max_output_tokens is length, never complete",
   await using model = startFakeModel([{ text: "Partial answ", finishReason: "length" }]);
   const client = createClient({ api: "responses", baseUrl: model.url });
   const turn = await client.stream(request([{ role: "user", content: "go" }]), never, () => {});
-  assert.deepEqual([turn.text, turn.finishReason, turn.rawFinishReason], [
+  assertEquals([turn.text, turn.finishReason, turn.rawFinishReason], [
     "Partial answ",
     "length",
     "max_output_tokens",
@@ -183,8 +186,8 @@ Deno.test("a Responses error event is a stream_error naming its code; a stream w
   const client = createClient({ api: "responses", baseUrl: model.url });
   const call = () => client.stream(request([{ role: "user", content: "go" }]), never, () => {});
   const failed = await call().catch((e) => e);
-  assert.ok(failed instanceof LlmError);
-  assert.deepEqual([failed.kind, failed.retryable], ["stream_error", true]);
-  assert.match(failed.message, /Boom \(server_error\)/);
-  await assert.rejects(call, (e: unknown) => e instanceof LlmError && e.kind === "interrupted");
+  assert(failed instanceof LlmError);
+  assertEquals([failed.kind, failed.retryable], ["stream_error", true]);
+  assertMatch(failed.message, /Boom \(server_error\)/);
+  assert(((e: unknown) => e instanceof LlmError && e.kind === "interrupted")(await assertRejects(call)));
 });

@@ -1,5 +1,5 @@
 /** Every recorded OpenAI Responses stream in tests/fixtures assembles into the turn(s) read off the file. */
-import assert from "node:assert/strict";
+import { assertEquals, assertStrictEquals } from "../support/assert.ts";
 import { ResponsesAssembler } from "../../src/llm/_responses_assembler.ts";
 import { createClient } from "../../src/llm/client.ts";
 import type { AssistantTurn, StreamEvent } from "../../src/llm/types.ts";
@@ -39,18 +39,18 @@ async function overHttp(
 
 function assertRow(turn: AssistantTurn, events: StreamEvent[], row: ResponsesExpected): void {
   assertTurn(turn, events, row);
-  assert.equal(turn.rawFinishReason, row.rawFinishReason);
+  assertStrictEquals(turn.rawFinishReason, row.rawFinishReason);
   const kept = (turn.providerData?.reasoning ?? []) as { id: string }[];
-  assert.deepEqual(kept.map((item) => item.id), row.reasoningItems ?? []);
+  assertEquals(kept.map((item) => item.id), row.reasoningItems ?? []);
 }
 
 Deno.test("every Responses fixture file has a row per response in the expectation table", async () => {
   const files = await fixtureFiles(DIR);
-  assert.equal(files.length, 13);
-  assert.deepEqual(files, [...new Set(RESPONSES_TABLE.map((row) => row.file))].sort());
+  assertStrictEquals(files.length, 13);
+  assertEquals(files, [...new Set(RESPONSES_TABLE.map((row) => row.file))].sort());
   for (const file of files) {
     const responses = responsesOf(await fixtureLines(DIR, file));
-    assert.equal(RESPONSES_TABLE.filter((row) => row.file === file).length, responses.length, file);
+    assertStrictEquals(RESPONSES_TABLE.filter((row) => row.file === file).length, responses.length, file);
   }
 });
 

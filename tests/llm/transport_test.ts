@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals, fail } from "../support/assert.ts";
 import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
 import { providerMessage, WireClient } from "../../src/llm/transport.ts";
 import type { SseEvent } from "../../src/llm/sse.ts";
@@ -37,8 +37,8 @@ async function llmError(fn: () => Promise<unknown>): Promise<LlmError> {
   try {
     await fn();
   } catch (error) {
-    assert.ok(error instanceof LlmError, `expected an LlmError, got ${error}`);
-    assert.ok(!error.message.includes("    at "), "no stack trace in the message");
+    assert(error instanceof LlmError, `expected an LlmError, got ${error}`);
+    assert(!error.message.includes("    at "), "no stack trace in the message");
     return error;
   }
   throw new Error("expected a rejection");
@@ -55,7 +55,7 @@ Deno.test("ChatCompletionsClient streams reasoning, text and fragmented tool cal
     usage: { prompt_tokens: 50, completion_tokens: 12 },
     chunkSize: 3,
   });
-  assert.deepEqual(turn, {
+  assertEquals(turn, {
     text: "Reading it.",
     reasoning: "Let me look.",
     toolCalls: [
@@ -66,8 +66,8 @@ Deno.test("ChatCompletionsClient streams reasoning, text and fragmented tool cal
     usage: { promptTokens: 50, completionTokens: 12, totalTokens: 62 },
     model: "fake",
   });
-  assert.equal(events[0].type, "reasoning_delta");
-  assert.ok(events.filter((e) => e.type === "tool_call_delta").length > 4);
+  assertStrictEquals(events[0].type, "reasoning_delta");
+  assert(events.filter((e) => e.type === "tool_call_delta").length > 4);
 });
 
 Deno.test("ChatCompletionsClient sends sorted tools and reasoning_content on tool-call history", async () => {
@@ -86,9 +86,9 @@ Deno.test("ChatCompletionsClient sends sorted tools and reasoning_content on too
     tools: { function: { name: string } }[];
     messages: Record<string, unknown>[];
   };
-  assert.deepEqual(body.tools.map((t) => t.function.name), ["a_tool", "b_tool"]);
-  assert.equal(body.messages[1].reasoning_content, "");
-  assert.equal((requests[0] as { stream: boolean }).stream, true);
+  assertEquals(body.tools.map((t) => t.function.name), ["a_tool", "b_tool"]);
+  assertStrictEquals(body.messages[1].reasoning_content, "");
+  assertStrictEquals((requests[0] as { stream: boolean }).stream, true);
 });
 
 Deno.test("ChatCompletionsClient reports HTTP 401 with the provider's message and no retry", async () => {
@@ -96,54 +96,54 @@ Deno.test("ChatCompletionsClient reports HTTP 401 with the provider's message an
   await using model = startFakeModel([{ status: 401, errorBody }]);
   const client = new ChatCompletionsClient({ baseUrl: `${model.url}//` });
   const error = await llmError(() => client.stream(USER, new AbortController().signal, () => {}));
-  assert.equal(error.kind, "http");
-  assert.equal(error.status, 401);
-  assert.equal(error.message, `HTTP 401 from ${model.url}: Invalid API key`);
-  assert.equal(error.retryable, false);
+  assertStrictEquals(error.kind, "http");
+  assertStrictEquals(error.status, 401);
+  assertStrictEquals(error.message, `HTTP 401 from ${model.url}: Invalid API key`);
+  assertStrictEquals(error.retryable, false);
 });
 
 Deno.test("ChatCompletionsClient keeps Retry-After of a 429 and marks it retryable", async () => {
   await using model = startFakeModel([{ status: 429, retryAfter: "7", errorBody: "slow down\n" }]);
   const client = new ChatCompletionsClient({ baseUrl: model.url });
   const error = await llmError(() => client.stream(USER, new AbortController().signal, () => {}));
-  assert.equal(error.kind, "http");
-  assert.equal(error.status, 429);
-  assert.equal(error.retryAfter, "7");
-  assert.equal(error.message, `HTTP 429 from ${model.url}: slow down`);
-  assert.equal(error.retryable, true);
+  assertStrictEquals(error.kind, "http");
+  assertStrictEquals(error.status, 429);
+  assertStrictEquals(error.retryAfter, "7");
+  assertStrictEquals(error.message, `HTTP 429 from ${model.url}: slow down`);
+  assertStrictEquals(error.retryable, true);
 });
 
 Deno.test("ChatCompletionsClient reports a cut stream as interrupted, partial only after visible output", async () => {
   const afterText = await llmError(() =>
     once({ text: "Hello there, friend", chunkSize: 2, cutAfterChunks: 3 })
   );
-  assert.equal(afterText.kind, "interrupted");
-  assert.equal(afterText.partialOutput, true);
-  assert.equal(afterText.retryable, true);
+  assertStrictEquals(afterText.kind, "interrupted");
+  assertStrictEquals(afterText.partialOutput, true);
+  assertStrictEquals(afterText.retryable, true);
   const beforeText = await llmError(() => once({ text: "Hello", cutAfterChunks: 1 }));
-  assert.equal(beforeText.kind, "interrupted");
-  assert.equal(beforeText.partialOutput, false);
-  assert.match(beforeText.message, /ended after 1 chunk\(s\) without \[DONE\] or a finish_reason/);
+  assertStrictEquals(beforeText.kind, "interrupted");
+  assertStrictEquals(beforeText.partialOutput, false);
+  assertMatch(beforeText.message, /ended after 1 chunk\(s\) without \[DONE\] or a finish_reason/);
 });
 
 Deno.test("ChatCompletionsClient turns an in-stream error object into stream_error", async () => {
   const error = await llmError(() =>
     once({ text: "Part", streamError: { message: "Upstream overloaded", type: "server_error", code: 529 } })
   );
-  assert.equal(error.kind, "stream_error");
-  assert.match(
+  assertStrictEquals(error.kind, "stream_error");
+  assertMatch(
     error.message,
     /^Stream error from http:\/\/127\.0\.0\.1:\d+\/v1: Upstream overloaded \(server_error, 529\)$/,
   );
-  assert.equal(error.partialOutput, true);
+  assertStrictEquals(error.partialOutput, true);
 });
 
 Deno.test("ChatCompletionsClient completes on [DONE] when no finish_reason is sent, and on finish_reason alone", async () => {
   const noReason = await once({ toolCalls: [{ name: "f", arguments: "{}" }], finishReason: null });
-  assert.equal(noReason.turn.finishReason, "tool_calls");
+  assertStrictEquals(noReason.turn.finishReason, "tool_calls");
   const noDone = await once({ text: "cut short", finishReason: "length", omitDone: true });
-  assert.equal(noDone.turn.finishReason, "length");
-  assert.equal(noDone.turn.text, "cut short");
+  assertStrictEquals(noDone.turn.finishReason, "length");
+  assertStrictEquals(noDone.turn.text, "cut short");
 });
 
 Deno.test("ChatCompletionsClient stops promptly with aborted when the signal fires mid-stream", async () => {
@@ -158,9 +158,9 @@ Deno.test("ChatCompletionsClient stops promptly with aborted when the signal fir
       },
     })
   );
-  assert.equal(error.kind, "aborted");
-  assert.equal(error.partialOutput, true);
-  assert.equal(deltas, 1, "nothing more was delivered after the abort");
+  assertStrictEquals(error.kind, "aborted");
+  assertStrictEquals(error.partialOutput, true);
+  assertStrictEquals(deltas, 1, "nothing more was delivered after the abort");
 });
 
 Deno.test("ChatCompletionsClient stops promptly with aborted while waiting for the response headers", async () => {
@@ -168,8 +168,8 @@ Deno.test("ChatCompletionsClient stops promptly with aborted while waiting for t
   setTimeout(() => controller.abort(), 50);
   // The server would wait 10 minutes: the call can only end this test by honouring the abort.
   const error = await llmError(() => once({ text: "late", delayMs: 600_000 }, { signal: controller.signal }));
-  assert.equal(error.kind, "aborted");
-  assert.equal(error.partialOutput, false);
+  assertStrictEquals(error.kind, "aborted");
+  assertStrictEquals(error.partialOutput, false);
 });
 
 Deno.test("ChatCompletionsClient gives up with a network error when the headers or the data take too long", async () => {
@@ -181,11 +181,14 @@ Deno.test("ChatCompletionsClient gives up with a network error when the headers 
   const client = new ChatCompletionsClient({ baseUrl: model.url, fetchTimeoutMs: 100, idleTimeoutMs: 150 });
   const signal = new AbortController().signal;
   const headers = await llmError(() => client.stream(USER, signal, () => {}));
-  assert.equal(headers.kind, "network");
-  assert.equal(headers.message, `Could not reach ${model.url}: no response within 100 ms`);
+  assertStrictEquals(headers.kind, "network");
+  assertStrictEquals(headers.message, `Could not reach ${model.url}: no response within 100 ms`);
   const idle = await llmError(() => client.stream(USER, signal, () => {}));
-  assert.equal(idle.kind, "network");
-  assert.equal(idle.message, `The connection to ${model.url} dropped mid-stream: no data within 150 ms`);
+  assertStrictEquals(idle.kind, "network");
+  assertStrictEquals(
+    idle.message,
+    `The connection to ${model.url} dropped mid-stream: no data within 150 ms`,
+  );
 });
 
 Deno.test("ChatCompletionsClient reports an unreachable server as a network error in plain words", async () => {
@@ -194,12 +197,12 @@ Deno.test("ChatCompletionsClient reports an unreachable server as a network erro
   listener.close();
   const client = new ChatCompletionsClient({ baseUrl: `http://127.0.0.1:${port}/v1` });
   const error = await llmError(() => client.stream(USER, new AbortController().signal, () => {}));
-  assert.equal(error.kind, "network");
-  assert.match(
+  assertStrictEquals(error.kind, "network");
+  assertMatch(
     error.message,
     new RegExp(`^Could not reach http://127\\.0\\.0\\.1:${port}/v1: .*refused`, "i"),
   );
-  assert.equal(error.retryable, true);
+  assertStrictEquals(error.retryable, true);
 });
 
 Deno.test("ChatCompletionsClient sends the bearer key only when one is given", async () => {
@@ -216,7 +219,7 @@ Deno.test("ChatCompletionsClient sends the bearer key only when one is given", a
     signal,
     () => {},
   );
-  assert.deepEqual(seen, ["Bearer sk-1", null]);
+  assertEquals(seen, ["Bearer sk-1", null]);
 });
 
 Deno.test("ChatCompletionsClient rejects a JSON answer to a streaming request as bad_response", async () => {
@@ -226,8 +229,8 @@ Deno.test("ChatCompletionsClient rejects a JSON answer to a streaming request as
   );
   const client = new ChatCompletionsClient({ baseUrl: `http://127.0.0.1:${server.addr.port}/v1` });
   const error = await llmError(() => client.stream(USER, new AbortController().signal, () => {}));
-  assert.equal(error.kind, "bad_response");
-  assert.match(error.message, /did not stream/);
+  assertStrictEquals(error.kind, "bad_response");
+  assertMatch(error.message, /did not stream/);
 });
 
 Deno.test("fake model answers bad tool-call history with HTTP 400 naming the problem", async () => {
@@ -237,9 +240,9 @@ Deno.test("fake model answers bad tool-call history with HTTP 400 naming the pro
     { role: "user", content: "and?" },
   ];
   const error = await llmError(() => once({ text: "never" }, { request: { ...USER, messages: unanswered } }));
-  assert.equal(error.kind, "http");
-  assert.equal(error.status, 400);
-  assert.match(error.message, /tool call\(s\) c9 have no result/);
+  assertStrictEquals(error.kind, "http");
+  assertStrictEquals(error.status, 400);
+  assertMatch(error.message, /tool call\(s\) c9 have no result/);
 });
 
 Deno.test("fake model answers past the end of its script with HTTP 500 and a clear message", async () => {
@@ -248,17 +251,17 @@ Deno.test("fake model answers past the end of its script with HTTP 500 and a cle
   const signal = new AbortController().signal;
   await client.stream(USER, signal, () => {});
   const error = await llmError(() => client.stream(USER, signal, () => {}));
-  assert.equal(error.status, 500);
-  assert.match(error.message, /script exhausted: request #2 arrived but only 1 turn\(s\) are scripted/);
-  assert.equal(model.requests.length, 2);
+  assertStrictEquals(error.status, 500);
+  assertMatch(error.message, /script exhausted: request #2 arrived but only 1 turn\(s\) are scripted/);
+  assertStrictEquals(model.requests.length, 2);
 });
 
 Deno.test("fake model lists a model on GET /v1/models", async () => {
   await using model = startFakeModel([]);
   const response = await fetch(`${model.url}/models`);
   const body = await response.json();
-  assert.equal(body.object, "list");
-  assert.equal(body.data[0].id, "fake-model");
+  assertStrictEquals(body.object, "list");
+  assertStrictEquals(body.data[0].id, "fake-model");
 });
 
 Deno.test("closing the fake model aborts an in-flight stream and a pending delay", async () => {
@@ -276,8 +279,8 @@ Deno.test("closing the fake model aborts an in-flight stream and a pending delay
   while (model.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
   await new Promise((resolve) => setTimeout(resolve, 50));
   await model.close();
-  assert.equal((await streaming).kind, "interrupted");
-  assert.equal((await delayed).kind, "http");
+  assertStrictEquals((await streaming).kind, "interrupted");
+  assertStrictEquals((await delayed).kind, "http");
 });
 
 Deno.test("ChatCompletionsClient rejects a data line that is not JSON as bad_response", async () => {
@@ -287,21 +290,24 @@ Deno.test("ChatCompletionsClient rejects a data line that is not JSON as bad_res
   ]);
   const client = new ChatCompletionsClient({ baseUrl: model.url });
   const error = await llmError(() => client.stream(USER, new AbortController().signal, () => {}));
-  assert.equal(error.kind, "bad_response");
-  assert.equal(error.message, `${model.url} sent a stream event that is not JSON: <html>oops</html>`);
-  assert.equal(error.partialOutput, true);
+  assertStrictEquals(error.kind, "bad_response");
+  assertStrictEquals(error.message, `${model.url} sent a stream event that is not JSON: <html>oops</html>`);
+  assertStrictEquals(error.partialOutput, true);
 });
 
 Deno.test("providerMessage() extracts the provider's words from JSON and text error bodies", () => {
-  assert.equal(providerMessage('{"error":{"message":"Invalid API key","type":"auth"}}'), "Invalid API key");
-  assert.equal(providerMessage('{"error":"model not found"}'), "model not found");
-  assert.equal(providerMessage('{"message":"Rate limited"}'), "Rate limited");
-  assert.equal(providerMessage('{"detail":"Not Found"}'), "Not Found");
-  assert.equal(providerMessage("  <html>\n  Bad   Gateway </html>\n"), "<html> Bad Gateway </html>");
-  assert.equal(providerMessage(""), "");
+  assertStrictEquals(
+    providerMessage('{"error":{"message":"Invalid API key","type":"auth"}}'),
+    "Invalid API key",
+  );
+  assertStrictEquals(providerMessage('{"error":"model not found"}'), "model not found");
+  assertStrictEquals(providerMessage('{"message":"Rate limited"}'), "Rate limited");
+  assertStrictEquals(providerMessage('{"detail":"Not Found"}'), "Not Found");
+  assertStrictEquals(providerMessage("  <html>\n  Bad   Gateway </html>\n"), "<html> Bad Gateway </html>");
+  assertStrictEquals(providerMessage(""), "");
   const long = providerMessage("x".repeat(1000));
-  assert.equal(long.length, 300);
-  assert.ok(long.endsWith("…"));
+  assertStrictEquals(long.length, 300);
+  assert(long.endsWith("…"));
 });
 
 /** A toy wire: names its own path and auth header, and turns each event name into text. */
@@ -355,15 +361,15 @@ Deno.test("WireClient posts the wire's path, headers and body, and hands it name
   });
   const events: StreamEvent[] = [];
   const turn = await client.stream(USER, new AbortController().signal, (e) => events.push(e));
-  assert.deepEqual(seen, [{
+  assertEquals(seen, [{
     path: "/v1/toy/messages",
     key: "k",
     auth: null,
     extra: "e",
     body: '{"toy":"fake"}',
   }]);
-  assert.equal(turn.text, "start,message,stop");
-  assert.deepEqual(events.map((e) => e.type === "text_delta" && e.text), [
+  assertStrictEquals(turn.text, "start,message,stop");
+  assertEquals(events.map((e) => e.type === "text_delta" && e.text), [
     "start=1;",
     "message=2;",
     "stop=3;",
@@ -377,17 +383,20 @@ Deno.test("WireClient cuts the API key out of an error a provider echoes it in",
   }]);
   const client = new ChatCompletionsClient({ baseUrl: model.url, apiKey: "sk-test-0123456789" });
   const error = await client.stream(USER, new AbortController().signal, () => {}).then(
-    () => assert.fail("expected a rejection"),
+    () => fail("expected a rejection"),
     (e) => e,
   );
-  assert.ok(error instanceof LlmError);
-  assert.equal(error.status, 401);
-  assert.equal(error.message.includes("0123456789"), false, error.message);
-  assert.match(error.message, /invalid key \[redacted key\]/);
+  assert(error instanceof LlmError);
+  assertStrictEquals(error.status, 401);
+  assertStrictEquals(error.message.includes("0123456789"), false, error.message);
+  assertMatch(error.message, /invalid key \[redacted key\]/);
 });
 
 Deno.test("LlmError counts 529 and an in-stream overloaded error as worth another attempt", () => {
-  assert.equal(new LlmError("http", "HTTP 529", { status: 529 }).retryable, true);
-  assert.equal(new LlmError("stream_error", "Stream error: Overloaded (overloaded_error)").retryable, true);
-  assert.equal(new LlmError("stream_error", "Stream error: invalid request").retryable, false);
+  assertStrictEquals(new LlmError("http", "HTTP 529", { status: 529 }).retryable, true);
+  assertStrictEquals(
+    new LlmError("stream_error", "Stream error: Overloaded (overloaded_error)").retryable,
+    true,
+  );
+  assertStrictEquals(new LlmError("stream_error", "Stream error: invalid request").retryable, false);
 });

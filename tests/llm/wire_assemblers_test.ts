@@ -1,17 +1,17 @@
 /** Bad input to the Anthropic and Responses assemblers: each failure is a typed LlmError in one clear line. */
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals, assertThrows } from "../support/assert.ts";
 import { AnthropicAssembler } from "../../src/llm/_anthropic_assembler.ts";
 import { ResponsesAssembler } from "../../src/llm/_responses_assembler.ts";
 import { LlmError } from "../../src/llm/types.ts";
 
 function fails(run: () => unknown, kind: LlmError["kind"], words: RegExp): void {
-  assert.throws(run, (error: unknown) => {
-    assert.ok(error instanceof LlmError, `expected an LlmError, got ${error}`);
-    assert.equal(error.kind, kind);
-    assert.match(error.message, words);
-    assert.ok(!error.message.includes("\n"), "one line");
+  assert(((error: unknown) => {
+    assert(error instanceof LlmError, `expected an LlmError, got ${error}`);
+    assertStrictEquals(error.kind, kind);
+    assertMatch(error.message, words);
+    assert(!error.message.includes("\n"), "one line");
     return true;
-  });
+  })(assertThrows(run)));
 }
 
 const START = { type: "message_start", message: { model: "c", usage: { input_tokens: 1 } } };
@@ -58,9 +58,10 @@ Deno.test("AnthropicAssembler reports a stream without a stop_reason as interrup
   const assembler = new AnthropicAssembler();
   assembler.pushEvent(START);
   assembler.pushEvent({ type: "content_block_start", index: 0, content_block: { type: "text", text: "Hi" } });
-  assert.throws(
-    () => assembler.finish(),
-    (e: unknown) => e instanceof LlmError && e.kind === "interrupted" && e.partialOutput,
+  assert(
+    ((e: unknown) => e instanceof LlmError && e.kind === "interrupted" && e.partialOutput)(
+      assertThrows(() => assembler.finish()),
+    ),
   );
 });
 
@@ -93,11 +94,11 @@ Deno.test("ResponsesAssembler: a failed response without details, and nothing af
   const assembler = new ResponsesAssembler();
   assembler.pushEvent({ type: "response.output_text.delta", output_index: 0, delta: "A" });
   assembler.pushEvent({ type: "response.completed", response: {} });
-  assert.deepEqual(
+  assertEquals(
     assembler.pushEvent({ type: "response.output_text.delta", output_index: 0, delta: "B" }),
     [],
   );
-  assert.equal(assembler.finish().text, "A");
+  assertStrictEquals(assembler.finish().text, "A");
 });
 
 Deno.test("ResponsesAssembler leaves a 'parallel' call alone when its arguments are not the wrapper shape", () => {
@@ -105,5 +106,5 @@ Deno.test("ResponsesAssembler leaves a 'parallel' call alone when its arguments 
   const item = { type: "function_call", call_id: "c", name: "parallel", arguments: '{"x":1}' };
   assembler.pushEvent({ type: "response.output_item.done", output_index: 0, item });
   assembler.pushEvent({ type: "response.completed", response: {} });
-  assert.deepEqual(assembler.finish().toolCalls, [{ id: "c", name: "parallel", arguments: '{"x":1}' }]);
+  assertEquals(assembler.finish().toolCalls, [{ id: "c", name: "parallel", arguments: '{"x":1}' }]);
 });

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals, assertThrows } from "../support/assert.ts";
 import { parseEventData, toFinishReason } from "../../src/llm/wire.ts";
 import { LlmError } from "../../src/llm/types.ts";
 
@@ -18,24 +18,24 @@ Deno.test("toFinishReason() maps chat, Anthropic and Responses words onto tern's
     ["error", "error"],
     [" STOP ", "stop"],
   ];
-  for (const [word, expected] of cases) assert.equal(toFinishReason(word, false), expected, word);
+  for (const [word, expected] of cases) assertStrictEquals(toFinishReason(word, false), expected, word);
 });
 
 Deno.test("toFinishReason() falls back on what arrived for an unknown or missing word", () => {
-  assert.equal(toFinishReason(undefined, false), "stop");
-  assert.equal(toFinishReason(undefined, true), "tool_calls");
-  assert.equal(toFinishReason("odd_word", false), "stop");
-  assert.equal(toFinishReason("odd_word", true), "tool_calls");
+  assertStrictEquals(toFinishReason(undefined, false), "stop");
+  assertStrictEquals(toFinishReason(undefined, true), "tool_calls");
+  assertStrictEquals(toFinishReason("odd_word", false), "stop");
+  assertStrictEquals(toFinishReason("odd_word", true), "tool_calls");
 });
 
 Deno.test("parseEventData() parses JSON and names the source of data that is not JSON", () => {
-  assert.deepEqual(parseEventData('{"a":1}', "S", false), { a: 1 });
-  assert.throws(() => parseEventData("x".repeat(200), "S", true), (error: unknown) => {
-    assert.ok(error instanceof LlmError);
-    assert.equal(error.kind, "bad_response");
-    assert.equal(error.partialOutput, true);
-    assert.ok(error.message.startsWith("S sent a stream event that is not JSON: xxx"));
-    assert.ok(error.message.endsWith("…"));
+  assertEquals(parseEventData('{"a":1}', "S", false), { a: 1 });
+  assert(((error: unknown) => {
+    assert(error instanceof LlmError);
+    assertStrictEquals(error.kind, "bad_response");
+    assertStrictEquals(error.partialOutput, true);
+    assert(error.message.startsWith("S sent a stream event that is not JSON: xxx"));
+    assert(error.message.endsWith("…"));
     return true;
-  });
+  })(assertThrows(() => parseEventData("x".repeat(200), "S", true))));
 });

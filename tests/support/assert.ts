@@ -63,3 +63,41 @@ function checkError<E extends Error>(error: unknown, ErrorType: ErrorClass<E>, i
   if (includes !== undefined) assertStringIncludes(error.message, includes);
   return error;
 }
+
+/**
+ * Asserts that `error` has every property of `expected` (an object, or an Error whose name, message and own
+ * fields count): a RegExp value must match, any other must be equal. Returns the error.
+ */
+export function assertErrorLike(error: unknown, expected: Record<string, unknown> | Error): Error {
+  nodeAssert.ok(error instanceof Error, `expected an Error, got ${String(error)}`);
+  const fields: Record<string, unknown> = expected instanceof Error
+    ? { ...expected, name: expected.name, message: expected.message }
+    : expected;
+  const got = error as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(fields)) {
+    const actual: unknown = got[key];
+    if (value instanceof RegExp) nodeAssert.match(String(actual), value, key);
+    else nodeAssert.deepStrictEqual(actual, value, key);
+  }
+  return error;
+}
+
+/** Asserts that `actual` and `expected` are the same value (`===`, or both NaN). */
+export function assertStrictEquals<T>(actual: unknown, expected: T, message?: string): asserts actual is T {
+  nodeAssert.strictEqual(actual, expected, message);
+}
+
+/** Asserts that `actual` and `expected` are not the same value. */
+export function assertNotStrictEquals(actual: unknown, expected: unknown, message?: string): void {
+  nodeAssert.notStrictEqual(actual, expected, message);
+}
+
+/** Fails the test with `message`. */
+export function fail(message?: string): never {
+  throw new nodeAssert.AssertionError({ message: message ?? "Failed assertion." });
+}
+
+/** Asserts that `actual` does not match `pattern`. */
+export function assertNotMatch(actual: string, pattern: RegExp, message?: string): void {
+  nodeAssert.doesNotMatch(actual, pattern, message);
+}

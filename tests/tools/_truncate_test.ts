@@ -1,12 +1,12 @@
-import assert from "node:assert/strict";
+import { assert, assertStrictEquals } from "../support/assert.ts";
 import { cutAround, cutLine, HeadTail, truncateMiddle } from "../../src/tools/_truncate.ts";
 
 Deno.test("truncateMiddle() leaves short text alone", () => {
-  assert.equal(truncateMiddle("short", 10), "short");
+  assertStrictEquals(truncateMiddle("short", 10), "short");
 });
 
 Deno.test("truncateMiddle() keeps head and tail and counts the cut", () => {
-  assert.equal(truncateMiddle("abcdefghij", 4), "ab\n… [6 characters cut] …\nij");
+  assertStrictEquals(truncateMiddle("abcdefghij", 4), "ab\n… [6 characters cut] …\nij");
 });
 
 Deno.test("HeadTail keeps bounded memory over a flood and matches truncateMiddle", () => {
@@ -17,33 +17,33 @@ Deno.test("HeadTail keeps bounded memory over a flood and matches truncateMiddle
     capture.push(chunk);
     all += chunk;
   }
-  assert.equal(capture.toString(), truncateMiddle(all, 100));
+  assertStrictEquals(capture.toString(), truncateMiddle(all, 100));
 });
 
 Deno.test("HeadTail never splits a surrogate pair at the head boundary", () => {
   const text = "a" + "😀".repeat(10);
   const out = new HeadTail(4).push(text).toString();
-  assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(out), JSON.stringify(out));
+  assert(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(out), JSON.stringify(out));
 });
 
 Deno.test("cutLine() cuts after max characters with a marker", () => {
-  assert.equal(cutLine("abcdef", 4), "abcd… [line cut: 2 more characters]");
-  assert.equal(cutLine("abc", 4), "abc");
+  assertStrictEquals(cutLine("abcdef", 4), "abcd… [line cut: 2 more characters]");
+  assertStrictEquals(cutLine("abc", 4), "abc");
 });
 
 Deno.test("cutAround() keeps a short line whole and cuts a long one to a window showing the focus", () => {
-  assert.equal(cutAround("short", 2, 300), "short");
+  assertStrictEquals(cutAround("short", 2, 300), "short");
   const line = `${"a".repeat(1000)}MATCH${"b".repeat(1000)}`;
-  assert.equal(
+  assertStrictEquals(
     cutAround(line, 1000, 100),
     `[975 characters cut] …${"a".repeat(25)}MATCH${"b".repeat(70)}… [line cut: 930 more characters]`,
   );
-  assert.equal(cutAround(line, 0, 100), `${"a".repeat(100)}… [line cut: 1905 more characters]`);
-  assert.equal(cutAround(line, 2004, 100), `[1905 characters cut] …${"b".repeat(100)}`);
+  assertStrictEquals(cutAround(line, 0, 100), `${"a".repeat(100)}… [line cut: 1905 more characters]`);
+  assertStrictEquals(cutAround(line, 2004, 100), `[1905 characters cut] …${"b".repeat(100)}`);
 });
 
 Deno.test("cutAround() never splits a surrogate pair at either edge of the window", () => {
   const line = "😀".repeat(100);
   const cut = cutAround(line, 101, 20);
-  assert.ok(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(cut), cut);
+  assert(!/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(cut), cut);
 });

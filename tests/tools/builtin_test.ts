@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { builtinTools } from "../../src/tools/builtin.ts";
 import { runUnderTernFlags } from "./shell/_sandbox_driver.ts";
@@ -6,7 +6,7 @@ import { tempProject } from "./_helpers.ts";
 
 Deno.test("builtinTools() returns the seven tools with distinct names and described fields", () => {
   const tools = builtinTools();
-  assert.deepEqual(tools.map((t) => t.name).sort(), [
+  assertEquals(tools.map((t) => t.name).sort(), [
     "edit_file",
     "execute_command",
     "glob_files",
@@ -18,7 +18,7 @@ Deno.test("builtinTools() returns the seven tools with distinct names and descri
   for (const tool of tools) {
     const properties = tool.parameters.properties as Record<string, { description?: string }>;
     for (const [field, schema] of Object.entries(properties)) {
-      assert.ok(schema.description, `${tool.name}.${field}`);
+      assert(schema.description, `${tool.name}.${field}`);
     }
   }
 });
@@ -42,11 +42,11 @@ Deno.test("builtinTools() work, and refuse the outside, under tern's exact permi
     ["execute_command", { command: `sleep ${marker} & wait`, timeout_ms: 300 }],
   ]);
   const timedOut = results.pop()!;
-  assert.match(timedOut.content, /timed out after 0\.3 s/);
+  assertMatch(timedOut.content, /timed out after 0\.3 s/);
   const { stdout } = await new Deno.Command("ps", { args: ["-eo", "stat=,args="] }).output();
   const left = new TextDecoder().decode(stdout).split("\n").filter((line) => line.includes(marker));
-  assert.ok(left.every((line) => line.trimStart().startsWith("Z")), left.join("\n"));
-  assert.deepEqual(results.slice(0, 5), [
+  assert(left.every((line) => line.trimStart().startsWith("Z")), left.join("\n"));
+  assertEquals(results.slice(0, 5), [
     { content: "Created src/a.txt (8 bytes)", isError: false },
     { content: "Edited src/a.txt: replaced 1 occurrence (+1 −1 lines)", isError: false },
     { content: "     1\tone\n     2\t2", isError: false },
@@ -54,8 +54,8 @@ Deno.test("builtinTools() work, and refuse the outside, under tern's exact permi
     { content: "one\n2\n[exit code 0]", isError: false },
   ]);
   for (const result of results.slice(5)) {
-    assert.equal(result.isError, true);
-    assert.match(result.content, /outside the project root/);
-    assert.ok(!result.content.includes(p.outside) && !result.content.includes("/etc"), result.content);
+    assertStrictEquals(result.isError, true);
+    assertMatch(result.content, /outside the project root/);
+    assert(!result.content.includes(p.outside) && !result.content.includes("/etc"), result.content);
   }
 });

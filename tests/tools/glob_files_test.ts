@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { globFilesTool } from "../../src/tools/glob_files.ts";
 import { call, sh, tempProject } from "./_helpers.ts";
@@ -20,15 +20,15 @@ Deno.test("globFiles() matches paths with ** and braces, sorted by path, hidden 
     ".github/x.ts",
     "b.ts",
   ]);
-  assert.deepEqual(await call(globFilesTool, { pattern: "**/*.ts" }, p.ctx), {
+  assertEquals(await call(globFilesTool, { pattern: "**/*.ts" }, p.ctx), {
     content: ".github/x.ts\nb.ts\nsrc/main.ts\nsrc/ui/app.test.ts",
     isError: false,
   });
-  assert.deepEqual(await call(globFilesTool, { pattern: "src/**/*.{ts,tsx}" }, p.ctx), {
+  assertEquals(await call(globFilesTool, { pattern: "src/**/*.{ts,tsx}" }, p.ctx), {
     content: "src/main.ts\nsrc/ui/app.test.ts\nsrc/ui/app.tsx",
     isError: false,
   });
-  assert.deepEqual(await call(globFilesTool, { pattern: "./src/*.ts" }, p.ctx), {
+  assertEquals(await call(globFilesTool, { pattern: "./src/*.ts" }, p.ctx), {
     content: "src/main.ts",
     isError: false,
   });
@@ -37,13 +37,13 @@ Deno.test("globFiles() matches paths with ** and braces, sorted by path, hidden 
 Deno.test("globFiles() matches from path, lists root-relative paths, and hints at ** when nothing is on top", async () => {
   await using p = await tempProject();
   await write(p.root, ["src/a/one.ts", "src/two.ts", "lib/three.ts"]);
-  assert.deepEqual(await call(globFilesTool, { pattern: "**/*.ts", path: "src" }, p.ctx), {
+  assertEquals(await call(globFilesTool, { pattern: "**/*.ts", path: "src" }, p.ctx), {
     content: "src/a/one.ts\nsrc/two.ts",
     isError: false,
   });
   const none = await call(globFilesTool, { pattern: "*.ts" }, p.ctx);
-  assert.equal(none.isError, false);
-  assert.match(
+  assertStrictEquals(none.isError, false);
+  assertMatch(
     none.content,
     /^No files match "\*\.ts" in the project .* use "\*\*\/\*\.ts" to search subdirectories/,
   );
@@ -64,12 +64,12 @@ Deno.test("globFiles() honours .gitignore (root and nested) and skips node_modul
     ".git/hooks/pre-commit.js",
     ".tern/tool-outputs/x.js",
   ]);
-  assert.deepEqual(await call(globFilesTool, { pattern: "**/*.js" }, p.ctx), {
+  assertEquals(await call(globFilesTool, { pattern: "**/*.js" }, p.ctx), {
     content: "index.js\npkg/lib.js",
     isError: false,
   });
   // A skipped directory named by the pattern's own fixed prefix is searched: it was asked for.
-  assert.deepEqual(await call(globFilesTool, { pattern: "node_modules/**/*.js" }, p.ctx), {
+  assertEquals(await call(globFilesTool, { pattern: "node_modules/**/*.js" }, p.ctx), {
     content: "node_modules/dep/index.js",
     isError: false,
   });
@@ -85,7 +85,7 @@ Deno.test("globFiles() lists symlinks without following them and skips FIFOs and
   await Deno.symlink("/dev/zero", join(p.root, "zero.txt"));
   await sh("mkfifo fifo.txt", p.root);
   using _socket = Deno.listen({ transport: "unix", path: join(p.root, "socket.txt") });
-  assert.deepEqual(await call(globFilesTool, { pattern: "**/*" }, p.ctx), {
+  assertEquals(await call(globFilesTool, { pattern: "**/*" }, p.ctx), {
     content: [
       "loop-a.txt (symlink)",
       "loop-b.txt (symlink)",
@@ -97,7 +97,7 @@ Deno.test("globFiles() lists symlinks without following them and skips FIFOs and
     isError: false,
   });
   const through = await call(globFilesTool, { pattern: "outside-dir/*" }, p.ctx);
-  assert.match(through.content, /^No files match/);
+  assertMatch(through.content, /^No files match/);
 });
 
 Deno.test("globFiles() caps results and says the list is partial and how to narrow it", async () => {
@@ -105,21 +105,21 @@ Deno.test("globFiles() caps results and says the list is partial and how to narr
   await write(p.root, Array.from({ length: 250 }, (_, i) => `f${String(i).padStart(3, "0")}.txt`));
   const result = await call(globFilesTool, { pattern: "*.txt" }, p.ctx);
   const lines = result.content.split("\n");
-  assert.equal(lines.length, 201);
-  assert.equal(lines[199], "f199.txt");
-  assert.equal(
+  assertStrictEquals(lines.length, 201);
+  assertStrictEquals(lines[199], "f199.txt");
+  assertStrictEquals(
     lines[200],
     "[partial: showing 200 of 250 files. Narrow the search with path (a subdirectory) or a more specific " +
       "pattern, or raise max_results (at most 5000).]",
   );
   const few = await call(globFilesTool, { pattern: "*.txt", max_results: 2 }, p.ctx);
-  assert.match(few.content, /^f000\.txt\nf001\.txt\n\[partial: showing 2 of 250 files/);
+  assertMatch(few.content, /^f000\.txt\nf001\.txt\n\[partial: showing 2 of 250 files/);
 });
 
 Deno.test("globFiles() lists .env files by name (contents stay unreadable)", async () => {
   await using p = await tempProject();
   await write(p.root, [".env", ".env.example", "a.txt"]);
-  assert.deepEqual(await call(globFilesTool, { pattern: ".env*" }, p.ctx), {
+  assertEquals(await call(globFilesTool, { pattern: ".env*" }, p.ctx), {
     content: ".env\n.env.example",
     isError: false,
   });
@@ -131,17 +131,17 @@ Deno.test("globFiles() refuses paths and patterns that leave the project, and a 
   await Deno.symlink(p.outside, join(p.root, "out"));
   for (const path of ["..", "../outside", "/etc", "out", "../proj-evil"]) {
     const result = await call(globFilesTool, { pattern: "*", path }, p.ctx);
-    assert.equal(result.isError, true, path);
-    assert.match(result.content, /outside the project root/);
-    assert.ok(!result.content.includes(p.outside));
+    assertStrictEquals(result.isError, true, path);
+    assertMatch(result.content, /outside the project root/);
+    assert(!result.content.includes(p.outside));
   }
   for (const pattern of ["../outside/*", "/etc/*", "a/../../x"]) {
     const result = await call(globFilesTool, { pattern }, p.ctx);
-    assert.equal(result.isError, true, pattern);
-    assert.match(result.content, /must stay inside path: give it relative to path/);
+    assertStrictEquals(result.isError, true, pattern);
+    assertMatch(result.content, /must stay inside path: give it relative to path/);
   }
   const file = await call(globFilesTool, { pattern: "*", path: "a.txt" }, p.ctx);
-  assert.deepEqual(file, {
+  assertEquals(file, {
     content: 'glob_files: "a.txt" is not a directory: give the directory to search in.',
     isError: true,
   });
@@ -155,7 +155,7 @@ Deno.test({
     await using p = await tempProject();
     await write(p.root, ["a.txt"]);
     await sh("mknod zero-device c 1 5", p.root);
-    assert.deepEqual(await call(globFilesTool, { pattern: "*" }, p.ctx), {
+    assertEquals(await call(globFilesTool, { pattern: "*" }, p.ctx), {
       content: "a.txt",
       isError: false,
     });

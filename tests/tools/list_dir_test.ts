@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { listDirTool } from "../../src/tools/list_dir.ts";
 import { call, sh, tempProject } from "./_helpers.ts";
@@ -14,7 +14,7 @@ Deno.test("listDir() sorts entries and marks directories, symlinks and FIFOs", a
   await Deno.symlink(p.outside, join(p.root, "e-out"));
   await sh("mkfifo f-fifo", p.root);
   const result = await call(listDirTool, {}, p.ctx);
-  assert.deepEqual(result, {
+  assertEquals(result, {
     content: [
       "a-link -> src/main.ts",
       "b.txt",
@@ -26,18 +26,18 @@ Deno.test("listDir() sorts entries and marks directories, symlinks and FIFOs", a
     ].join("\n"),
     isError: false,
   });
-  assert.ok(!result.content.includes(p.outside));
+  assert(!result.content.includes(p.outside));
 });
 
 Deno.test("listDir() lists a subdirectory and says when a directory is empty", async () => {
   await using p = await tempProject();
   await Deno.mkdir(join(p.root, "src/empty"), { recursive: true });
   await Deno.writeTextFile(join(p.root, "src/x.ts"), "");
-  assert.deepEqual(await call(listDirTool, { path: "src" }, p.ctx), {
+  assertEquals(await call(listDirTool, { path: "src" }, p.ctx), {
     content: "empty/\nx.ts",
     isError: false,
   });
-  assert.deepEqual(await call(listDirTool, { path: "src/empty" }, p.ctx), {
+  assertEquals(await call(listDirTool, { path: "src/empty" }, p.ctx), {
     content: "(empty directory)",
     isError: false,
   });
@@ -48,16 +48,16 @@ Deno.test("listDir() caps the listing at 500 entries with a note", async () => {
   await sh("mkdir many && cd many && touch $(seq -f 'f%04g' 1 620)", p.root);
   const { content } = await call(listDirTool, { path: "many" }, p.ctx);
   const lines = content.split("\n");
-  assert.equal(lines.length, 501);
-  assert.equal(lines[0], "f0001");
-  assert.equal(lines[499], "f0500");
-  assert.equal(lines[500], "(120 more entries not shown)");
+  assertStrictEquals(lines.length, 501);
+  assertStrictEquals(lines[0], "f0001");
+  assertStrictEquals(lines[499], "f0500");
+  assertStrictEquals(lines[500], "(120 more entries not shown)");
 });
 
 Deno.test("listDir() refuses a file, pointing to read_file", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "a.txt"), "");
-  assert.deepEqual(await call(listDirTool, { path: "a.txt" }, p.ctx), {
+  assertEquals(await call(listDirTool, { path: "a.txt" }, p.ctx), {
     content: '"a.txt" is a file: use read_file.',
     isError: true,
   });
@@ -68,9 +68,9 @@ Deno.test("listDir() refuses directories outside: symlinked, ../, absolute, /pro
   await Deno.symlink(p.outside, join(p.root, "out"));
   for (const path of ["out", "out/", "..", "../outside", p.outside, p.evil, "/etc"]) {
     const result = await call(listDirTool, { path }, p.ctx);
-    assert.ok(result.isError, path);
-    assert.match(result.content, /outside the project root/);
-    assert.ok(!result.content.includes("secret.txt"));
+    assert(result.isError, path);
+    assertMatch(result.content, /outside the project root/);
+    assert(!result.content.includes("secret.txt"));
   }
 });
 
@@ -84,8 +84,8 @@ Deno.test("listDir() refuses missing paths, NUL bytes and long paths", async () 
   ];
   for (const [path, pattern] of cases) {
     const result = await call(listDirTool, { path }, p.ctx);
-    assert.ok(result.isError, path);
-    assert.match(result.content, pattern);
+    assert(result.isError, path);
+    assertMatch(result.content, pattern);
   }
 });
 
@@ -96,7 +96,7 @@ Deno.test("listDir() refuses a symlink loop and a socket by name, and lists both
   await Deno.symlink("loop-b", join(p.root, "loop-a"));
   await Deno.symlink("loop-a", join(p.root, "loop-b"));
   await Deno.symlink("/dev/zero", join(p.root, "zero"));
-  assert.deepEqual(await call(listDirTool, {}, p.ctx), {
+  assertEquals(await call(listDirTool, {}, p.ctx), {
     content:
       "loop-a@ (cannot be followed)\nloop-b@ (cannot be followed)\nsock (socket)\nzero -> (outside the project)",
     isError: false,
@@ -107,9 +107,9 @@ Deno.test("listDir() refuses a symlink loop and a socket by name, and lists both
     ["sock", '"sock" is not a directory.'],
   ];
   for (const [path, content] of cases) {
-    assert.deepEqual(await call(listDirTool, { path }, p.ctx), { content, isError: true });
+    assertEquals(await call(listDirTool, { path }, p.ctx), { content, isError: true });
   }
   const zero = await call(listDirTool, { path: "zero" }, p.ctx);
-  assert.equal(zero.isError, true);
-  assert.match(zero.content, /outside the project root/);
+  assertStrictEquals(zero.isError, true);
+  assertMatch(zero.content, /outside the project root/);
 });

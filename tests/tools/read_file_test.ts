@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { createFileTracker, snapshotOf } from "../../src/tools/fs/file_tracker.ts";
 import { call, readFileTool, sh, tempProject } from "./_helpers.ts";
@@ -12,7 +12,7 @@ function numbered(from: number, to: number): string {
 Deno.test("readFile() numbers lines like cat -n", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "a.txt"), "alpha\nbeta\n");
-  assert.deepEqual(await call(readFileTool, { path: "a.txt" }, p.ctx), {
+  assertEquals(await call(readFileTool, { path: "a.txt" }, p.ctx), {
     content: "     1\talpha\n     2\tbeta",
     isError: false,
   });
@@ -23,19 +23,19 @@ Deno.test("readFile() returns a continuation hint past 2000 lines", async () => 
   await Deno.writeTextFile(join(p.root, "long.txt"), numbered(1, 3234));
   const { content } = await call(readFileTool, { path: "long.txt" }, p.ctx);
   const lines = content.split("\n");
-  assert.equal(lines.length, 2001);
-  assert.equal(lines[1999], "  2000\tL2000");
-  assert.equal(lines[2000], "(1234 more lines: call read_file with offset=2001)");
+  assertStrictEquals(lines.length, 2001);
+  assertStrictEquals(lines[1999], "  2000\tL2000");
+  assertStrictEquals(lines[2000], "(1234 more lines: call read_file with offset=2001)");
 });
 
 Deno.test("readFile() pages with offset and limit", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "long.txt"), numbered(1, 3234));
   const last = await call(readFileTool, { path: "long.txt", offset: 2001 }, p.ctx);
-  assert.ok(last.content.startsWith("  2001\tL2001\n"));
-  assert.ok(last.content.endsWith("  3234\tL3234"));
+  assert(last.content.startsWith("  2001\tL2001\n"));
+  assert(last.content.endsWith("  3234\tL3234"));
   const window = await call(readFileTool, { path: "long.txt", offset: 10, limit: 2 }, p.ctx);
-  assert.equal(
+  assertStrictEquals(
     window.content,
     "    10\tL10\n    11\tL11\n(3223 more lines: call read_file with offset=12)",
   );
@@ -45,14 +45,14 @@ Deno.test("readFile() ends a page early rather than return over 30,000 character
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "wide.txt"), `${"w".repeat(1000)}\n`.repeat(500));
   const lines = (await call(readFileTool, { path: "wide.txt" }, p.ctx)).content.split("\n");
-  assert.equal(lines.length, 30);
-  assert.equal(lines.at(-1), "(471 more lines: call read_file with offset=30)");
+  assertStrictEquals(lines.length, 30);
+  assertStrictEquals(lines.at(-1), "(471 more lines: call read_file with offset=30)");
 });
 
 Deno.test("readFile() refuses an offset past the end, naming the line count", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "a.txt"), "one\ntwo\nthree");
-  assert.deepEqual(await call(readFileTool, { path: "a.txt", offset: 10 }, p.ctx), {
+  assertEquals(await call(readFileTool, { path: "a.txt", offset: 10 }, p.ctx), {
     content: "offset 10 is past the end: a.txt has 3 lines.",
     isError: true,
   });
@@ -61,7 +61,7 @@ Deno.test("readFile() refuses an offset past the end, naming the line count", as
 Deno.test("readFile() says so for an empty file", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "empty.txt"), "");
-  assert.deepEqual(await call(readFileTool, { path: "empty.txt" }, p.ctx), {
+  assertEquals(await call(readFileTool, { path: "empty.txt" }, p.ctx), {
     content: "(empty file)",
     isError: false,
   });
@@ -72,21 +72,21 @@ Deno.test("readFile() cuts very long lines with a marker", async () => {
   await Deno.writeTextFile(join(p.root, "wide.txt"), "x".repeat(5000) + "\nshort\n");
   const { content } = await call(readFileTool, { path: "wide.txt" }, p.ctx);
   const [first, second] = content.split("\n");
-  assert.equal(first, `     1\t${"x".repeat(2000)}… [line cut: 3000 more characters]`);
-  assert.equal(second, "     2\tshort");
+  assertStrictEquals(first, `     1\t${"x".repeat(2000)}… [line cut: 3000 more characters]`);
+  assertStrictEquals(second, "     2\tshort");
 });
 
 Deno.test("readFile() strips a BOM and CRs for display", async () => {
   await using p = await tempProject();
   await Deno.writeFile(join(p.root, "bom.txt"), new TextEncoder().encode("\uFEFFa\r\nb\r\n"));
   const { content } = await call(readFileTool, { path: "bom.txt" }, p.ctx);
-  assert.equal(content, "     1\ta\n     2\tb");
+  assertStrictEquals(content, "     1\ta\n     2\tb");
 });
 
 Deno.test("readFile() refuses a directory, pointing to list_dir", async () => {
   await using p = await tempProject();
   await Deno.mkdir(join(p.root, "src"));
-  assert.deepEqual(await call(readFileTool, { path: "src" }, p.ctx), {
+  assertEquals(await call(readFileTool, { path: "src" }, p.ctx), {
     content: '"src" is a directory: use list_dir.',
     isError: true,
   });
@@ -96,14 +96,14 @@ Deno.test("readFile() refuses a FIFO without hanging", async () => {
   await using p = await tempProject();
   await sh("mkfifo fifo", p.root);
   const result = await call(readFileTool, { path: "fifo" }, p.ctx);
-  assert.ok(result.isError);
-  assert.match(result.content, /not a regular file/);
+  assert(result.isError);
+  assertMatch(result.content, /not a regular file/);
 });
 
 Deno.test("readFile() refuses invalid UTF-8 (Latin-1 bytes) as binary", async () => {
   await using p = await tempProject();
   await Deno.writeFile(join(p.root, "latin1.txt"), new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
-  assert.deepEqual(await call(readFileTool, { path: "latin1.txt" }, p.ctx), {
+  assertEquals(await call(readFileTool, { path: "latin1.txt" }, p.ctx), {
     content: '"latin1.txt": binary file, 4 bytes (not valid UTF-8 text).',
     isError: true,
   });
@@ -113,7 +113,7 @@ Deno.test("readFile() refuses a sparse file over 10 MB", async () => {
   await using p = await tempProject();
   await sh("truncate -s 12M big.txt", p.root);
   const result = await call(readFileTool, { path: "big.txt" }, p.ctx);
-  assert.deepEqual(result, { content: '"big.txt": file is 12.0 MB; over the 10 MB limit.', isError: true });
+  assertEquals(result, { content: '"big.txt": file is 12.0 MB; over the 10 MB limit.', isError: true });
 });
 
 Deno.test("readFile() refuses symlinks out of the project and escapes, never showing outside paths", async () => {
@@ -130,10 +130,10 @@ Deno.test("readFile() refuses symlinks out of the project and escapes, never sho
   ];
   for (const path of paths) {
     const result = await call(readFileTool, { path }, p.ctx);
-    assert.ok(result.isError, path);
-    assert.match(result.content, /outside the project root/);
-    assert.ok(!result.content.includes("secret\n") && !result.content.includes("root:x:"), path);
-    if (!path.startsWith("/")) assert.ok(!result.content.includes(p.outside), result.content);
+    assert(result.isError, path);
+    assertMatch(result.content, /outside the project root/);
+    assert(!result.content.includes("secret\n") && !result.content.includes("root:x:"), path);
+    if (!path.startsWith("/")) assert(!result.content.includes(p.outside), result.content);
   }
 });
 
@@ -147,8 +147,8 @@ Deno.test("readFile() refuses ~, %2e%2e, NUL bytes and a 5,000-character path", 
   ];
   for (const [path, pattern] of cases) {
     const result = await call(readFileTool, { path }, p.ctx);
-    assert.ok(result.isError);
-    assert.match(result.content, pattern);
+    assert(result.isError);
+    assertMatch(result.content, pattern);
   }
 });
 
@@ -158,7 +158,7 @@ Deno.test("readFile() records the snapshot of the whole file it read, for a page
   const path = join(p.root, "long.txt");
   await Deno.writeTextFile(path, numbered(1, 3000));
   await call(readFileTool, { path: "long.txt", offset: 5, limit: 2 }, { ...p.ctx, files });
-  assert.deepEqual(files.get(path), await snapshotOf(await Deno.readFile(path), await Deno.lstat(path)));
+  assertEquals(files.get(path), await snapshotOf(await Deno.readFile(path), await Deno.lstat(path)));
 });
 
 Deno.test("readFile() records the exact bytes of BOM and CRLF files and of an empty file", async () => {
@@ -169,7 +169,7 @@ Deno.test("readFile() records the exact bytes of BOM and CRLF files and of an em
   for (const name of ["bom.txt", "empty.txt"]) {
     const path = join(p.root, name);
     await call(readFileTool, { path: name }, { ...p.ctx, files });
-    assert.deepEqual(files.get(path), await snapshotOf(await Deno.readFile(path), await Deno.lstat(path)));
+    assertEquals(files.get(path), await snapshotOf(await Deno.readFile(path), await Deno.lstat(path)));
   }
 });
 
@@ -178,7 +178,7 @@ Deno.test("readFile() records nothing when the read fails", async () => {
   const files = createFileTracker();
   await Deno.writeTextFile(join(p.root, "a.txt"), "one\n");
   await call(readFileTool, { path: "a.txt", offset: 9 }, { ...p.ctx, files });
-  assert.equal(files.get(join(p.root, "a.txt")), undefined);
+  assertStrictEquals(files.get(join(p.root, "a.txt")), undefined);
 });
 
 Deno.test("readFile() refuses a socket and a symlink loop, saying what they are, without hanging", async () => {
@@ -187,12 +187,12 @@ Deno.test("readFile() refuses a socket and a symlink loop, saying what they are,
   using _socket = Deno.listen({ transport: "unix", path: join(p.root, "sock") });
   await Deno.symlink("loop-b", join(p.root, "loop-a"));
   await Deno.symlink("loop-a", join(p.root, "loop-b"));
-  assert.deepEqual(await call(readFileTool, { path: "sock" }, p.ctx), {
+  assertEquals(await call(readFileTool, { path: "sock" }, p.ctx), {
     content: '"sock" is not a regular file (it is a socket).',
     isError: true,
   });
   for (const path of ["loop-a", "loop-b/inner.txt"]) {
-    assert.deepEqual(await call(readFileTool, { path }, p.ctx), {
+    assertEquals(await call(readFileTool, { path }, p.ctx), {
       content: `"${path}": too many levels of symbolic links.`,
       isError: true,
     });
@@ -203,9 +203,9 @@ Deno.test("readFile() refuses a link to /dev/zero as outside the project, never 
   await using p = await tempProject();
   await Deno.symlink("/dev/zero", join(p.root, "zero.txt"));
   const result = await call(readFileTool, { path: "zero.txt" }, p.ctx);
-  assert.equal(result.isError, true);
-  assert.match(result.content, /^"zero.txt" is outside the project root/);
-  assert.ok(!result.content.includes("/dev"), result.content);
+  assertStrictEquals(result.isError, true);
+  assertMatch(result.content, /^"zero.txt" is outside the project root/);
+  assert(!result.content.includes("/dev"), result.content);
 });
 
 Deno.test({
@@ -215,7 +215,7 @@ Deno.test({
   fn: async () => {
     await using p = await tempProject();
     await sh("mknod zero-device c 1 5", p.root);
-    assert.deepEqual(await call(readFileTool, { path: "zero-device" }, p.ctx), {
+    assertEquals(await call(readFileTool, { path: "zero-device" }, p.ctx), {
       content: '"zero-device" is not a regular file (it is a device).',
       isError: true,
     });
@@ -226,28 +226,28 @@ Deno.test("readFile() pages through a 5 MB text file: first page, any page by of
   await using p = await tempProject();
   const row = (n: number) => `row ${n} ${"=".repeat(40)}`;
   const text = Array.from({ length: 100_000 }, (_, i) => row(i + 1)).join("\n") + "\n";
-  assert.ok(text.length > 5_000_000);
+  assert(text.length > 5_000_000);
   await Deno.writeTextFile(join(p.root, "five.txt"), text);
   const first = await call(readFileTool, { path: "five.txt" }, p.ctx);
   const firstLines = first.content.split("\n");
-  assert.equal(firstLines[0], `     1\t${row(1)}`);
+  assertStrictEquals(firstLines[0], `     1\t${row(1)}`);
   // A page stays under the spill size: the model gets a page, never 5 MB.
-  assert.ok(first.content.length <= 30_100, `${first.content.length}`);
+  assert(first.content.length <= 30_100, `${first.content.length}`);
   const next = Number(/offset=(\d+)\)$/.exec(firstLines.at(-1)!)?.[1]);
-  assert.equal(firstLines.length, next);
+  assertStrictEquals(firstLines.length, next);
   const middle = await call(readFileTool, { path: "five.txt", offset: 50_000, limit: 2 }, p.ctx);
-  assert.equal(
+  assertStrictEquals(
     middle.content,
     ` 50000\t${row(50_000)}\n 50001\t${row(50_001)}\n(49999 more lines: call read_file with offset=50002)`,
   );
   const last = await call(readFileTool, { path: "five.txt", offset: 99_999 }, p.ctx);
-  assert.deepEqual(last, { content: ` 99999\t${row(99_999)}\n100000\t${row(100_000)}`, isError: false });
+  assertEquals(last, { content: ` 99999\t${row(99_999)}\n100000\t${row(100_000)}`, isError: false });
 });
 
 Deno.test("readFile() refuses a 2 GB sparse file by its size, before reading any of it", async () => {
   await using p = await tempProject();
   await sh("truncate -s 2G huge.log", p.root);
-  assert.deepEqual(await call(readFileTool, { path: "huge.log" }, p.ctx), {
+  assertEquals(await call(readFileTool, { path: "huge.log" }, p.ctx), {
     content: '"huge.log": file is 2048.0 MB; over the 10 MB limit.',
     isError: true,
   });
@@ -256,7 +256,7 @@ Deno.test("readFile() refuses a 2 GB sparse file by its size, before reading any
 Deno.test("readFile() shows a 10 MB single line as one cut line", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "one-line.min.js"), "z".repeat(10_000_000));
-  assert.deepEqual(await call(readFileTool, { path: "one-line.min.js" }, p.ctx), {
+  assertEquals(await call(readFileTool, { path: "one-line.min.js" }, p.ctx), {
     content: `     1\t${"z".repeat(2000)}… [line cut: 9998000 more characters]`,
     isError: false,
   });
@@ -266,14 +266,14 @@ Deno.test("readFile() refuses a binary file (a copy of /bin/true) as not UTF-8 t
   await using p = await tempProject();
   await Deno.copyFile("/bin/true", join(p.root, "true-copy"));
   const result = await call(readFileTool, { path: "true-copy" }, p.ctx);
-  assert.equal(result.isError, true);
-  assert.match(result.content, /^"true-copy": binary file, \d+ bytes \(not valid UTF-8 text\)\.$/);
+  assertStrictEquals(result.isError, true);
+  assertMatch(result.content, /^"true-copy": binary file, \d+ bytes \(not valid UTF-8 text\)\.$/);
 });
 
 Deno.test("readFile() refuses valid UTF-8 that holds NUL bytes (an ELF header) as binary", async () => {
   await using p = await tempProject();
   await Deno.writeFile(join(p.root, "elf"), new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0, 0, 0]));
-  assert.deepEqual(await call(readFileTool, { path: "elf" }, p.ctx), {
+  assertEquals(await call(readFileTool, { path: "elf" }, p.ctx), {
     content: '"elf": binary file, 10 bytes (it contains NUL bytes).',
     isError: true,
   });

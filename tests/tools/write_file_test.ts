@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
 import {
@@ -20,18 +20,18 @@ async function entries(dir: string): Promise<string[]> {
 
 Deno.test("writeFile() creates a file and reports its size", async () => {
   await using p = await tempProject();
-  assert.deepEqual(await call(writeFileTool, { path: "a.txt", content: "héllo\n" }, p.ctx), {
+  assertEquals(await call(writeFileTool, { path: "a.txt", content: "héllo\n" }, p.ctx), {
     content: "Created a.txt (7 bytes)",
     isError: false,
   });
-  assert.equal(await Deno.readTextFile(join(p.root, "a.txt")), "héllo\n");
+  assertStrictEquals(await Deno.readTextFile(join(p.root, "a.txt")), "héllo\n");
 });
 
 Deno.test("writeFile() creates missing nested directories", async () => {
   await using p = await tempProject();
   const result = await call(writeFileTool, { path: "src/deep/er/x.ts", content: "x" }, p.ctx);
-  assert.deepEqual(result, { content: "Created src/deep/er/x.ts (1 bytes)", isError: false });
-  assert.equal(await Deno.readTextFile(join(p.root, "src/deep/er/x.ts")), "x");
+  assertEquals(result, { content: "Created src/deep/er/x.ts (1 bytes)", isError: false });
+  assertStrictEquals(await Deno.readTextFile(join(p.root, "src/deep/er/x.ts")), "x");
 });
 
 Deno.test("writeFile() overwrites atomically, keeping the mode and leaving no temp file", async () => {
@@ -40,10 +40,10 @@ Deno.test("writeFile() overwrites atomically, keeping the mode and leaving no te
   await Deno.writeTextFile(path, "old");
   await Deno.chmod(path, 0o751);
   const result = await call(writeFileTool, { path: "run.sh", content: "new content" }, p.ctx);
-  assert.deepEqual(result, { content: "Overwrote run.sh (11 bytes)", isError: false });
-  assert.equal(await Deno.readTextFile(path), "new content");
-  assert.equal((await Deno.stat(path)).mode! & 0o777, 0o751);
-  assert.deepEqual(await entries(p.root), ["run.sh"]);
+  assertEquals(result, { content: "Overwrote run.sh (11 bytes)", isError: false });
+  assertStrictEquals(await Deno.readTextFile(path), "new content");
+  assertStrictEquals((await Deno.stat(path)).mode! & 0o777, 0o751);
+  assertEquals(await entries(p.root), ["run.sh"]);
 });
 
 Deno.test("writeFile() keeps the BOM of the file it overwrites", async () => {
@@ -51,13 +51,13 @@ Deno.test("writeFile() keeps the BOM of the file it overwrites", async () => {
   const path = join(p.root, "bom.txt");
   await Deno.writeFile(path, new Uint8Array([0xef, 0xbb, 0xbf, 0x61]));
   await call(writeFileTool, { path: "bom.txt", content: "b" }, p.ctx);
-  assert.deepEqual(await Deno.readFile(path), new Uint8Array([0xef, 0xbb, 0xbf, 0x62]));
+  assertEquals(await Deno.readFile(path), new Uint8Array([0xef, 0xbb, 0xbf, 0x62]));
 });
 
 Deno.test("writeFile() refuses when a path component is a file", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "file.txt"), "x");
-  assert.deepEqual(await call(writeFileTool, { path: "file.txt/sub/a.txt", content: "y" }, p.ctx), {
+  assertEquals(await call(writeFileTool, { path: "file.txt/sub/a.txt", content: "y" }, p.ctx), {
     content: '"file.txt/sub/a.txt": "file.txt" is a file, not a directory, so nothing can be inside it.',
     isError: true,
   });
@@ -68,13 +68,13 @@ Deno.test("writeFile() refuses writing onto a directory or a FIFO", async () => 
   await Deno.mkdir(join(p.root, "dir"));
   await sh("mkfifo fifo", p.root);
   const dir = await call(writeFileTool, { path: "dir", content: "x" }, p.ctx);
-  assert.deepEqual(dir, {
+  assertEquals(dir, {
     content: '"dir" is a directory: give the path of a file inside it.',
     isError: true,
   });
   const fifo = await call(writeFileTool, { path: "fifo", content: "x" }, p.ctx);
-  assert.ok(fifo.isError);
-  assert.match(fifo.content, /not a regular file \(it is a FIFO/);
+  assert(fifo.isError);
+  assertMatch(fifo.content, /not a regular file \(it is a FIFO/);
 });
 
 Deno.test("writeFile() refuses symlinks leading outside, dangling ones included, and changes nothing", async () => {
@@ -84,21 +84,21 @@ Deno.test("writeFile() refuses symlinks leading outside, dangling ones included,
   await Deno.symlink(p.outside, join(p.root, "out"));
   for (const path of ["existing", "dangling", "out/secret.txt", "out/new.txt", "out/new/dir/x.txt"]) {
     const result = await call(writeFileTool, { path, content: "pwned" }, p.ctx);
-    assert.ok(result.isError, path);
-    assert.match(result.content, /outside the project root/);
-    assert.ok(!result.content.includes(p.outside));
+    assert(result.isError, path);
+    assertMatch(result.content, /outside the project root/);
+    assert(!result.content.includes(p.outside));
   }
-  assert.deepEqual(await entries(p.outside), ["secret.txt"]);
-  assert.equal(await Deno.readTextFile(join(p.outside, "secret.txt")), "outside secret\n");
+  assertEquals(await entries(p.outside), ["secret.txt"]);
+  assertStrictEquals(await Deno.readTextFile(join(p.outside, "secret.txt")), "outside secret\n");
 });
 
 Deno.test("writeFile() writes through a dangling symlink that stays inside, keeping the link", async () => {
   await using p = await tempProject();
   await Deno.symlink("target.txt", join(p.root, "link"));
   const result = await call(writeFileTool, { path: "link", content: "hi" }, p.ctx);
-  assert.deepEqual(result, { content: "Created target.txt (2 bytes)", isError: false });
-  assert.equal(await Deno.readLink(join(p.root, "link")), "target.txt");
-  assert.equal(await Deno.readTextFile(join(p.root, "target.txt")), "hi");
+  assertEquals(result, { content: "Created target.txt (2 bytes)", isError: false });
+  assertStrictEquals(await Deno.readLink(join(p.root, "link")), "target.txt");
+  assertStrictEquals(await Deno.readTextFile(join(p.root, "target.txt")), "hi");
 });
 
 Deno.test("writeFile() refuses escapes: ../, absolute outside, /proj-evil, NUL, long paths", async () => {
@@ -113,19 +113,19 @@ Deno.test("writeFile() refuses escapes: ../, absolute outside, /proj-evil, NUL, 
   ];
   for (const [path, pattern] of cases) {
     const result = await call(writeFileTool, { path, content: "x" }, p.ctx);
-    assert.ok(result.isError, path);
-    assert.match(result.content, pattern);
+    assert(result.isError, path);
+    assertMatch(result.content, pattern);
   }
-  assert.deepEqual(await entries(p.outside), ["secret.txt"]);
-  assert.deepEqual(await entries(p.evil), ["secret.txt"]);
+  assertEquals(await entries(p.outside), ["secret.txt"]);
+  assertEquals(await entries(p.evil), ["secret.txt"]);
 });
 
 Deno.test("writeFile() takes ~ and %2e%2e as literal directory names inside the root", async () => {
   await using p = await tempProject();
   await call(writeFileTool, { path: "~/a.txt", content: "t" }, p.ctx);
   await call(writeFileTool, { path: "%2e%2e/b.txt", content: "e" }, p.ctx);
-  assert.equal(await Deno.readTextFile(join(p.root, "~", "a.txt")), "t");
-  assert.equal(await Deno.readTextFile(join(p.root, "%2e%2e", "b.txt")), "e");
+  assertStrictEquals(await Deno.readTextFile(join(p.root, "~", "a.txt")), "t");
+  assertStrictEquals(await Deno.readTextFile(join(p.root, "%2e%2e", "b.txt")), "e");
 });
 
 function tracked(ctx: TestContext): TestContext {
@@ -136,14 +136,14 @@ Deno.test("writeFile() refuses to overwrite an existing file that was never read
   await using p = await tempProject();
   const ctx = tracked(p.ctx);
   await Deno.writeTextFile(join(p.root, "notes.txt"), "mine\n");
-  assert.deepEqual(await call(writeFileTool, { path: "notes.txt", content: "theirs\n" }, ctx), {
+  assertEquals(await call(writeFileTool, { path: "notes.txt", content: "theirs\n" }, ctx), {
     content: "notes.txt already exists and has not been read in this conversation: read it first with " +
       "read_file, then write it (to change part of it, use edit_file).",
     isError: true,
   });
-  assert.equal(await Deno.readTextFile(join(p.root, "notes.txt")), "mine\n");
+  assertStrictEquals(await Deno.readTextFile(join(p.root, "notes.txt")), "mine\n");
   const created = await call(writeFileTool, { path: "new/dir/a.txt", content: "x" }, ctx);
-  assert.deepEqual(created, { content: "Created new/dir/a.txt (1 bytes)", isError: false });
+  assertEquals(created, { content: "Created new/dir/a.txt (1 bytes)", isError: false });
 });
 
 Deno.test("writeFile() overwrites a file after it was read, and again after its own write", async () => {
@@ -153,9 +153,9 @@ Deno.test("writeFile() overwrites a file after it was read, and again after its 
   await call(readFileTool, { path: "notes.txt" }, ctx);
   for (const content of ["second\n", "third\n"]) {
     const result = await call(writeFileTool, { path: "notes.txt", content }, ctx);
-    assert.equal(result.isError, false, result.content);
+    assertStrictEquals(result.isError, false, result.content);
   }
-  assert.equal(await Deno.readTextFile(join(p.root, "notes.txt")), "third\n");
+  assertStrictEquals(await Deno.readTextFile(join(p.root, "notes.txt")), "third\n");
 });
 
 Deno.test("writeFile() refuses to overwrite a file changed on disk after it was read", async () => {
@@ -166,12 +166,12 @@ Deno.test("writeFile() refuses to overwrite a file changed on disk after it was 
   await call(readFileTool, { path: "hello.txt" }, ctx);
   await Deno.writeTextFile(path, "Hello World!\n");
   const result = await call(writeFileTool, { path: "hello.txt", content: "replaced\n" }, ctx);
-  assert.ok(result.isError);
-  assert.match(
+  assert(result.isError);
+  assertMatch(
     result.content,
     /^hello.txt changed since you read it; read it again with read_file, then overwrite it/,
   );
-  assert.equal(await Deno.readTextFile(path), "Hello World!\n");
+  assertStrictEquals(await Deno.readTextFile(path), "Hello World!\n");
 });
 
 Deno.test("writeFile() refuses to overwrite a never-read file of Latin-1 bytes", async () => {
@@ -179,9 +179,9 @@ Deno.test("writeFile() refuses to overwrite a never-read file of Latin-1 bytes",
   const path = join(p.root, "latin1.txt");
   await Deno.writeFile(path, new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
   const result = await call(writeFileTool, { path: "latin1.txt", content: "café" }, tracked(p.ctx));
-  assert.ok(result.isError);
-  assert.match(result.content, /has not been read in this conversation/);
-  assert.deepEqual(await Deno.readFile(path), new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
+  assert(result.isError);
+  assertMatch(result.content, /has not been read in this conversation/);
+  assertEquals(await Deno.readFile(path), new Uint8Array([0x63, 0x61, 0x66, 0xe9]));
 });
 
 Deno.test("writeFile() checks its own earlier write by hash, even for a file read_file will not show", async () => {
@@ -189,10 +189,10 @@ Deno.test("writeFile() checks its own earlier write by hash, even for a file rea
   const ctx = tracked(p.ctx);
   await call(writeFileTool, { path: ".env.local", content: "A=1\n" }, ctx);
   const again = await call(writeFileTool, { path: ".env.local", content: "A=2\n" }, ctx);
-  assert.equal(again.isError, false, again.content);
+  assertStrictEquals(again.isError, false, again.content);
   await Deno.writeTextFile(join(p.root, ".env.local"), "A=3\n");
   const stale = await call(writeFileTool, { path: ".env.local", content: "A=4\n" }, ctx);
-  assert.match(stale.content, /changed since you read it/);
+  assertMatch(stale.content, /changed since you read it/);
 });
 
 Deno.test("writeFile() refuses 50 MB of content and writes nothing", async () => {
@@ -202,26 +202,26 @@ Deno.test("writeFile() refuses 50 MB of content and writes nothing", async () =>
     { path: "huge.txt", content: "x".repeat(50 * 1024 * 1024) },
     p.ctx,
   );
-  assert.deepEqual(result, {
+  assertEquals(result, {
     content:
       "content is 50.0 MB; write_file takes at most 10 MB (what read_file and edit_file can handle). " +
       "Write a smaller file, or generate a large one with a command.",
     isError: true,
   });
-  assert.deepEqual(await entries(p.root), []);
+  assertEquals(await entries(p.root), []);
 });
 
 Deno.test("writeFile() reports that it replaced only this name of a hard-linked file", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "a.txt"), "old\n");
   await Deno.link(join(p.root, "a.txt"), join(p.root, "b.txt"));
-  assert.deepEqual(await call(writeFileTool, { path: "a.txt", content: "new\n" }, p.ctx), {
+  assertEquals(await call(writeFileTool, { path: "a.txt", content: "new\n" }, p.ctx), {
     content:
       "Overwrote a.txt (4 bytes)\nnote: a.txt has 2 hard links; the write replaced this path's content " +
       "only (the other links keep the old content).",
     isError: false,
   });
-  assert.equal(await Deno.readTextFile(join(p.root, "b.txt")), "old\n");
+  assertStrictEquals(await Deno.readTextFile(join(p.root, "b.txt")), "old\n");
 });
 
 Deno.test("writeFile() applies concurrent writes to one file one after another, none torn", async () => {
@@ -231,9 +231,9 @@ Deno.test("writeFile() applies concurrent writes to one file one after another, 
   const results = await Promise.all(
     contents.map((content) => call(writeFileTool, { path: "a.txt", content }, ctx)),
   );
-  assert.deepEqual(results.filter((result) => result.isError), []);
-  assert.equal(results.filter((result) => result.content.startsWith("Created")).length, 1);
-  assert.ok(contents.includes(await Deno.readTextFile(join(p.root, "a.txt"))));
+  assertEquals(results.filter((result) => result.isError), []);
+  assertStrictEquals(results.filter((result) => result.content.startsWith("Created")).length, 1);
+  assert(contents.includes(await Deno.readTextFile(join(p.root, "a.txt"))));
 });
 
 Deno.test("writeFile() leaves a read-only target file unchanged", async () => {
@@ -242,9 +242,9 @@ Deno.test("writeFile() leaves a read-only target file unchanged", async () => {
   await Deno.writeTextFile(path, "a\n");
   await Deno.chmod(path, 0o400);
   const result = await call(writeFileTool, { path: "locked.txt", content: "b\n" }, p.ctx);
-  assert.ok(result.isError);
-  assert.match(result.content, /^locked.txt is read-only \(mode 400\)/);
-  assert.equal(await Deno.readTextFile(path), "a\n");
+  assert(result.isError);
+  assertMatch(result.content, /^locked.txt is read-only \(mode 400\)/);
+  assertStrictEquals(await Deno.readTextFile(path), "a\n");
 });
 
 Deno.test("writeFile() refuses a socket, a symlink loop and a link to /dev/zero, writing nothing", async () => {
@@ -261,10 +261,10 @@ Deno.test("writeFile() refuses a socket, a symlink loop and a link to /dev/zero,
   ];
   for (const [path, pattern] of cases) {
     const result = await call(writeFileTool, { path, content: "x" }, p.ctx);
-    assert.equal(result.isError, true, path);
-    assert.match(result.content, pattern);
+    assertStrictEquals(result.isError, true, path);
+    assertMatch(result.content, pattern);
   }
-  assert.deepEqual((await entries(p.root)).sort(), ["loop", "sock", "zero"]);
+  assertEquals((await entries(p.root)).sort(), ["loop", "sock", "zero"]);
 });
 
 Deno.test("writeFile inspect() shows the file before and after, or a new file, with paths the guard resolved", async () => {
@@ -274,14 +274,14 @@ Deno.test("writeFile inspect() shows the file before and after, or a new file, w
   await Deno.mkdir(join(p.root, ".git"));
   await Deno.symlink(".git", join(p.root, "hooks-link"));
   await call(readFileTool, { path: "a.txt" }, ctx);
-  assert.deepEqual(await inspect(writeFileTool, { path: "a.txt", content: "new line\n" }, ctx), {
+  assertEquals(await inspect(writeFileTool, { path: "a.txt", content: "new line\n" }, ctx), {
     effect: "write",
     paths: ["a.txt"],
     summary: "a.txt",
     preview: { kind: "diff", path: "a.txt", before: "old line\n", after: "new line\n", created: false },
   });
   const created = await inspect(writeFileTool, { path: "dir/new.txt", content: "hi\n" }, ctx);
-  assert.deepEqual("effect" in created && created.preview, {
+  assertEquals("effect" in created && created.preview, {
     kind: "diff",
     path: "dir/new.txt",
     before: "",
@@ -290,9 +290,9 @@ Deno.test("writeFile inspect() shows the file before and after, or a new file, w
   });
   // A link cannot hide where the write lands: approval sees .git/config.
   const linked = await inspect(writeFileTool, { path: "hooks-link/config", content: "x" }, ctx);
-  assert.deepEqual("effect" in linked && linked.paths, [".git/config"]);
+  assertEquals("effect" in linked && linked.paths, [".git/config"]);
   const result = await callResult(writeFileTool, { path: "a.txt", content: "new line\nmore\n" }, ctx);
-  assert.deepEqual(result.details, { diff: { path: "a.txt", added: 2, removed: 1, created: false } });
+  assertEquals(result.details, { diff: { path: "a.txt", added: 2, removed: 1, created: false } });
 });
 
 Deno.test("writeFile inspect() never shows a file outside the root or a binary one, and says why", async () => {
@@ -301,10 +301,10 @@ Deno.test("writeFile inspect() never shows a file outside the root or a binary o
   await Deno.writeFile(join(p.root, "bin.dat"), new Uint8Array([0xff, 0xfe, 0x00, 0x80]));
   await Deno.symlink(join(p.outside, "secret.txt"), join(p.root, "link.txt"));
   const viaLink = await inspect(writeFileTool, { path: "link.txt", content: "x" }, ctx);
-  assert.equal("kind" in viaLink && viaLink.kind, "outside_root");
-  assert.ok(!JSON.stringify(viaLink).includes("outside secret"));
+  assertStrictEquals("kind" in viaLink && viaLink.kind, "outside_root");
+  assert(!JSON.stringify(viaLink).includes("outside secret"));
   const binary = await inspect(writeFileTool, { path: "bin.dat", content: "x" }, p.ctx);
-  assert.ok("effect" in binary && binary.preview?.kind === "write_blind", JSON.stringify(binary));
-  assert.match(binary.preview.why, /binary file/);
-  assert.equal(binary.preview.after, "x");
+  assert("effect" in binary && binary.preview?.kind === "write_blind", JSON.stringify(binary));
+  assertMatch(binary.preview.why, /binary file/);
+  assertStrictEquals(binary.preview.after, "x");
 });

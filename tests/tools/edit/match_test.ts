@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertEquals, assertMatch, assertStrictEquals } from "../../support/assert.ts";
 import {
   applyEdit,
   describeLayer,
@@ -9,21 +9,21 @@ import {
 } from "../../../src/tools/edit/match.ts";
 
 Deno.test("findAll() counts overlapping occurrences", () => {
-  assert.deepEqual(findAll("aaa", "aa"), [0, 1]);
-  assert.deepEqual(findAll("abcabc", "bc"), [1, 4]);
-  assert.deepEqual(findAll("abc", "x"), []);
+  assertEquals(findAll("aaa", "aa"), [0, 1]);
+  assertEquals(findAll("abcabc", "bc"), [1, 4]);
+  assertEquals(findAll("abc", "x"), []);
 });
 
 Deno.test("lineNumbers() gives 1-based line numbers of ascending indexes in one pass", () => {
-  assert.deepEqual(lineNumbers("a\nb\nc", [0, 2, 4]), [1, 2, 3]);
-  assert.deepEqual(lineNumbers("a\nb\nc", [1, 1, 3]), [1, 1, 2]);
-  assert.deepEqual(lineNumbers("", []), []);
+  assertEquals(lineNumbers("a\nb\nc", [0, 2, 4]), [1, 2, 3]);
+  assertEquals(lineNumbers("a\nb\nc", [1, 1, 3]), [1, 1, 2]);
+  assertEquals(lineNumbers("", []), []);
 });
 
 Deno.test("applyEdit() reports not found, zero, one and three matches", () => {
-  assert.deepEqual(applyEdit("abc", "x", "y", false), { kind: "not_found" });
-  assert.deepEqual(applyEdit("", "x", "y", false), { kind: "not_found" });
-  assert.deepEqual(applyEdit("a\nb\n", "b\n", "", false), {
+  assertEquals(applyEdit("abc", "x", "y", false), { kind: "not_found" });
+  assertEquals(applyEdit("", "x", "y", false), { kind: "not_found" });
+  assertEquals(applyEdit("a\nb\n", "b\n", "", false), {
     kind: "edited",
     text: "a\n",
     count: 1,
@@ -31,7 +31,7 @@ Deno.test("applyEdit() reports not found, zero, one and three matches", () => {
     removed: 1,
     layer: "exact",
   });
-  assert.deepEqual(applyEdit("x\ny\nx\nx\n", "x", "z", false), {
+  assertEquals(applyEdit("x\ny\nx\nx\n", "x", "z", false), {
     kind: "ambiguous",
     lines: [1, 3, 4],
     layer: "exact",
@@ -39,11 +39,11 @@ Deno.test("applyEdit() reports not found, zero, one and three matches", () => {
 });
 
 Deno.test("applyEdit() counts overlapping matches as ambiguous", () => {
-  assert.deepEqual(applyEdit("aaa", "aa", "b", false), { kind: "ambiguous", lines: [1, 1], layer: "exact" });
+  assertEquals(applyEdit("aaa", "aa", "b", false), { kind: "ambiguous", lines: [1, 1], layer: "exact" });
 });
 
 Deno.test("applyEdit() with replace_all replaces every non-overlapping exact occurrence", () => {
-  assert.deepEqual(applyEdit("x\nx\n", "x", "y", true), {
+  assertEquals(applyEdit("x\nx\n", "x", "y", true), {
     kind: "edited",
     text: "y\ny\n",
     count: 2,
@@ -52,20 +52,20 @@ Deno.test("applyEdit() with replace_all replaces every non-overlapping exact occ
     layer: "exact",
   });
   const overlap = applyEdit("aaaa a", "aa", "b", true);
-  assert.equal(overlap.kind === "edited" && overlap.text, "bb a");
+  assertStrictEquals(overlap.kind === "edited" && overlap.text, "bb a");
 });
 
 Deno.test("applyEdit() with replace_all never normalises", () => {
-  assert.deepEqual(applyEdit("say “hi”\nsay “hi”\n", 'say "hi"', "x", true), { kind: "not_found" });
+  assertEquals(applyEdit("say “hi”\nsay “hi”\n", 'say "hi"', "x", true), { kind: "not_found" });
 });
 
 Deno.test("applyEdit() counts the diff summary as a line diff of the replaced text", () => {
   const outcome = applyEdit("a\nb\nc\nd\n", "a\nb\nc\n", "a\nB\nc\n", false);
-  assert.deepEqual(outcome.kind === "edited" && [outcome.added, outcome.removed], [1, 1]);
+  assertEquals(outcome.kind === "edited" && [outcome.added, outcome.removed], [1, 1]);
 });
 
 Deno.test("applyEdit() keeps CRLF in CRLF files and LF in LF regions of mixed files", () => {
-  assert.deepEqual(applyEdit("a\r\nb\r\n", "a\nb", "c\nd", false), {
+  assertEquals(applyEdit("a\r\nb\r\n", "a\nb", "c\nd", false), {
     kind: "edited",
     text: "c\r\nd\r\n",
     count: 1,
@@ -74,14 +74,14 @@ Deno.test("applyEdit() keeps CRLF in CRLF files and LF in LF regions of mixed fi
     layer: "exact",
   });
   const mixed = applyEdit("a\r\nb\nc\n", "b\nc", "x\ny", false);
-  assert.equal(mixed.kind === "edited" && mixed.text, "a\r\nx\ny\n");
+  assertStrictEquals(mixed.kind === "edited" && mixed.text, "a\r\nx\ny\n");
   const single = applyEdit("a\r\nb\r\n", "b", "b1\nb2", false);
-  assert.equal(single.kind === "edited" && single.text, "a\r\nb1\r\nb2\r\n");
+  assertStrictEquals(single.kind === "edited" && single.text, "a\r\nb1\r\nb2\r\n");
 });
 
 Deno.test("applyEdit() matches curly quotes, dashes and special spaces after normalising, keeping the rest", () => {
   const text = "before\nsay “hello” — it’s\u00A0ok\nafter\n";
-  assert.deepEqual(applyEdit(text, 'say "hello" - it\'s ok', 'say "bye"', false), {
+  assertEquals(applyEdit(text, 'say "hello" - it\'s ok', 'say "bye"', false), {
     kind: "edited",
     text: 'before\nsay "bye"\nafter\n',
     count: 1,
@@ -91,53 +91,61 @@ Deno.test("applyEdit() matches curly quotes, dashes and special spaces after nor
   });
   for (const dash of "‐‑‒–—―−﹘﹣－") {
     const outcome = applyEdit(`a ${dash} b\n`, "a - b", "c", false);
-    assert.equal(outcome.kind === "edited" && outcome.text, "c\n", `U+${dash.codePointAt(0)!.toString(16)}`);
+    assertStrictEquals(
+      outcome.kind === "edited" && outcome.text,
+      "c\n",
+      `U+${dash.codePointAt(0)!.toString(16)}`,
+    );
   }
   for (const space of "\u00A0\u2002\u2009\u202F\u3000") {
     const outcome = applyEdit(`x${space}=${space}1\n`, "x = 1", "y", false);
-    assert.equal(outcome.kind === "edited" && outcome.text, "y\n", `U+${space.codePointAt(0)!.toString(16)}`);
+    assertStrictEquals(
+      outcome.kind === "edited" && outcome.text,
+      "y\n",
+      `U+${space.codePointAt(0)!.toString(16)}`,
+    );
   }
 });
 
 Deno.test("applyEdit() ignores trailing whitespace on both sides when normalising", () => {
   const outcome = applyEdit("if (x) {  \n  go();\t\n}\n", "if (x) {\n  go();   \n}", "done", false);
-  assert.deepEqual(outcome.kind === "edited" && [outcome.text, outcome.layer], ["done\n", "normalised"]);
+  assertEquals(outcome.kind === "edited" && [outcome.text, outcome.layer], ["done\n", "normalised"]);
 });
 
 Deno.test("applyEdit() does not let a trailing space in old_text match inside a word", () => {
-  assert.deepEqual(applyEdit("foobar\n", "foo ", "x", false), { kind: "not_found" });
+  assertEquals(applyEdit("foobar\n", "foo ", "x", false), { kind: "not_found" });
   const atEnd = applyEdit("foo\n", "foo ", "x", false);
-  assert.equal(atEnd.kind === "edited" && atEnd.text, "x\n");
+  assertStrictEquals(atEnd.kind === "edited" && atEnd.text, "x\n");
 });
 
 Deno.test("applyEdit() normalises CRLF files per line and writes CRLF back", () => {
   const outcome = applyEdit("one\r\n“two”\r\nthree\r\n", 'one\n"two"\n', "1\n2\n", false);
-  assert.equal(outcome.kind === "edited" && outcome.text, "1\r\n2\r\nthree\r\n");
+  assertStrictEquals(outcome.kind === "edited" && outcome.text, "1\r\n2\r\nthree\r\n");
 });
 
 Deno.test("applyEdit() matches composed and decomposed accents alike", () => {
   const outcome = applyEdit("cafe\u0301 time\n", "caf\u00e9 time", "tea", false);
-  assert.equal(outcome.kind === "edited" && outcome.text, "tea\n");
+  assertStrictEquals(outcome.kind === "edited" && outcome.text, "tea\n");
 });
 
 Deno.test("applyEdit() refuses a normalised match that would cut a ligature in half", () => {
-  assert.deepEqual(applyEdit("the ﬁle is here\n", "ile is", "x", false), {
+  assertEquals(applyEdit("the ﬁle is here\n", "ile is", "x", false), {
     kind: "splits_character",
     line: 1,
     character: "ﬁ",
     layer: "normalised",
   });
   const whole = applyEdit("the ﬁle is here\n", "the file", "a doc", false);
-  assert.equal(whole.kind === "edited" && whole.text, "a doc is here\n");
+  assertStrictEquals(whole.kind === "edited" && whole.text, "a doc is here\n");
 });
 
 Deno.test("applyEdit() counts normalised matches for uniqueness, overlaps included", () => {
-  assert.deepEqual(applyEdit("“a”\n“a”\n", '"a"', "b", false), {
+  assertEquals(applyEdit("“a”\n“a”\n", '"a"', "b", false), {
     kind: "ambiguous",
     lines: [1, 2],
     layer: "normalised",
   });
-  assert.deepEqual(applyEdit("–––\n", "--", "b", false), {
+  assertEquals(applyEdit("–––\n", "--", "b", false), {
     kind: "ambiguous",
     lines: [1, 1],
     layer: "normalised",
@@ -146,7 +154,7 @@ Deno.test("applyEdit() counts normalised matches for uniqueness, overlaps includ
 
 Deno.test("applyEdit() tries exact matching first and does not normalise when it finds something", () => {
   const outcome = applyEdit('“a”\n"a"\n', '"a"', "b", false);
-  assert.equal(outcome.kind === "edited" && outcome.text, "“a”\nb\n");
+  assertStrictEquals(outcome.kind === "edited" && outcome.text, "“a”\nb\n");
 });
 
 Deno.test("applyEdit() strips read_file line-number prefixes when every line of old_text has one", () => {
@@ -157,7 +165,7 @@ Deno.test("applyEdit() strips read_file line-number prefixes when every line of 
     "     1\tx = 10\n  y = 20",
     false,
   );
-  assert.deepEqual(outcome, {
+  assertEquals(outcome, {
     kind: "edited",
     text: "x = 10\n  y = 20\n",
     count: 1,
@@ -165,34 +173,34 @@ Deno.test("applyEdit() strips read_file line-number prefixes when every line of 
     removed: 3,
     layer: "numbers",
   });
-  assert.deepEqual(applyEdit(text, "     1\tx = 1\n  y = 2", "z", false), { kind: "not_found" });
+  assertEquals(applyEdit(text, "     1\tx = 1\n  y = 2", "z", false), { kind: "not_found" });
   const both = applyEdit("say “hi”\n", '     1\tsay "hi"', "     1\tbye", false);
-  assert.deepEqual(both.kind === "edited" && [both.text, both.layer], ["bye\n", "numbers+normalised"]);
+  assertEquals(both.kind === "edited" && [both.text, both.layer], ["bye\n", "numbers+normalised"]);
 });
 
 Deno.test("stripLineNumbers() accepts only read_file's exact prefix format", () => {
-  assert.deepEqual(stripLineNumbers("    12\tab\n\n1234567\tcd", "    12\tAB\nnew"), ["ab\n\ncd", "AB\nnew"]);
-  assert.equal(stripLineNumbers("12\tab", ""), null);
-  assert.equal(stripLineNumbers("   12 ab", ""), null);
-  assert.equal(stripLineNumbers("\n\n", ""), null);
+  assertEquals(stripLineNumbers("    12\tab\n\n1234567\tcd", "    12\tAB\nnew"), ["ab\n\ncd", "AB\nnew"]);
+  assertStrictEquals(stripLineNumbers("12\tab", ""), null);
+  assertStrictEquals(stripLineNumbers("   12 ab", ""), null);
+  assertStrictEquals(stripLineNumbers("\n\n", ""), null);
 });
 
 Deno.test("describeLayer() says nothing for exact matches and names the normalisation otherwise", () => {
-  assert.equal(describeLayer("exact"), "");
-  assert.equal(describeLayer("normalised"), "matched after normalising whitespace/quotes/dashes");
-  assert.match(describeLayer("numbers+normalised"), /line-number prefixes and normalising/);
+  assertStrictEquals(describeLayer("exact"), "");
+  assertStrictEquals(describeLayer("normalised"), "matched after normalising whitespace/quotes/dashes");
+  assertMatch(describeLayer("numbers+normalised"), /line-number prefixes and normalising/);
 });
 
 Deno.test("diffSummary() diffs only the changed middle of two texts", () => {
   const fallback = { added: 99, removed: 99 };
-  assert.deepEqual(diffSummary("a\nb\nc\nd\n", "a\nB\nB2\nd\n", fallback), { added: 2, removed: 2 });
-  assert.deepEqual(diffSummary("a\nb\n", "a\nb\nc\n", fallback), { added: 1, removed: 0 });
-  assert.deepEqual(diffSummary("x", "y", fallback), { added: 1, removed: 1 });
-  assert.deepEqual(diffSummary("same\n", "same\n", fallback), { added: 0, removed: 0 });
+  assertEquals(diffSummary("a\nb\nc\nd\n", "a\nB\nB2\nd\n", fallback), { added: 2, removed: 2 });
+  assertEquals(diffSummary("a\nb\n", "a\nb\nc\n", fallback), { added: 1, removed: 0 });
+  assertEquals(diffSummary("x", "y", fallback), { added: 1, removed: 1 });
+  assertEquals(diffSummary("same\n", "same\n", fallback), { added: 0, removed: 0 });
 });
 
 Deno.test("diffSummary() falls back when the changed middle is too large to diff", () => {
   const before = `a\n${"line\n".repeat(5000)}b\n`;
   const after = `A\n${"line\n".repeat(5000)}B\n`;
-  assert.deepEqual(diffSummary(before, after, { added: 2, removed: 2 }), { added: 2, removed: 2 });
+  assertEquals(diffSummary(before, after, { added: 2, removed: 2 }), { added: 2, removed: 2 });
 });

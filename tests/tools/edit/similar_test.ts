@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertStrictEquals } from "../../support/assert.ts";
 import { mostSimilarRegion } from "../../../src/tools/edit/similar.ts";
 
 const FILE = [
@@ -14,24 +14,24 @@ const FILE = [
 
 Deno.test("mostSimilarRegion() finds the window of the needle's line count most like it", () => {
   const region = mostSimilarRegion(FILE, 'function greet(nam) {\n    console.log("Hello " + name);\n}\n');
-  assert.deepEqual(region && [region.first, region.last], [5, 7]);
-  assert.ok(region!.score > 0.8);
+  assertEquals(region && [region.first, region.last], [5, 7]);
+  assert(region!.score > 0.8);
 });
 
 Deno.test("mostSimilarRegion() ignores indentation and scores identical text 1", () => {
-  assert.deepEqual(mostSimilarRegion(FILE, "return a + b;"), { first: 2, last: 2, score: 1 });
+  assertEquals(mostSimilarRegion(FILE, "return a + b;"), { first: 2, last: 2, score: 1 });
 });
 
 Deno.test("mostSimilarRegion() shrinks the window to a file shorter than the needle", () => {
   const region = mostSimilarRegion("one\ntwo\n", "one\ntwo\nthree\nfour\n");
-  assert.deepEqual(region && [region.first, region.last], [1, 2]);
+  assertEquals(region && [region.first, region.last], [1, 2]);
 });
 
 Deno.test("mostSimilarRegion() returns null for an empty file or a blank needle", () => {
-  assert.equal(mostSimilarRegion("", "x"), null);
-  assert.equal(mostSimilarRegion("x", " \n "), null);
+  assertStrictEquals(mostSimilarRegion("", "x"), null);
+  assertStrictEquals(mostSimilarRegion("x", " \n "), null);
 });
 
 Deno.test("mostSimilarRegion() scores unrelated text low", () => {
-  assert.ok(mostSimilarRegion("qqqq\nzzzz\n", "hello world")!.score < 0.1);
+  assert(mostSimilarRegion("qqqq\nzzzz\n", "hello world")!.score < 0.1);
 });

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertEquals, assertMatch, assertRejects, assertStrictEquals } from "../../support/assert.ts";
 import { withFileLock } from "../../../src/tools/fs/file_lock.ts";
 
 function tick(): Promise<void> {
@@ -14,8 +14,8 @@ Deno.test("withFileLock() runs tasks on one path one at a time, in call order", 
     return name;
   };
   const results = await Promise.all(["a", "b", "c"].map((name) => withFileLock("/p/x", task(name))));
-  assert.deepEqual(results, ["a", "b", "c"]);
-  assert.deepEqual(log, ["a start", "a end", "b start", "b end", "c start", "c end"]);
+  assertEquals(results, ["a", "b", "c"]);
+  assertEquals(log, ["a start", "a end", "b start", "b end", "c start", "c end"]);
 });
 
 Deno.test("withFileLock() lets tasks on different paths overlap", async () => {
@@ -26,12 +26,12 @@ Deno.test("withFileLock() lets tasks on different paths overlap", async () => {
     log.push(`${name} end`);
   };
   await Promise.all([withFileLock("/p/x", task("x")), withFileLock("/p/y", task("y"))]);
-  assert.deepEqual(log.slice(0, 2), ["x start", "y start"]);
+  assertEquals(log.slice(0, 2), ["x start", "y start"]);
 });
 
 Deno.test("withFileLock() releases the lock when a task fails", async () => {
   const failed = withFileLock("/p/z", () => Promise.reject(new Error("boom")));
   const next = withFileLock("/p/z", () => Promise.resolve("ran"));
-  await assert.rejects(failed, /boom/);
-  assert.equal(await next, "ran");
+  assertMatch(String(await assertRejects(() => failed)), /boom/);
+  assertStrictEquals(await next, "ran");
 });

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "../../support/assert.ts";
 import { join } from "node:path";
 import {
   isInside,
@@ -16,22 +16,22 @@ import { call, readFileTool, sh, tempProject } from "../_helpers.ts";
 /** Asserts that `promise` rejects with a ToolError whose message matches and shows no outside path. */
 async function refused(promise: Promise<unknown>, pattern: RegExp, hidden: string[] = []): Promise<string> {
   const error = await promise.then(() => null, (e) => e);
-  assert.ok(error instanceof ToolError, `expected a ToolError, got ${error}`);
-  assert.match(error.message, pattern);
+  assert(error instanceof ToolError, `expected a ToolError, got ${error}`);
+  assertMatch(error.message, pattern);
   for (const text of hidden) {
-    assert.ok(!error.message.includes(text), `message reveals ${text}: ${error.message}`);
+    assert(!error.message.includes(text), `message reveals ${text}: ${error.message}`);
   }
   return error.message;
 }
 
 Deno.test("isInside() is separator-aware: /proj-evil is not inside /proj", () => {
-  assert.equal(isInside("/proj", "/proj"), true);
-  assert.equal(isInside("/proj", "/proj/a/b"), true);
-  assert.equal(isInside("/proj", "/proj/..foo"), true);
-  assert.equal(isInside("/proj", "/proj-evil"), false);
-  assert.equal(isInside("/proj", "/proj-evil/x"), false);
-  assert.equal(isInside("/proj", "/"), false);
-  assert.equal(isInside("/proj", "/etc/passwd"), false);
+  assertStrictEquals(isInside("/proj", "/proj"), true);
+  assertStrictEquals(isInside("/proj", "/proj/a/b"), true);
+  assertStrictEquals(isInside("/proj", "/proj/..foo"), true);
+  assertStrictEquals(isInside("/proj", "/proj-evil"), false);
+  assertStrictEquals(isInside("/proj", "/proj-evil/x"), false);
+  assertStrictEquals(isInside("/proj", "/"), false);
+  assertStrictEquals(isInside("/proj", "/etc/passwd"), false);
 });
 
 Deno.test("resolvePath() accepts relative and in-root absolute paths", async () => {
@@ -39,9 +39,9 @@ Deno.test("resolvePath() accepts relative and in-root absolute paths", async () 
   await Deno.writeTextFile(join(p.root, "a.txt"), "x");
   const relative = await resolvePath(p.root, "a.txt");
   const absolute = await resolvePath(p.root, join(p.root, "a.txt"));
-  assert.deepEqual([relative.real, relative.rel], [join(p.root, "a.txt"), "a.txt"]);
-  assert.deepEqual([absolute.real, absolute.rel], [join(p.root, "a.txt"), "a.txt"]);
-  assert.equal((await resolvePath(p.root, ".")).rel, ".");
+  assertEquals([relative.real, relative.rel], [join(p.root, "a.txt"), "a.txt"]);
+  assertEquals([absolute.real, absolute.rel], [join(p.root, "a.txt"), "a.txt"]);
+  assertStrictEquals((await resolvePath(p.root, ".")).rel, ".");
 });
 
 Deno.test("resolvePath() refuses ../ escapes, absolute paths outside and the /proj-evil sibling", async () => {
@@ -56,9 +56,9 @@ Deno.test("resolvePath() refuses ../ escapes, absolute paths outside and the /pr
 Deno.test("resolvePath() takes ~ and %2e%2e literally, as names inside the root", async () => {
   await using p = await tempProject();
   const tilde = await resolvePath(p.root, "~/x");
-  assert.deepEqual([tilde.real, tilde.info], [join(p.root, "~", "x"), null]);
+  assertEquals([tilde.real, tilde.info], [join(p.root, "~", "x"), null]);
   const encoded = await resolvePath(p.root, "%2e%2e/%2e%2e/etc/passwd");
-  assert.equal(encoded.real, join(p.root, "%2e%2e", "%2e%2e", "etc", "passwd"));
+  assertStrictEquals(encoded.real, join(p.root, "%2e%2e", "%2e%2e", "etc", "passwd"));
 });
 
 Deno.test("resolvePath() refuses NUL bytes, empty paths and paths over 4096 characters", async () => {
@@ -69,16 +69,16 @@ Deno.test("resolvePath() refuses NUL bytes, empty paths and paths over 4096 char
     resolvePath(p.root, "a/".repeat(2500)),
     /5000 characters long; the limit is 4096/,
   );
-  assert.ok(message.length < 200);
+  assert(message.length < 200);
 });
 
 Deno.test("resolvePath() refuses a symlink to /etc/passwd without showing the target", async () => {
   await using p = await tempProject();
   await Deno.symlink("/etc/passwd", join(p.root, "passwd"));
   const message = await refused(resolvePath(p.root, "passwd"), /outside the project root/, ["/etc"]);
-  assert.match(message, /"passwd"/);
+  assertMatch(message, /"passwd"/);
   const error = await resolvePath(p.root, "passwd").catch((e) => e);
-  assert.ok(error instanceof OutsideRootError);
+  assert(error instanceof OutsideRootError);
 });
 
 Deno.test("resolvePath() refuses paths through a symlinked directory that points outside", async () => {
@@ -94,7 +94,7 @@ Deno.test("resolvePath() follows a dangling symlink to where it would create, an
   await Deno.symlink("missing-target.txt", join(p.root, "inside-link"));
   await Deno.symlink(join(p.outside, "nope.txt"), join(p.root, "outside-link"));
   const inside = await resolvePath(p.root, "inside-link");
-  assert.deepEqual([inside.rel, inside.info], ["missing-target.txt", null]);
+  assertEquals([inside.rel, inside.info], ["missing-target.txt", null]);
   await refused(resolvePath(p.root, "outside-link"), /outside/, [p.outside]);
 });
 
@@ -104,8 +104,8 @@ Deno.test("resolvePath() resolves symlinks that stay inside, including chains an
   await Deno.writeTextFile(join(p.root, "src/deep/f.txt"), "x");
   await Deno.symlink("src/deep", join(p.root, "d"));
   await Deno.symlink("../../d/f.txt", join(p.root, "src/deep/up"));
-  assert.equal((await resolvePath(p.root, "d/f.txt")).rel, "src/deep/f.txt");
-  assert.equal((await resolvePath(p.root, "src/deep/up")).rel, "src/deep/f.txt");
+  assertStrictEquals((await resolvePath(p.root, "d/f.txt")).rel, "src/deep/f.txt");
+  assertStrictEquals((await resolvePath(p.root, "src/deep/up")).rel, "src/deep/f.txt");
   await Deno.symlink("../../..", join(p.root, "src/deep/escape"));
   await refused(resolvePath(p.root, "src/deep/escape/outside/secret.txt"), /outside/);
 });
@@ -146,7 +146,7 @@ Deno.test("readTextFile() refuses invalid UTF-8 as binary and strips a BOM for d
   await Deno.writeFile(join(p.root, "bom.txt"), new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]));
   await refused(readTextFile(p.root, "latin1.txt"), /binary file, 5 bytes/);
   const bom = await readTextFile(p.root, "bom.txt");
-  assert.deepEqual([bom.text, bom.bom, bom.bytes], ["hi", true, 5]);
+  assertEquals([bom.text, bom.bom, bom.bytes], ["hi", true, 5]);
 });
 
 Deno.test("resolveForWrite() accepts missing files and refuses directories and FIFOs", async () => {
@@ -154,7 +154,7 @@ Deno.test("resolveForWrite() accepts missing files and refuses directories and F
   await Deno.mkdir(join(p.root, "dir"));
   await sh("mkfifo pipe", p.root);
   const fresh = await resolveForWrite(p.root, "new/dir/file.txt");
-  assert.deepEqual([fresh.rel, fresh.info], ["new/dir/file.txt", null]);
+  assertEquals([fresh.rel, fresh.info], ["new/dir/file.txt", null]);
   await refused(resolveForWrite(p.root, "dir"), /is a directory/);
   await refused(resolveForWrite(p.root, "pipe"), /not a regular file/);
   await refused(resolveForWrite(p.root, "."), /is a directory/);
@@ -172,12 +172,12 @@ Deno.test("isSecretEnvName() is true for .env and .env.* in any case, false for 
       ".env.",
     ]
   ) {
-    assert.equal(isSecretEnvName(name), true, name);
+    assertStrictEquals(isSecretEnvName(name), true, name);
   }
   for (
     const name of [".env.example", ".env.sample", ".env.template", ".ENV.EXAMPLE", "env", ".envrc", "a.env"]
   ) {
-    assert.equal(isSecretEnvName(name), false, name);
+    assertStrictEquals(isSecretEnvName(name), false, name);
   }
 });
 
@@ -207,9 +207,9 @@ Deno.test("resolveForRead() refuses .env files, also through a symlink, saying w
         "sk-",
       ],
     );
-    assert.match(message, /tern does not read them\. If the user wants part of it read, they can paste/);
+    assertMatch(message, /tern does not read them\. If the user wants part of it read, they can paste/);
     const error = await resolveForRead(p.root, path).catch((e) => e);
-    assert.ok(error instanceof SecretFileError, path);
+    assert(error instanceof SecretFileError, path);
   }
 });
 
@@ -217,7 +217,7 @@ Deno.test("readTextFile() reads .env.example, .env.sample and .env.template", as
   await using p = await tempProject();
   for (const name of [".env.example", ".env.sample", ".env.template"]) {
     await Deno.writeTextFile(join(p.root, name), "API_KEY=your-key-here\n");
-    assert.equal((await readTextFile(p.root, name)).text, "API_KEY=your-key-here\n");
+    assertStrictEquals((await readTextFile(p.root, name)).text, "API_KEY=your-key-here\n");
   }
 });
 
@@ -226,10 +226,10 @@ Deno.test("read_file refuses .env through the guard and reads .env.example", asy
   await Deno.writeTextFile(join(p.root, ".env"), "TERN_API_KEY=sk-secret\n");
   await Deno.writeTextFile(join(p.root, ".env.example"), "TERN_API_KEY=\n");
   const secret = await call(readFileTool, { path: ".env" }, p.ctx);
-  assert.equal(secret.isError, true);
-  assert.match(secret.content, /^"\.env": refused: \.env files hold secrets/);
-  assert.ok(!secret.content.includes("sk-secret"));
-  assert.deepEqual(await call(readFileTool, { path: ".env.example" }, p.ctx), {
+  assertStrictEquals(secret.isError, true);
+  assertMatch(secret.content, /^"\.env": refused: \.env files hold secrets/);
+  assert(!secret.content.includes("sk-secret"));
+  assertEquals(await call(readFileTool, { path: ".env.example" }, p.ctx), {
     content: "     1\tTERN_API_KEY=",
     isError: false,
   });

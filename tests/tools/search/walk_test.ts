@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertRejects, assertStrictEquals } from "../../support/assert.ts";
 import { join } from "node:path";
 import {
   comparePaths,
@@ -49,12 +49,12 @@ async function ripgrepFiles(root: string): Promise<string[]> {
 
 Deno.test("comparePaths() orders names by code point, as ripgrep sorts bytes", () => {
   const names = ["b", "a-c", "a", "a c", "a.log", "\u{1F600}", "\uFF21", "B"];
-  assert.deepEqual(names.sort(comparePaths), ["B", "a", "a c", "a-c", "a.log", "b", "\uFF21", "\u{1F600}"]);
+  assertEquals(names.sort(comparePaths), ["B", "a", "a c", "a-c", "a.log", "b", "\uFF21", "\u{1F600}"]);
 });
 
 Deno.test("comparePaths() orders paths directory by directory, as the walk and rg --sort path list them", () => {
   const paths = ["a.log", "a-c/x.txt", "a/b.txt", "a c.txt", "B/z", "a/b/c.txt", "a/\u{1F600}", "a/\uFF21"];
-  assert.deepEqual(paths.sort(comparePaths), [
+  assertEquals(paths.sort(comparePaths), [
     "B/z",
     "a/b/c.txt",
     "a/b.txt",
@@ -78,7 +78,7 @@ Deno.test("walkTree() walks depth-first in name order, the order of rg --sort pa
     ".github/ci.yml": "",
   });
   const walked = await walkAll(p.root);
-  assert.deepEqual(walked, [
+  assertEquals(walked, [
     ".github/ci.yml",
     ".hidden/h.txt",
     "a/b.txt",
@@ -87,7 +87,7 @@ Deno.test("walkTree() walks depth-first in name order, the order of rg --sort pa
     "a.log",
     "z/deep/er/file.ts",
   ]);
-  assert.deepEqual(walked, await ripgrepFiles(p.root));
+  assertEquals(walked, await ripgrepFiles(p.root));
 });
 
 Deno.test("walkTree() honours root and nested .gitignore files, deeper rules winning, like ripgrep", async () => {
@@ -106,7 +106,7 @@ Deno.test("walkTree() honours root and nested .gitignore files, deeper rules win
     "src/main.ts": "",
   });
   const walked = await walkAll(p.root);
-  assert.deepEqual(walked, [
+  assertEquals(walked, [
     ".gitignore",
     "keep.txt",
     "src/.gitignore",
@@ -114,7 +114,7 @@ Deno.test("walkTree() honours root and nested .gitignore files, deeper rules win
     "src/main.ts",
     "src/top-only.txt",
   ]);
-  assert.deepEqual(walked, await ripgrepFiles(p.root));
+  assertEquals(walked, await ripgrepFiles(p.root));
 });
 
 Deno.test("walkTree() skips .git, node_modules, .tern and the other skipped names at any depth", async () => {
@@ -125,7 +125,7 @@ Deno.test("walkTree() skips .git, node_modules, .tern and the other skipped name
     files[`src/${name}/inside.txt`] = "";
   }
   await write(p.root, files);
-  assert.deepEqual(await walkAll(p.root), ["src/a.ts"]);
+  assertEquals(await walkAll(p.root), ["src/a.ts"]);
 });
 
 Deno.test("walkTree() searches a skipped or ignored directory named as the start, with only its own rules", async () => {
@@ -138,15 +138,15 @@ Deno.test("walkTree() searches a skipped or ignored directory named as the start
     "dist/secret.js": "",
     "node_modules/pkg/index.js": "",
   });
-  assert.deepEqual(await walkAll(p.root), [".gitignore"]);
-  assert.deepEqual(await walkAll(p.root, "dist"), ["dist/.gitignore", "dist/app.js", "dist/app.js.map"]);
-  assert.deepEqual(await walkAll(p.root, "node_modules/pkg"), ["node_modules/pkg/index.js"]);
+  assertEquals(await walkAll(p.root), [".gitignore"]);
+  assertEquals(await walkAll(p.root, "dist"), ["dist/.gitignore", "dist/app.js", "dist/app.js.map"]);
+  assertEquals(await walkAll(p.root, "node_modules/pkg"), ["node_modules/pkg/index.js"]);
 });
 
 Deno.test("walkTree() applies the .gitignore files above a start directory that is not itself ignored", async () => {
   await using p = await tempProject();
   await write(p.root, { ".gitignore": "*.log\n", "src/a.ts": "", "src/b.log": "" });
-  assert.deepEqual(await walkAll(p.root, "src"), ["src/a.ts"]);
+  assertEquals(await walkAll(p.root, "src"), ["src/a.ts"]);
 });
 
 Deno.test("walkTree() lists symlinks without following them, and skips FIFOs, sockets and loops", async () => {
@@ -161,8 +161,8 @@ Deno.test("walkTree() lists symlinks without following them, and skips FIFOs, so
   await sh("mkfifo fifo", p.root);
   // The socket file exists while the listener is open (closing it removes the file).
   using _socket = Deno.listen({ transport: "unix", path: join(p.root, "socket") });
-  assert.ok((await Deno.lstat(join(p.root, "socket"))).isSocket);
-  assert.deepEqual(await walkAll(p.root), [
+  assert((await Deno.lstat(join(p.root, "socket"))).isSocket);
+  assertEquals(await walkAll(p.root), [
     "loop-a@",
     "loop-b@",
     "outside-dir@",
@@ -176,12 +176,12 @@ Deno.test("walkTree() lists symlinks without following them, and skips FIFOs, so
 Deno.test("walkTree() stops at maxDepth and when the signal fires", async () => {
   await using p = await tempProject();
   await write(p.root, { "a.txt": "", "d/b.txt": "", "d/e/c.txt": "" });
-  assert.deepEqual(await walkAll(p.root, ".", 1), ["a.txt"]);
-  assert.deepEqual(await walkAll(p.root, ".", 2), ["a.txt", "d/b.txt"]);
+  assertEquals(await walkAll(p.root, ".", 1), ["a.txt"]);
+  assertEquals(await walkAll(p.root, ".", 2), ["a.txt", "d/b.txt"]);
   const controller = new AbortController();
   controller.abort();
   const walk = walkTree(p.root, ".", new GitignoreRules(p.root), { signal: controller.signal });
-  await assert.rejects(walk.next(), (error: Error) => error.name === "AbortError");
+  assert(((error: Error) => error.name === "AbortError")(await assertRejects(() => walk.next())));
 });
 
 Deno.test("walkTree() hands entries over in batches, also from one large directory, so a search can stop early", async () => {
@@ -190,8 +190,8 @@ Deno.test("walkTree() hands entries over in batches, also from one large directo
   await write(p.root, Object.fromEntries(names.map((name) => [name, ""])));
   const sizes: number[] = [];
   for await (const batch of walkTree(p.root, ".", new GitignoreRules(p.root))) sizes.push(batch.length);
-  assert.deepEqual(sizes, [256, 256, 88]);
-  assert.deepEqual(await walkAll(p.root), names);
+  assertEquals(sizes, [256, 256, 88]);
+  assertEquals(await walkAll(p.root), names);
 });
 
 Deno.test("walkTree() reads neither a FIFO nor a symlink named .gitignore", async () => {
@@ -199,7 +199,7 @@ Deno.test("walkTree() reads neither a FIFO nor a symlink named .gitignore", asyn
   await write(p.root, { "a.txt": "", "sub/b.txt": "" });
   await sh("mkfifo .gitignore", p.root);
   await Deno.symlink(join(p.outside, "secret.txt"), join(p.root, "sub/.gitignore"));
-  assert.deepEqual(await walkAll(p.root), ["a.txt", "sub/.gitignore@", "sub/b.txt"]);
+  assertEquals(await walkAll(p.root), ["a.txt", "sub/.gitignore@", "sub/b.txt"]);
 });
 
 Deno.test("readSearchable() returns text, and null for binary, invalid UTF-8, over 10 MB and special files", async () => {
@@ -214,9 +214,9 @@ Deno.test("readSearchable() returns text, and null for binary, invalid UTF-8, ov
   await Deno.writeTextFile(join(p.root, "nul-late.txt"), `${"a".repeat(100_000)}\0tail`);
   await sh("truncate -s 11M big.txt && mkfifo fifo", p.root);
   const read = (name: string) => readSearchable(join(p.root, name));
-  assert.equal(await read("text.txt"), "héllo\n");
-  assert.equal(await read("bom.txt"), "hi");
+  assertStrictEquals(await read("text.txt"), "héllo\n");
+  assertStrictEquals(await read("bom.txt"), "hi");
   for (const name of ["nul-early.bin", "nul-late.txt", "latin1.txt", "big.txt", "fifo", "missing"]) {
-    assert.equal(await read(name), null, name);
+    assertStrictEquals(await read(name), null, name);
   }
 });

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertMatch, assertStrictEquals } from "../../support/assert.ts";
 import { deniedReason } from "../../../src/tools/shell/deny_list.ts";
 
 /** Each deny-list entry, with the commands that must be refused under it. */
@@ -101,19 +101,19 @@ Deno.test("deniedReason() refuses every deny-listed pattern", () => {
   for (const [entry, commands] of Object.entries(REFUSED)) {
     for (const command of commands) {
       const reason = deniedReason(command);
-      assert.ok(reason?.startsWith(entry), `${JSON.stringify(command)} → ${reason}, wanted ${entry}`);
+      assert(reason?.startsWith(entry), `${JSON.stringify(command)} → ${reason}, wanted ${entry}`);
     }
   }
 });
 
 Deno.test("deniedReason() lets look-alikes through", () => {
   for (const command of ALLOWED) {
-    assert.equal(deniedReason(command), undefined, JSON.stringify(command));
+    assertStrictEquals(deniedReason(command), undefined, JSON.stringify(command));
   }
 });
 
 Deno.test("deniedReason() survives unbalanced quotes and deep nesting", () => {
-  assert.equal(deniedReason("echo 'unterminated"), undefined);
-  assert.equal(deniedReason('echo "$(echo'), undefined);
-  assert.match(deniedReason("echo $(echo $(echo $(sudo id)))") ?? "", /sudo/);
+  assertStrictEquals(deniedReason("echo 'unterminated"), undefined);
+  assertStrictEquals(deniedReason('echo "$(echo'), undefined);
+  assertMatch(deniedReason("echo $(echo $(echo $(sudo id)))") ?? "", /sudo/);
 });

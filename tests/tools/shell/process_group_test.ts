@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assertEquals, assertStrictEquals } from "../../support/assert.ts";
 import { type OutputSink, runInGroup } from "../../../src/tools/shell/process_group.ts";
 
 function collector(): OutputSink & { text: string; ends: number } {
@@ -25,9 +25,9 @@ Deno.test("runInGroup() streams output to the sink and ends it once", async () =
     timeoutMs: 10_000,
     sink,
   });
-  assert.deepEqual(finished, { code: 4, stopped: null });
-  assert.equal(sink.text, "a\nb\n");
-  assert.equal(sink.ends, 1);
+  assertEquals(finished, { code: 4, stopped: null });
+  assertStrictEquals(sink.text, "a\nb\n");
+  assertStrictEquals(sink.ends, 1);
 });
 
 Deno.test("runInGroup() stops a command at its timeout and says so", async () => {
@@ -39,6 +39,6 @@ Deno.test("runInGroup() stops a command at its timeout and says so", async () =>
     timeoutMs: 200,
     sink,
   });
-  assert.equal(finished.stopped, "timeout");
-  assert.equal(sink.text, "start\n");
+  assertStrictEquals(finished.stopped, "timeout");
+  assertStrictEquals(sink.text, "start\n");
 });

@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertStrictEquals } from "../../support/assert.ts";
 import { Redactor } from "../../../src/tools/shell/redact.ts";
 
 function redactInChunks(secrets: string[], chunks: string[]): string {
@@ -11,34 +11,34 @@ Deno.test("Redactor replaces a secret split at every possible place between two 
   const text = `before ${secret} after ${secret}`;
   for (let cut = 0; cut <= text.length; cut++) {
     const redacted = redactInChunks([secret], [text.slice(0, cut), text.slice(cut)]);
-    assert.equal(redacted, "before [redacted] after [redacted]", `cut at ${cut}`);
+    assertStrictEquals(redacted, "before [redacted] after [redacted]", `cut at ${cut}`);
   }
 });
 
 Deno.test("Redactor replaces a secret arriving one character at a time", () => {
   const secret = "tok-abcdefgh";
   const text = `x${secret}y${secret}${secret}z`;
-  assert.equal(redactInChunks([secret], [...text]), "x[redacted]y[redacted][redacted]z");
+  assertStrictEquals(redactInChunks([secret], [...text]), "x[redacted]y[redacted][redacted]z");
 });
 
 Deno.test("Redactor prefers the longer of two secrets starting at the same place", () => {
   const redacted = redactInChunks(["abcdefgh", "abcdefgh-ijkl"], ["1 abcdefgh-ijkl 2 abcdefgh 3"]);
-  assert.equal(redacted, "1 [redacted] 2 [redacted] 3");
+  assertStrictEquals(redacted, "1 [redacted] 2 [redacted] 3");
 });
 
 Deno.test("Redactor ignores values shorter than 8 characters and passes text through without secrets", () => {
-  assert.equal(redactInChunks(["short", ""], ["a short text"]), "a short text");
-  assert.equal(new Redactor([]).push("text"), "text");
+  assertStrictEquals(redactInChunks(["short", ""], ["a short text"]), "a short text");
+  assertStrictEquals(new Redactor([]).push("text"), "text");
 });
 
 Deno.test("Redactor hides the start of a secret cut off at the end of the stream", () => {
-  assert.equal(redactInChunks(["sk-0123456789abcdef"], ["key: sk-0123456789"]), "key: [redacted]");
-  assert.equal(redactInChunks(["sk-0123456789abcdef"], ["key: sk-0"]), "key: sk-0");
+  assertStrictEquals(redactInChunks(["sk-0123456789abcdef"], ["key: sk-0123456789"]), "key: [redacted]");
+  assertStrictEquals(redactInChunks(["sk-0123456789abcdef"], ["key: sk-0"]), "key: sk-0");
 });
 
 Deno.test("Redactor never splits a surrogate pair when it holds text back", () => {
   const redactor = new Redactor(["secret-value"]);
   const out = redactor.push(`${"😀".repeat(20)}`);
-  assert.ok(!/[\ud800-\udbff]$/.test(out));
-  assert.equal(out + redactor.flush(), "😀".repeat(20));
+  assert(!/[\ud800-\udbff]$/.test(out));
+  assertStrictEquals(out + redactor.flush(), "😀".repeat(20));
 });

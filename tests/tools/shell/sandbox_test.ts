@@ -1,4 +1,4 @@
-import assert from "node:assert/strict";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "../../support/assert.ts";
 import { dirname, join } from "node:path";
 import {
   bwrapArgs,
@@ -30,7 +30,7 @@ Deno.test("bwrapArgs() makes /tmp, /run and $HOME private (toolchains kept) befo
     path: "/home/me/.deno/bin:/usr/bin",
     network: false,
   });
-  assert.deepEqual(args, [
+  assertEquals(args, [
     ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/run"],
     ...["--ro-bind-try", "/run/systemd/resolve", "/run/systemd/resolve"],
     ...["--tmpfs", "/home/me"],
@@ -45,11 +45,11 @@ Deno.test("bwrapArgs() makes /tmp, /run and $HOME private (toolchains kept) befo
 
 Deno.test("bwrapArgs() keeps the network only when asked, and leaves a missing or / $HOME alone", () => {
   const withNet = bwrapArgs({ root: "/srv/p", home: "/", network: true });
-  assert.ok(!withNet.includes("--unshare-net"));
-  assert.equal(withNet.filter((arg) => arg === "--tmpfs").length, 2, "no tmpfs over /");
+  assert(!withNet.includes("--unshare-net"));
+  assertStrictEquals(withNet.filter((arg) => arg === "--tmpfs").length, 2, "no tmpfs over /");
   const noHome = bwrapArgs({ root: "/srv/p", network: false });
-  assert.equal(noHome.filter((arg) => arg === "--tmpfs").length, 2);
-  assert.ok(noHome.includes("--unshare-net"));
+  assertStrictEquals(noHome.filter((arg) => arg === "--tmpfs").length, 2);
+  assert(noHome.includes("--unshare-net"));
 });
 
 Deno.test("confinement() and isSandboxed() say how a call runs in each mode", () => {
@@ -64,34 +64,38 @@ Deno.test("confinement() and isSandboxed() say how a call runs in each mode", ()
     ["required", false, false, "refused"],
   ] as const;
   for (const [mode, available, network, expected] of table) {
-    assert.equal(confinement(mode, available, { network }), expected, `${mode} ${available} ${network}`);
-    assert.equal(isSandboxed(mode, available, { network }), expected === "sandbox");
+    assertStrictEquals(
+      confinement(mode, available, { network }),
+      expected,
+      `${mode} ${available} ${network}`,
+    );
+    assertStrictEquals(isSandboxed(mode, available, { network }), expected === "sandbox");
   }
 });
 
 Deno.test("sandboxStatus() gives the banner line for each mode", async () => {
-  assert.deepEqual(await sandboxStatus("auto", probeOf(true)), {
+  assertEquals(await sandboxStatus("auto", probeOf(true)), {
     active: true,
     reason: "sandbox: bubblewrap (no network, writes only in the project)",
   });
-  assert.deepEqual(await sandboxStatus("off", probeOf(true)), {
+  assertEquals(await sandboxStatus("off", probeOf(true)), {
     active: false,
     reason: "sandbox: off — commands run unconfined and always ask",
   });
-  assert.deepEqual(await sandboxStatus("auto", probeOf(false)), {
+  assertEquals(await sandboxStatus("auto", probeOf(false)), {
     active: false,
     reason: "sandbox: unavailable (bubblewrap is not installed) — commands run unconfined and always ask",
   });
   const required = await sandboxStatus("required", probeOf(false));
-  assert.equal(required.active, false);
-  assert.match(required.reason, /required, but bubblewrap is not installed — commands are refused/);
-  assert.match(required.reason, /Debian package bubblewrap, or use --sandbox auto\|off/);
+  assertStrictEquals(required.active, false);
+  assertMatch(required.reason, /required, but bubblewrap is not installed — commands are refused/);
+  assertMatch(required.reason, /Debian package bubblewrap, or use --sandbox auto\|off/);
 });
 
 Deno.test("detectBubblewrap() finds the installed bubblewrap working, once per process", async () => {
   const first = detectBubblewrap();
-  assert.equal(detectBubblewrap(), first);
-  assert.deepEqual(await first, { available: true, reason: "bubblewrap works" });
+  assertStrictEquals(detectBubblewrap(), first);
+  assertEquals(await first, { available: true, reason: "bubblewrap works" });
 });
 
 Deno.test("sandbox: writes inside the root work, writes outside it do not reach the disk", async () => {
@@ -99,10 +103,10 @@ Deno.test("sandbox: writes inside the root work, writes outside it do not reach 
   const command =
     "echo inside > inside.txt; echo x > ../outside/planted.txt; touch ../planted; cat inside.txt";
   const result = await call(executeCommandTool, { command }, sandboxed(p.root));
-  assert.match(result.content, /inside\n\[exit code 0\]$/);
-  assert.equal(await Deno.readTextFile(join(p.root, "inside.txt")), "inside\n");
-  assert.equal(await exists(join(p.outside, "planted.txt")), false);
-  assert.equal(await exists(join(dirname(p.root), "planted")), false);
+  assertMatch(result.content, /inside\n\[exit code 0\]$/);
+  assertStrictEquals(await Deno.readTextFile(join(p.root, "inside.txt")), "inside\n");
+  assertStrictEquals(await exists(join(p.outside, "planted.txt")), false);
+  assertStrictEquals(await exists(join(dirname(p.root), "planted")), false);
 });
 
 Deno.test("sandbox: the rest of the file system is read-only, and the result says why", async () => {
@@ -114,13 +118,13 @@ Deno.test("sandbox: the rest of the file system is read-only, and the result say
       { command: `touch ${probe}` },
       sandboxed(p.root),
     );
-    assert.equal(isError, true);
-    assert.match(content, /Read-only file system/);
-    assert.match(
+    assertStrictEquals(isError, true);
+    assertMatch(content, /Read-only file system/);
+    assertMatch(
       content,
       /\(commands run in a sandbox: no network, writes only inside the project, not to \.git\/config or \.git\/hooks; ask with/,
     );
-    assert.equal(await exists(probe), false);
+    assertStrictEquals(await exists(probe), false);
   } finally {
     await Deno.remove(probe).catch(() => {});
   }
@@ -131,10 +135,10 @@ Deno.test("sandbox: /tmp is private, and the neighbours of a root under /tmp are
   const name = `/tmp/tern-sandbox-probe-${crypto.randomUUID()}`;
   const command = `echo made > ${name} && cat ${name} && ls ../outside`;
   const { content, isError } = await call(executeCommandTool, { command }, sandboxed(p.root));
-  assert.equal(isError, true);
-  assert.match(content, /^made\n/);
-  assert.match(content, /No such file or directory/);
-  assert.equal(await exists(name), false);
+  assertStrictEquals(isError, true);
+  assertMatch(content, /^made\n/);
+  assertMatch(content, /No such file or directory/);
+  assertStrictEquals(await exists(name), false);
 });
 
 Deno.test("sandbox: $HOME is private and empty, also with the root inside it", async () => {
@@ -146,9 +150,9 @@ Deno.test("sandbox: $HOME is private and empty, also with the root inside it", a
     const command = 'ls -A "$HOME"; touch ok.txt "$HOME/planted"; ls "$HOME"';
     const result = await call(executeCommandTool, { command }, sandboxed(p.root));
     // Only the path down to the root is there: `proj`, no `outside`, no `proj-evil`.
-    assert.equal(result.content, "proj\nplanted\nproj\n[exit code 0]");
-    assert.equal(await exists(join(p.root, "ok.txt")), true);
-    assert.equal(await exists(join(home, "planted")), false);
+    assertStrictEquals(result.content, "proj\nplanted\nproj\n[exit code 0]");
+    assertStrictEquals(await exists(join(p.root, "ok.txt")), true);
+    assertStrictEquals(await exists(join(home, "planted")), false);
   } finally {
     if (before === undefined) Deno.env.delete("HOME");
     else Deno.env.set("HOME", before);
@@ -162,10 +166,10 @@ Deno.test("sandbox: .git/config and .git/hooks are read-only, the rest of .git i
   const command = "touch .git/index.lock && rm .git/index.lock && echo ok; " +
     "echo '[core] fsmonitor = x' >> .git/config; touch .git/hooks/pre-commit";
   const { content } = await call(executeCommandTool, { command }, sandboxed(p.root));
-  assert.match(content, /^ok\n/);
-  assert.equal(content.match(/Read-only file system/g)?.length, 2, content);
-  assert.equal(await Deno.readTextFile(join(p.root, ".git/config")), "[core]\n");
-  assert.equal(await exists(join(p.root, ".git/hooks/pre-commit")), false);
+  assertMatch(content, /^ok\n/);
+  assertStrictEquals(content.match(/Read-only file system/g)?.length, 2, content);
+  assertStrictEquals(await Deno.readTextFile(join(p.root, ".git/config")), "[core]\n");
+  assertStrictEquals(await exists(join(p.root, ".git/hooks/pre-commit")), false);
 });
 
 Deno.test("sandbox: the network is cut unless the call asks for it", async () => {
@@ -177,11 +181,11 @@ Deno.test("sandbox: the network is cut unless the call asks for it", async () =>
   const command = `exec 3<>/dev/tcp/127.0.0.1/${server.addr.port} && ` +
     `printf 'GET / HTTP/1.0\\r\\nHost: x\\r\\n\\r\\n' >&3 && tail -n 1 <&3`;
   const cut = await call(executeCommandTool, { command }, sandboxed(p.root));
-  assert.equal(cut.isError, true);
-  assert.match(cut.content, /Connection refused/);
-  assert.match(cut.content, /ask with network: true if you need the network\)$/);
+  assertStrictEquals(cut.isError, true);
+  assertMatch(cut.content, /Connection refused/);
+  assertMatch(cut.content, /ask with network: true if you need the network\)$/);
   const allowed = await call(executeCommandTool, { command, network: true }, sandboxed(p.root));
-  assert.deepEqual(allowed, { content: "pong\n[exit code 0]", isError: false });
+  assertEquals(allowed, { content: "pong\n[exit code 0]", isError: false });
 });
 
 Deno.test("sandbox: commands get their own PID namespace", async () => {
@@ -192,8 +196,8 @@ Deno.test("sandbox: commands get their own PID namespace", async () => {
     sandboxed(p.root),
   );
   const [pid, count] = content.split("\n").map(Number);
-  assert.ok(pid < 10, content);
-  assert.ok(count < 10, content);
+  assert(pid < 10, content);
+  assert(count < 10, content);
 });
 
 Deno.test("bwrapArgs() keeps the install root of a bin/ or shims/ on PATH, except roots that hold credentials", () => {
@@ -208,12 +212,12 @@ Deno.test("bwrapArgs() keeps the install root of a bin/ or shims/ on PATH, excep
     arg === "--ro-bind-try" && args[i + 1].startsWith("/home/me/") ? [args[i + 1]] : []
   );
   for (const dir of [".pyenv", ".pyenv/shims", ".nvm/versions/node/v20", ".nvm/versions/node/v20/bin"]) {
-    assert.ok(kept.includes(`/home/me/${dir}`), dir);
+    assert(kept.includes(`/home/me/${dir}`), dir);
   }
   for (const dir of [".cargo/bin", ".local/bin", "bin", "tools/x"]) {
-    assert.ok(kept.includes(`/home/me/${dir}`), dir);
+    assert(kept.includes(`/home/me/${dir}`), dir);
   }
   for (const dir of [".cargo", ".local", "tools", ""]) {
-    assert.ok(!kept.includes(`/home/me/${dir}`.replace(/\/$/, "")), dir);
+    assert(!kept.includes(`/home/me/${dir}`.replace(/\/$/, "")), dir);
   }
 });
