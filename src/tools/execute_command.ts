@@ -6,7 +6,7 @@
 import { deniedReason } from "./_deny_list.ts";
 import { Redactor } from "./_redact.ts";
 import { type Finished, runInGroup } from "./_process_group.ts";
-import { bwrapArgs, detectBubblewrap, type SandboxDetector } from "./_sandbox.ts";
+import { confinedArgv, detectBubblewrap, type SandboxDetector } from "./_sandbox.ts";
 import { HeadTail, MAX_OUTPUT_CHARS } from "./_truncate.ts";
 import { spillText } from "./spill.ts";
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
@@ -204,8 +204,9 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
     const network = args.network === true;
     const env = childEnv({ sandboxed });
     const shell = ["bash", "-c", args.command];
+    const userNamespace = probe?.userNamespace;
     const argv = sandboxed
-      ? ["bwrap", ...bwrapArgs({ root: ctx.root, home: env.HOME, path: env.PATH, network }), "--", ...shell]
+      ? confinedArgv({ root: ctx.root, home: env.HOME, path: env.PATH, network, userNamespace }, shell)
       : shell;
     const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     const output = new Output(secretValues(ctx));

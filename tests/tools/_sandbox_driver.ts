@@ -12,6 +12,8 @@ import { ternFlags } from "../support/cli.ts";
 export async function runUnderTernFlags(
   root: string,
   calls: [string, Record<string, unknown>][],
+  /** The child's environment (added to the test's own) and its sandbox mode (default auto). */
+  options: { env?: Record<string, string>; sandbox?: "auto" | "required" | "off" } = {},
 ): Promise<ToolResult[]> {
   const args = [
     "run",
@@ -21,7 +23,9 @@ export async function runUnderTernFlags(
     fileURLToPath(import.meta.url),
     JSON.stringify(calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) }))),
   ];
-  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).output();
+  const env = { ...options.env, TERN_TEST_SANDBOX: options.sandbox ?? "auto" };
+  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), { args, cwd: root, env })
+    .output();
   if (!success) throw new Error(new TextDecoder().decode(stderr));
   return JSON.parse(new TextDecoder().decode(stdout));
 }
@@ -29,8 +33,18 @@ export async function runUnderTernFlags(
 if (import.meta.main) {
   const calls: ToolCallRequest[] = JSON.parse(Deno.args[0]);
   const registry = createRegistry(builtinTools());
-  const ctx = { root: Deno.realPathSync("."), signal: new AbortController().signal };
+  const modes = ["auto", "required", "off"] as const;
+  const sandbox = modes.find((mode) => mode === Deno.env.get("TERN_TEST_SANDBOX")) ?? "auto";
+  const ctx = {
+    root: Deno.realPathSync("."),
+    signal: new AbortController().signal,
+    shell: { sandbox, secrets: [] },
+  };
   const results = [];
-  for (const call of calls) results.push(await registry.execute(call, ctx));
+  // `{TERN_PID}` in a call's arguments stands for this process's pid (tern's own, as a command sees it).
+  for (const call of calls) {
+    const request = { ...call, arguments: call.arguments.replaceAll("{TERN_PID}", String(Deno.pid)) };
+    results.push(await registry.execute(request, ctx));
+  }
   console.log(JSON.stringify(results));
 }
