@@ -78,23 +78,29 @@ function encodings(key: string): string[] {
   return forms;
 }
 
-/** Only reads: the control runs it unconfined. */
-const LEAK_READS = [
-  "cat /proc/{TERN_PID}/environ 2>/dev/null | base64 -w0; echo",
+/** tern's own environment, read through /proc, base64-encoded. Only reads: the control runs it unconfined. */
+const TERN_ENVIRON = "cat /proc/{TERN_PID}/environ 2>/dev/null | base64 -w0; echo";
+
+/**
+ * Confined only (mode required): every process's environment in the sandbox in base64 and hex, then an
+ * attempt to unmount the sandbox's private /proc to reach tern's, and tern's again.
+ */
+const LEAK_SCRIPT = [
+  TERN_ENVIRON,
   "env | base64 -w0; echo",
   "cat /proc/*/environ 2>/dev/null | base64 -w0; echo",
   "cat /proc/*/environ 2>/dev/null | od -An -tx1 | tr -d ' \\n'; echo",
   "ps -eww e 2>/dev/null | base64 -w0; echo",
+  "umount -l /proc 2>/dev/null && echo UNMOUNTED",
+  TERN_ENVIRON,
+  "echo CAN-SEE-ENV",
 ].join("\n");
-
-/** Confined only (mode required): tries to unmount the sandbox's private /proc to reach tern's. */
-const LEAK_SCRIPT = LEAK_READS + "\numount -l /proc 2>/dev/null && echo UNMOUNTED\n" + LEAK_READS;
 
 Deno.test("sandbox: tern's key is not visible to a command in any encoding (env, /proc/*/environ, base64, hex)", async () => {
   await using p = await tempProject();
   const key = `sk-walls-${crypto.randomUUID()}`;
   const env = { DEEPSEEK_API_KEY: key, TERN_API_KEY: key };
-  const [control] = await runUnderTernFlags(p.root, [["execute_command", { command: LEAK_READS }]], {
+  const [control] = await runUnderTernFlags(p.root, [["execute_command", { command: TERN_ENVIRON }]], {
     env,
     sandbox: "off",
   });
@@ -105,8 +111,12 @@ Deno.test("sandbox: tern's key is not visible to a command in any encoding (env,
     sandbox: "required",
   });
   assert.equal(result.isError, false, result.content);
-  assert.doesNotMatch(result.content, /UNMOUNTED/);
-  for (const form of [key, ...encodings(key)]) assert.ok(!result.content.includes(form), `leaked as ${form}`);
+  // Long output is cut in the result and saved whole: check the whole of it.
+  const spill = /saved in full to (\S+);/.exec(result.content)?.[1];
+  const whole = spill ? await Deno.readTextFile(join(p.root, spill)) : result.content;
+  assert.match(whole, /CAN-SEE-ENV/, "the command ran and its output is all there");
+  for (const form of [key, ...encodings(key)]) assert.ok(!whole.includes(form), `leaked as ${form}`);
+  assert.doesNotMatch(whole, /UNMOUNTED/);
 });
 
 Deno.test("sandbox: the process limit holds (xargs starts 40 sleeps, limit 32)", async () => {
