@@ -1,10 +1,9 @@
 /** write_file: create or overwrite a file with the given content, atomically. */
 
-import { dirname } from "node:path";
-import { atomicWrite, hardLinkNote, refuseReadOnly } from "./_atomic_write.ts";
+import { atomicWrite, hardLinkNote, makeParentsChecked, refuseReadOnly } from "./_atomic_write.ts";
 import { withFileLock } from "./_file_lock.ts";
 import { guardFresh, recordWrite, snapshotOfPath } from "./file_tracker.ts";
-import { hasBom, MAX_FILE_BYTES, prependBom, resolveForWrite, showPath } from "./path_guard.ts";
+import { hasBom, MAX_FILE_BYTES, openNoBlock, prependBom, resolveForWrite } from "./path_guard.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 
 const description = `Create a file, or replace a whole file, with the given content.
@@ -25,9 +24,10 @@ const parameters = {
 /** Arguments of write_file, as validated against its schema. */
 export type WriteFileArgs = { path: string; content: string };
 
-/** True when the file at `path` starts with a UTF-8 BOM; reads three bytes at most. */
+/** True when the file at `path` starts with a UTF-8 BOM; reads three bytes at most, never blocks. */
 async function startsWithBom(path: string): Promise<boolean> {
-  using file = await Deno.open(path, { read: true });
+  await using file = await openNoBlock(path);
+  if (!file.info.isFile) return false;
   const head = new Uint8Array(3);
   let got = 0;
   while (got < 3) {
@@ -36,18 +36,6 @@ async function startsWithBom(path: string): Promise<boolean> {
     got += read;
   }
   return got === 3 && hasBom(head);
-}
-
-/** Creates the missing parents; resolveForWrite proved them to be missing names below real in-root dirs. */
-async function makeParents(path: string, shown: string): Promise<void> {
-  try {
-    await Deno.mkdir(dirname(path), { recursive: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists || error instanceof Deno.errors.NotADirectory) {
-      throw new ToolError(`${showPath(shown)}: a parent path exists and is not a directory.`);
-    }
-    throw error;
-  }
 }
 
 async function writeLocked(args: WriteFileArgs, data: Uint8Array, ctx: ToolContext): Promise<string> {
@@ -61,7 +49,7 @@ async function writeLocked(args: WriteFileArgs, data: Uint8Array, ctx: ToolConte
   if (existing !== null && !args.content.startsWith("\uFEFF") && await startsWithBom(target.real)) {
     data = prependBom(data);
   }
-  if (existing === null) await makeParents(target.real, target.rel);
+  if (existing === null) await makeParentsChecked(ctx.root, target.real, target.rel);
   const mode = existing?.mode == null ? undefined : existing.mode & 0o7777;
   await atomicWrite(target.real, data, { mode });
   await recordWrite(ctx.files, target.real, data);

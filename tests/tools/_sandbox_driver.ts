@@ -1,6 +1,6 @@
 /**
  * Runs tool calls through the registry under tern's exact permission flags: as a script it executes the calls
- * (JSON in argv[0]) in the current directory and prints the results; `runUnderTernFlags` spawns it.
+ * (JSON on stdin) in the current directory and prints the results; `runUnderTernFlags` spawns it.
  */
 import { fileURLToPath } from "node:url";
 import { builtinTools } from "../../src/tools/all.ts";
@@ -21,17 +21,28 @@ export async function runUnderTernFlags(
     "--config",
     fileURLToPath(new URL("../../deno.json", import.meta.url)),
     fileURLToPath(import.meta.url),
-    JSON.stringify(calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) }))),
   ];
   const env = { ...options.env, TERN_TEST_SANDBOX: options.sandbox ?? "auto" };
-  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), { args, cwd: root, env })
-    .output();
+  // The calls go in on stdin: thousands of them are over the kernel's limit for one argument.
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: root,
+    env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const input = JSON.stringify(calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) })));
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(input));
+  await writer.close();
+  const { stdout, stderr, success } = await child.output();
   if (!success) throw new Error(new TextDecoder().decode(stderr));
   return JSON.parse(new TextDecoder().decode(stdout));
 }
 
 if (import.meta.main) {
-  const calls: ToolCallRequest[] = JSON.parse(Deno.args[0]);
+  const calls: ToolCallRequest[] = JSON.parse(await new Response(Deno.stdin.readable).text());
   const registry = createRegistry(builtinTools());
   const modes = ["auto", "required", "off"] as const;
   const sandbox = modes.find((mode) => mode === Deno.env.get("TERN_TEST_SANDBOX")) ?? "auto";
