@@ -3,18 +3,20 @@
  * or abort, with its output streamed to a sink and never waited on forever.
  */
 
-/** A PATH for tern's own helpers when tern's environment has none (or only relative entries). */
+/** The system directories, searched first by tern's own helpers. */
 const FALLBACK_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 
 /**
- * The whole environment of tern's own helper processes (the sandbox probe, the group killer): PATH and
- * nothing else. Inherited variables such as LD_PRELOAD or BASH_ENV (which bash runs before any script) would
- * otherwise run code of the user's or the project's choosing in an unconfined helper, or break the probe.
- * Relative PATH entries (`.`, `node_modules/.bin`) are dropped: they would resolve inside the project.
+ * The whole environment of tern's own helper processes (the sandbox probe, the group killer, the file tools'
+ * directory checks): PATH and nothing else. Inherited variables such as LD_PRELOAD or BASH_ENV (which bash
+ * runs before any script) would otherwise run code of the user's or the project's choosing in an unconfined
+ * helper, or break the probe. The system directories come first, so `stat` or `mv` is never one planted in a
+ * project directory that happens to be on the user's PATH (direnv's PATH_add); the user's absolute entries
+ * follow (bwrap may live in ~/.local/bin), relative ones (`.`, `node_modules/.bin`) are dropped.
  */
 export function helperEnv(): Record<string, string> {
-  const dirs = (Deno.env.get("PATH") ?? "").split(":").filter((dir) => dir.startsWith("/"));
-  return { PATH: dirs.length > 0 ? dirs.join(":") : FALLBACK_PATH };
+  const dirs = [...FALLBACK_PATH.split(":"), ...(Deno.env.get("PATH") ?? "").split(":")];
+  return { PATH: [...new Set(dirs.filter((dir) => dir.startsWith("/")))].join(":") };
 }
 
 /** bash without startup files (`--noprofile --norc`; BASH_ENV is kept out by the clean environment). */

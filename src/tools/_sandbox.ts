@@ -131,30 +131,32 @@ export function bwrapArgs(options: SandboxOptions): string[] {
  * arguments. Needed for root: the kernel exempts uid 0 from RLIMIT_NPROC (`ulimit -u`). Works where the pids
  * controller is writable (cgroup v1 `pids`, or v2 with pids enabled below our cgroup); elsewhere it runs the
  * command without one. Cgroups left behind by a killed run (named by the pid of their dead creator) are
- * removed by the next run; TERM is ignored so the group kill still lets this script clean up.
+ * removed by the next run; TERM is ignored so the group kill still lets this script clean up. Its own tools
+ * come from the system PATH (`command -p`): it runs outside the sandbox, where a project directory on the
+ * user's PATH must not supply them.
  */
 const PIDS_CGROUP = `max=$1; shift
 cg=
-if [ "$(id -u)" = 0 ]; then
-  rel=$(sed -n 's/^[0-9]*:pids:\\(.*\\)$/\\1/p' /proc/self/cgroup 2>/dev/null)
+if [ "$(command -p id -u)" = 0 ]; then
+  rel=$(command -p sed -n 's/^[0-9]*:pids:\\(.*\\)$/\\1/p' /proc/self/cgroup 2>/dev/null)
   if [ -n "$rel" ]; then base=/sys/fs/cgroup/pids\${rel%/}
   else
-    base=/sys/fs/cgroup$(sed -n 's/^0::\\(.*\\)$/\\1/p' /proc/self/cgroup 2>/dev/null); base=\${base%/}
-    grep -qw pids "$base/cgroup.subtree_control" 2>/dev/null || base=
+    base=/sys/fs/cgroup$(command -p sed -n 's/^0::\\(.*\\)$/\\1/p' /proc/self/cgroup 2>/dev/null); base=\${base%/}
+    command -p grep -qw pids "$base/cgroup.subtree_control" 2>/dev/null || base=
   fi
   if [ -n "$base" ] && [ -w "$base" ]; then
     for old in "$base"/tern-sandbox-*; do
-      [ -d "$old" ] && ! kill -0 "\${old##*-}" 2>/dev/null && rmdir "$old" 2>/dev/null
+      [ -d "$old" ] && ! kill -0 "\${old##*-}" 2>/dev/null && command -p rmdir "$old" 2>/dev/null
     done
     cg=$base/tern-sandbox-$$
-    if ! { mkdir "$cg" && echo "$max" >"$cg/pids.max" && echo $$ >"$cg/cgroup.procs"; } 2>/dev/null; then
-      rmdir "$cg" 2>/dev/null; cg=
+    if ! { command -p mkdir "$cg" && echo "$max" >"$cg/pids.max" && echo $$ >"$cg/cgroup.procs"; } 2>/dev/null; then
+      command -p rmdir "$cg" 2>/dev/null; cg=
     fi
   fi
 fi
 trap '' TERM
 "$@"; code=$?
-[ -n "$cg" ] && { echo $$ >"$base/cgroup.procs"; rmdir "$cg"; } 2>/dev/null
+[ -n "$cg" ] && { echo $$ >"$base/cgroup.procs"; command -p rmdir "$cg"; } 2>/dev/null
 exit "$code"`;
 
 /** Inside the sandbox: the process limit for everyone but root (per user namespace, so per command). */
