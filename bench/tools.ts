@@ -10,6 +10,7 @@ import { ripgrepArgs } from "../src/tools/search/ripgrep.ts";
 import { command, count, ms, ratio, timed, toolContext } from "./_measure.ts";
 import { generateTree, RARE_WORD, type TreeStats } from "./_tree.ts";
 import { bigFileFigures } from "./_big_file.ts";
+import { wallFigures } from "./walls.ts";
 
 function lines(text: string): number {
   return text.split("\n").filter((line) => line !== "").length;
@@ -104,6 +105,7 @@ export async function runToolBench(): Promise<void> {
     await Deno.remove(root, { recursive: true });
   }
   await bigFileFigures();
+  await wallFigures();
 }
 
 if (import.meta.main) await runToolBench();

@@ -7,7 +7,7 @@ import { deniedReason } from "./shell/deny_list.ts";
 import { destructiveReason } from "./shell/destructive.ts";
 import { Redactor } from "./shell/redact.ts";
 import { type Finished, runInGroup } from "./shell/process_group.ts";
-import { bwrapArgs, detectBubblewrap, type SandboxDetector } from "./shell/sandbox.ts";
+import { confinedArgv, detectBubblewrap, type SandboxDetector } from "./shell/sandbox.ts";
 import { HeadTail, MAX_OUTPUT_CHARS } from "./_truncate.ts";
 import type { SandboxMode } from "../config/settings.ts";
 import {
@@ -208,7 +208,11 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
     if (denied) throw new ToolError(refusal(denied), "refused");
     const probe = mode === "off" ? undefined : await detect();
     if (mode === "required" && !probe?.available) throw new FatalToolError(sandboxRequired(probe!.reason));
-    return { sandboxed: probe?.available === true, network: args.network === true };
+    return {
+      sandboxed: probe?.available === true,
+      network: args.network === true,
+      userNamespace: probe?.userNamespace,
+    };
   };
 
   const inspect = async (args: ExecuteCommandArgs): Promise<CallInspection> => {
@@ -229,11 +233,11 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
     if (ctx.signal.aborted) {
       return { content: "Cancelled before the command started.", error: { kind: "cancelled" } };
     }
-    const { sandboxed, network } = await plan(args);
+    const { sandboxed, network, userNamespace } = await plan(args);
     const env = childEnv({ sandboxed });
     const shell = ["bash", "-c", args.command];
     const argv = sandboxed
-      ? ["bwrap", ...bwrapArgs({ root: ctx.root, home: env.HOME, path: env.PATH, network }), "--", ...shell]
+      ? confinedArgv({ root: ctx.root, home: env.HOME, path: env.PATH, network, userNamespace }, shell)
       : shell;
     const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     const output = new Output(secrets);

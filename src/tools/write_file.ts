@@ -1,17 +1,16 @@
 /** write_file: create or overwrite a file with the given content, atomically. */
 
-import { dirname } from "node:path";
-import { atomicWrite, hardLinkNote, refuseReadOnly } from "./fs/atomic_write.ts";
+import { atomicWrite, hardLinkNote, makeParentsChecked, refuseReadOnly } from "./fs/atomic_write.ts";
 import { withFileLock } from "./fs/file_lock.ts";
-import { lineDelta } from "./edit/match.ts";
 import { guardFresh, recordWrite, snapshotOfPath } from "./fs/file_tracker.ts";
+import { lineDelta } from "./edit/match.ts";
 import {
   hasBom,
   MAX_FILE_BYTES,
+  openNoBlock,
   prependBom,
   readTextFile,
   resolveForWrite,
-  showPath,
 } from "./fs/path_guard.ts";
 import {
   type CallInspection,
@@ -40,9 +39,10 @@ const parameters = {
 /** Arguments of write_file, as validated against its schema. */
 export type WriteFileArgs = { path: string; content: string };
 
-/** True when the file at `path` starts with a UTF-8 BOM; reads three bytes at most. */
+/** True when the file at `path` starts with a UTF-8 BOM; reads three bytes at most, never blocks. */
 async function startsWithBom(path: string): Promise<boolean> {
-  using file = await Deno.open(path, { read: true });
+  await using file = await openNoBlock(path);
+  if (!file.info.isFile) return false;
   const head = new Uint8Array(3);
   let got = 0;
   while (got < 3) {
@@ -51,18 +51,6 @@ async function startsWithBom(path: string): Promise<boolean> {
     got += read;
   }
   return got === 3 && hasBom(head);
-}
-
-/** Creates the missing parents; resolveForWrite proved them to be missing names below real in-root dirs. */
-async function makeParents(path: string, shown: string): Promise<void> {
-  try {
-    await Deno.mkdir(dirname(path), { recursive: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists || error instanceof Deno.errors.NotADirectory) {
-      throw new ToolError(`${showPath(shown)}: a parent path exists and is not a directory.`);
-    }
-    throw error;
-  }
 }
 
 function encode(content: string): Uint8Array {
@@ -130,7 +118,7 @@ async function writeLocked(
   if (existing !== null && !args.content.startsWith("\uFEFF") && await startsWithBom(target.real)) {
     data = prependBom(data);
   }
-  if (existing === null) await makeParents(target.real, target.rel);
+  if (existing === null) await makeParentsChecked(ctx.root, target.real, target.rel);
   const mode = existing?.mode == null ? undefined : existing.mode & 0o7777;
   await atomicWrite(target.real, data, { mode });
   await recordWrite(files, target.real, data);

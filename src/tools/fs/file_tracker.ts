@@ -1,6 +1,6 @@
 /** The conversation's memory of the files the model has seen, and the stale-write guard built on it. */
 
-import { MAX_FILE_BYTES, prependBom, type TextFile } from "./path_guard.ts";
+import { MAX_FILE_BYTES, openNoBlock, prependBom, type TextFile } from "./path_guard.ts";
 import { type FileSnapshot, type FileTracker, ToolError } from "../tool.ts";
 
 /** An in-memory FileTracker, one per conversation; keys are real paths. */
@@ -34,9 +34,9 @@ export function snapshotOfText(file: TextFile): Promise<FileSnapshot> {
 export async function snapshotOfPath(real: string): Promise<FileSnapshot | null> {
   const info = await Deno.lstat(real);
   if (!info.isFile || info.size > MAX_FILE_BYTES) return null;
-  using file = await Deno.open(real, { read: true });
-  const opened = await file.stat();
-  if (opened.dev !== info.dev || opened.ino !== info.ino) return null;
+  await using file = await openNoBlock(real);
+  const opened = file.info;
+  if (!opened.isFile || opened.dev !== info.dev || opened.ino !== info.ino) return null;
   // One spare byte tells a file that grew since the lstat: it is changing under us, so it is not as seen.
   const buffer = new Uint8Array(info.size + 1);
   let total = 0;

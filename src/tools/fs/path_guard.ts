@@ -1,6 +1,9 @@
 /** Resolves model-given paths inside the project root and refuses everything else, before touching it. */
 
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { constants } from "node:fs";
+import { open as openFile } from "node:fs/promises";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { CLEAN_BASH, helperEnv } from "../shell/process_group.ts";
 import { ToolError } from "../tool.ts";
 
 /** Longest path accepted, in characters. */
@@ -81,13 +84,154 @@ async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   }
 }
 
+/** What a failed file operation says to the model: its kind, never its message (absolute paths, Deno's advice). */
+function describeFailure(error: unknown): string {
+  const code = (error as { code?: string }).code;
+  if (error instanceof Deno.errors.NotFound || code === "ENOENT") {
+    return "it was not found (it may have just changed)";
+  }
+  if (code === "ELOOP" || (error instanceof Error && /os error 40\b/.test(error.message))) {
+    return "it was replaced by a symbolic link while being opened";
+  }
+  if (error instanceof Deno.errors.NotADirectory || code === "ENOTDIR") return "a parent is not a directory";
+  if (error instanceof Deno.errors.IsADirectory || code === "EISDIR") return "it is a directory";
+  if (
+    error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied ||
+    code === "EACCES" || code === "EPERM"
+  ) return "permission denied (it may lead outside the project)";
+  if (error instanceof Deno.errors.AlreadyExists || code === "EEXIST") return "it already exists";
+  return `the file system refused (${code ?? (error instanceof Error ? error.name : "error")})`;
+}
+
+/**
+ * Runs `task`; an unexpected error becomes a ToolError naming `shown` (a path the model gave, or one
+ * relative to the root) and the kind of failure only: the original message may hold an absolute path outside
+ * the root, reached through a path swapped under us, and Deno's "run again with --allow-read" advice.
+ */
+export async function withCleanErrors<T>(shown: string, task: () => Promise<T>): Promise<T> {
+  try {
+    return await task();
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    throw new ToolError(`${showPath(shown)}: ${describeFailure(error)}.`);
+  }
+}
+
+/** The refusal when a path changed between its check and its use (a racing process swapped something). */
+export function changedError(rel: string): ToolError {
+  return new ToolError(`${showPath(rel)} changed while it was being opened: nothing was done; try again.`);
+}
+
+/** Identity and type of an open file (its fstat). */
+export interface OpenedInfo {
+  dev: number;
+  ino: number;
+  size: number;
+  isFile: boolean;
+  kind: string;
+}
+
+/** A file opened for reading without following a final symlink and without blocking (a FIFO, a device). */
+export interface OpenedFile extends AsyncDisposable {
+  /** fstat of what was actually opened. */
+  info: OpenedInfo;
+  /** Reads into `into`; null at the end of the file. */
+  read(into: Uint8Array): Promise<number | null>;
+}
+
+const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+
+/**
+ * Opens `real` for reading with O_NONBLOCK (opening a FIFO swapped in after a check returns at once instead
+ * of waiting for a writer forever) and O_NOFOLLOW, then fstats the handle. Callers refuse non-regular files.
+ */
+export async function openNoBlock(real: string): Promise<OpenedFile> {
+  const handle = await openFile(real, READ_FLAGS);
+  try {
+    const stat = await handle.stat();
+    const kind = stat.isFile()
+      ? "a regular file"
+      : stat.isFIFO()
+      ? "a FIFO (named pipe)"
+      : stat.isSocket()
+      ? "a socket"
+      : stat.isCharacterDevice() || stat.isBlockDevice()
+      ? "a device"
+      : stat.isDirectory()
+      ? "a directory"
+      : "a special file";
+    const info = {
+      dev: Number(stat.dev),
+      ino: Number(stat.ino),
+      size: Number(stat.size),
+      isFile: stat.isFile(),
+      kind,
+    };
+    return {
+      info,
+      read: async (into) => {
+        const { bytesRead } = await handle.read(into, 0, into.length, null);
+        return bytesRead === 0 && into.length > 0 ? null : bytesRead;
+      },
+      [Symbol.asyncDispose]: () => handle.close(),
+    };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * Prints the device, inode and type of entry $2 (never following a symlink) in directory $1, from inside it:
+ * `cd -P` then the external `pwd -P` (the kernel's getcwd; bash's builtin re-resolves a string) proves which
+ * directory bash is in, whatever swapped a parent,
+ * and the single-component name cannot be redirected. Deno can only name files by absolute paths, which a
+ * racing process redirects between any two calls; this is the one view of a name that it cannot.
+ */
+const IDENTITY = `cd -P -- "$1" 2>/dev/null && [ "$(env pwd -P)" = "$1" ] || exit 3
+stat -c '%d %i %F' -- "$2" 2>/dev/null || stat -f '%d %i %HT' -- "$2" 2>/dev/null || exit 4`;
+
+/**
+ * Proves that the open file `opened` is the regular file at `real` inside the root after the open: the
+ * entry `basename(real)` in the directory `dirname(real)` (entered and confirmed by bash, see IDENTITY) must
+ * be a regular file, not a symlink, with the opened file's device and inode. An open that a swapped parent
+ * (or a FIFO) redirected is refused.
+ */
+export async function verifyOpened(
+  root: string,
+  real: string,
+  rel: string,
+  opened: OpenedInfo,
+): Promise<void> {
+  if (!opened.isFile) throw new ToolError(`${showPath(rel)} is not a regular file (it is ${opened.kind}).`);
+  const dir = dirname(real);
+  if (!isInside(root, dir) || real === root) throw changedError(rel);
+  const { code, stdout } = await new Deno.Command(CLEAN_BASH[0], {
+    args: [...CLEAN_BASH.slice(1), "-c", IDENTITY, "tern-identity", dir, basename(real)],
+    clearEnv: true,
+    env: helperEnv(),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const [dev, ino, ...kind] = new TextDecoder().decode(stdout).trim().split(" ");
+  const regular = /^regular/i.test(kind.join(" "));
+  if (code !== 0 || !regular || Number(dev) !== opened.dev || Number(ino) !== opened.ino) {
+    throw changedError(rel);
+  }
+}
+
 /**
  * Resolves `path` component by component from the root, following symlinks by hand, so nothing outside
  * the root is ever stat'ed or read, even to check it; a dangling symlink is followed to where it would
- * create a file. `~` and `%2e` are ordinary names here.
+ * create a file. `~` and `%2e` are ordinary names here. Errors never show what lies outside the root.
  */
 export async function resolvePath(root: string, path: string): Promise<GuardedPath> {
   checkRaw(path);
+  return await withCleanErrors(path, () => resolveChecked(root, path));
+}
+
+async function resolveChecked(root: string, path: string): Promise<GuardedPath> {
   const lexical = resolve(root, path);
   if (!isInside(root, lexical)) throw outside(path);
   const parts = relative(root, lexical).split(sep).filter((part) => part !== "");
@@ -196,7 +340,7 @@ export async function resolveForRead(
 }
 
 /** Reads all of an open file, refusing to go past the size limit even if the file grew since stat. */
-async function readCapped(file: Deno.FsFile, size: number, rel: string): Promise<Uint8Array> {
+async function readCapped(file: OpenedFile, size: number, rel: string): Promise<Uint8Array> {
   // One spare byte tells a file that grew past its stat'ed size; growth is tolerated up to the limit.
   let buffer = new Uint8Array(size + 1);
   let total = 0;
@@ -229,21 +373,20 @@ export function prependBom(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * Reads a regular file inside the root as strict UTF-8. The opened handle must be the very file that was
- * checked (same device and inode), which defeats swapping the path between the check and the open.
+ * Reads a regular file inside the root as strict UTF-8. The open never blocks, and what was opened must be
+ * the very file that was checked (same device and inode) and still be the regular file at the real path
+ * inside the root after the open (verifyOpened): swapping a file, a parent directory or a FIFO in between
+ * is refused.
  */
 export async function readTextFile(root: string, path: string): Promise<TextFile> {
   const guarded = await resolveForRead(root, path);
   const { real, rel, info } = guarded;
-  let bytes: Uint8Array;
-  {
-    using file = await Deno.open(real, { read: true });
-    const opened = await file.stat();
-    if (opened.dev !== info.dev || opened.ino !== info.ino || !opened.isFile) {
-      throw new ToolError(`${showPath(rel)} changed while it was being opened: try again.`);
-    }
-    bytes = await readCapped(file, info.size, rel);
-  }
+  const bytes = await withCleanErrors(rel, async () => {
+    await using file = await openNoBlock(real);
+    await verifyOpened(root, real, rel, file.info);
+    if (file.info.dev !== info.dev || file.info.ino !== info.ino) throw changedError(rel);
+    return await readCapped(file, info.size, rel);
+  });
   let text: string;
   try {
     // The decoder drops a leading BOM itself (ignoreBOM: false), which is what display wants.

@@ -12,7 +12,8 @@ const RM = "`rm -rf` of /, ~, $HOME or * (deleting the system, the home director
 const MKFS = "`mkfs` (formatting a file system)";
 const DD = "`dd of=/dev/…` (writing raw bytes to a device)";
 const PIPE_TO_SHELL = "`curl … | sh` (running a script straight from the network)";
-const FORK_BOMB = "a fork bomb (`:(){ :|:& };:`)";
+const FORK_BOMB = "a fork bomb (`:(){ :|:& };:`, any function name)";
+const FIND_DELETE = "`find / -delete` or `find ~ -delete` (deleting the system or the home directory)";
 const POWER = "`shutdown`/`reboot`/`halt`/`poweroff`";
 const CHMOD = "`chmod -R`/`chown -R` of / or ~ (changing the owner or mode of every file)";
 const DISK = "a write to a disk device (/dev/sd*)";
@@ -20,12 +21,47 @@ const DISK = "a write to a disk device (/dev/sd*)";
 /** How deep `bash -c "..."`, `eval` and `$(...)` nest before the check stops looking inside. */
 const MAX_DEPTH = 4;
 
-const NAME = String.raw`[^\s(){}|&;<>'"$\x60]+`;
-/** `NAME(){ NAME|NAME& }`, and the same written with `function NAME`. */
-const FORK_BOMBS = [
-  new RegExp(String.raw`(${NAME})\s*\(\s*\)\s*\{\s*\1\s*\|\s*\1\s*&`),
-  new RegExp(String.raw`function\s+(${NAME})\s*(?:\(\s*\))?\s*\{\s*\1\s*\|\s*\1\s*&`),
-];
+/**
+ * Longest command checked, in characters. Longer ones are refused outright: a script that size belongs in a
+ * file, and the check must stay fast whatever the model sends (it is linear in the length, never worse).
+ */
+export const MAX_COMMAND_CHARS = 100_000;
+
+const TOO_LONG =
+  `a command over ${MAX_COMMAND_CHARS.toLocaleString("en")} characters (the cap on a command's ` +
+  "length: write the script to a file with write_file and run the file instead)";
+
+/**
+ * Fork-bomb tokens: a run of name characters, or one of `( ) { } | & ;`. One left-to-right pass of a
+ * regular expression that cannot backtrack (each alternative is a single character class).
+ */
+const BOMB_TOKEN = /[^\s(){}|&;<>'"$\x60]+|[(){}|&;]/g;
+
+/**
+ * `NAME(){ NAME|NAME& }` (any name, any spacing), also written `function NAME { ... }` or
+ * `function NAME() { ... }`. Found in one pass over the tokens, so the check is linear in the length.
+ */
+function isForkBomb(script: string): boolean {
+  const tokens = script.match(BOMB_TOKEN) ?? [];
+  const at = (i: number) => tokens[i] ?? "";
+  const isName = (text: string) => text !== "" && !"(){}|&;".includes(text);
+  for (let i = 0; i < tokens.length; i++) {
+    let name: string;
+    let body: number;
+    if (at(i) === "function" && isName(at(i + 1))) {
+      name = at(i + 1);
+      body = at(i + 2) === "(" && at(i + 3) === ")" ? i + 4 : i + 2;
+    } else if (isName(at(i)) && at(i + 1) === "(" && at(i + 2) === ")") {
+      name = at(i);
+      body = i + 3;
+    } else continue;
+    if (
+      at(body) === "{" && at(body + 1) === name && at(body + 2) === "|" && at(body + 3) === name &&
+      at(body + 4) === "&"
+    ) return true;
+  }
+  return false;
+}
 
 const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "fish"]);
 const DOWNLOADERS = new Set(["curl", "wget"]);
@@ -67,11 +103,12 @@ const PREFIXES = new Set([
 
 /** Why `command` is refused (which deny-list entry it matches), or undefined when it may run. Pure. */
 export function deniedReason(command: string): string | undefined {
+  if (command.length > MAX_COMMAND_CHARS) return TOO_LONG;
   return check(command, 0);
 }
 
 function check(script: string, depth: number): string | undefined {
-  if (FORK_BOMBS.some((pattern) => pattern.test(script))) return FORK_BOMB;
+  if (isForkBomb(script)) return FORK_BOMB;
   if (depth > MAX_DEPTH) return undefined;
   const { tokens, heredocScripts } = lex(script);
   for (const inner of heredocScripts) {
@@ -178,6 +215,17 @@ function checkRecursive(name: string, args: Word[]): string | undefined {
   return undefined;
 }
 
+/** `find / -delete` (or `-exec rm`): a start path of /, ~ or $HOME, and an action that deletes. */
+function findDeletesEverything(args: Word[]): boolean {
+  const firstExpression = args.findIndex((word) => /^[-(!]/.test(word.text) && !/^-[HLP]$/.test(word.text));
+  const starts = firstExpression < 0 ? args : args.slice(0, firstExpression);
+  const paths = starts.filter((word) => !/^-[HLP]$/.test(word.text));
+  if (!paths.some((word) => SYSTEM_TARGETS.has(normalTarget(word.text)))) return false;
+  const texts = args.map((word) => word.text);
+  return texts.includes("-delete") ||
+    texts.some((text, i) => /^-exec(dir)?$/.test(text) && /^(\/.*\/)?rm$/.test(texts[i + 1] ?? ""));
+}
+
 function checkCommand(command: Command, depth: number): string | undefined {
   if (command.redirects.some((word) => DISK_DEVICE.test(word.text))) return DISK;
   const found = commandWords(command);
@@ -193,6 +241,7 @@ function checkCommand(command: Command, depth: number): string | undefined {
     if (target.startsWith("/dev/") && !HARMLESS_DEVICE.test(target)) return DD;
   }
   if ((name === "tee" || name === "cp") && texts.some((text) => DISK_DEVICE.test(text))) return DISK;
+  if (name === "find" && findDeletesEverything(args)) return FIND_DELETE;
   const recursive = checkRecursive(name, args);
   if (recursive) return recursive;
   if (SHELLS.has(name)) {

@@ -3,6 +3,25 @@
  * or abort, with its output streamed to a sink and never waited on forever.
  */
 
+/** The system directories, searched first by tern's own helpers. */
+const FALLBACK_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/**
+ * The whole environment of tern's own helper processes (the sandbox probe, the group killer, the file tools'
+ * directory checks): PATH and nothing else. Inherited variables such as LD_PRELOAD or BASH_ENV (which bash
+ * runs before any script) would otherwise run code of the user's or the project's choosing in an unconfined
+ * helper, or break the probe. The system directories come first, so `stat` or `mv` is never one planted in a
+ * project directory that happens to be on the user's PATH (direnv's PATH_add); the user's absolute entries
+ * follow (bwrap may live in ~/.local/bin), relative ones (`.`, `node_modules/.bin`) are dropped.
+ */
+export function helperEnv(): Record<string, string> {
+  const dirs = [...FALLBACK_PATH.split(":"), ...(Deno.env.get("PATH") ?? "").split(":")];
+  return { PATH: [...new Set(dirs.filter((dir) => dir.startsWith("/")))].join(":") };
+}
+
+/** bash without startup files (`--noprofile --norc`; BASH_ENV is kept out by the clean environment). */
+export const CLEAN_BASH = ["bash", "--noprofile", "--norc"];
+
 /** Where the command's combined stdout and stderr go, as decoded text. */
 export interface OutputSink {
   push(text: string): void;
@@ -62,15 +81,24 @@ done
 kill -KILL -- "-$1" 2>/dev/null || kill -KILL -- "$1" 2>/dev/null
 exit 0`;
 
-/** Kills process group `pgid` (TERM, then KILL) through bash; resolves when done. */
+/**
+ * Kills process group `pgid` (TERM, then KILL) through bash, in a clean environment; resolves when done.
+ * Never rejects: a helper that cannot start must not crash tern (the caller reports the command's end).
+ */
 async function killGroup(pgid: number): Promise<void> {
-  const killer = new Deno.Command("bash", {
-    args: ["-c", KILL_GROUP, "tern-kill", String(pgid)],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  await killer.status;
+  try {
+    const killer = new Deno.Command(CLEAN_BASH[0], {
+      args: [...CLEAN_BASH.slice(1), "-c", KILL_GROUP, "tern-kill", String(pgid)],
+      clearEnv: true,
+      env: helperEnv(),
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    await killer.status;
+  } catch {
+    // Nothing more can be done from here; the wrapper's own exit still ends the call.
+  }
 }
 
 /**
@@ -140,8 +168,8 @@ async function drain(
  */
 export async function runInGroup(argv: string[], options: GroupOptions): Promise<Finished> {
   const { signal, timeoutMs } = options;
-  const child = new Deno.Command("bash", {
-    args: ["-c", WRAPPER, "tern", ...argv],
+  const child = new Deno.Command(CLEAN_BASH[0], {
+    args: [...CLEAN_BASH.slice(1), "-c", WRAPPER, "tern", ...argv],
     cwd: options.cwd,
     clearEnv: true,
     env: options.env,
@@ -153,7 +181,7 @@ export async function runInGroup(argv: string[], options: GroupOptions): Promise
   const reading = capture(child.stdout, options.sink);
   const kills: Promise<void>[] = [];
   const kill = () => {
-    const killing = pgid.then((id) => id === null ? undefined : killGroup(id));
+    const killing = pgid.then((id) => id === null ? undefined : killGroup(id)).catch(() => {});
     kills.push(killing);
     return killing;
   };

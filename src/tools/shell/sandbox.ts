@@ -4,12 +4,15 @@
  */
 
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { CLEAN_BASH, helperEnv } from "./process_group.ts";
 import type { SandboxMode } from "../tool.ts";
 
 /** Whether bubblewrap can confine commands here; `reason` is short and names no path. */
 export interface SandboxProbe {
   available: boolean;
   reason: string;
+  /** bwrap can also give commands a user namespace of their own (`--unshare-user`). */
+  userNamespace?: boolean;
 }
 
 /** Finds out whether bubblewrap works; injectable so tests can simulate a machine without it. */
@@ -36,7 +39,17 @@ export interface SandboxOptions {
   path?: string;
   /** Keep the host's network (the model asked with `network: true` and the user approved). */
   network: boolean;
+  /** Give the command a user namespace of its own (when the probe found that the kernel allows it). */
+  userNamespace?: boolean;
+  /** Most processes (and threads) the command may have at once; default MAX_PROCESSES. */
+  maxProcesses?: number;
 }
+
+/**
+ * Most processes and threads a sandboxed command may run at once: enough for `make -j` or a JVM build, few
+ * enough that a fork bomb cannot exhaust the machine's process table.
+ */
+export const MAX_PROCESSES = 1024;
 
 /** Install roots in $HOME that hold credentials (~/.cargo/credentials.toml, ~/.local/share/keyrings). */
 const ROOTS_WITH_SECRETS = ["", ".local", ".cargo"];
@@ -105,16 +118,91 @@ export function bwrapArgs(options: SandboxOptions): string[] {
   // inside, its PID-namespace init included; --die-with-parent alone proved unreliable when bwrap is killed.
   args.push("--chdir", root ?? "/", "--unshare-pid", "--die-with-parent");
   if (!options.network) args.push("--unshare-net");
+  // tern often runs as root (containers, CI): without this, root inside could remount / read-write, unmount
+  // the private /proc to read tern's environment, or create device nodes. A user namespace, where allowed,
+  // also empties the capability bounding set, so nothing run inside (setuid included) gets one back.
+  if (options.userNamespace) args.push("--unshare-user");
+  args.push("--cap-drop", "ALL");
   return args;
 }
 
-/** Runs `bwrap <sandbox> true`: bwrap may be missing, not allowed to us, or blocked (user namespaces off). */
+/**
+ * Puts the sandbox in a pids cgroup of its own with a limit of "$1" processes, then runs the rest of the
+ * arguments. Needed for root: the kernel exempts uid 0 from RLIMIT_NPROC (`ulimit -u`). Works where the pids
+ * controller is writable (cgroup v1 `pids`, or v2 with pids enabled below our cgroup); elsewhere it runs the
+ * command without one. Cgroups left behind by a killed run (named by the pid of their dead creator) are
+ * removed by the next run; TERM is ignored so the group kill still lets this script clean up. Its own tools
+ * come from the system PATH (`command -p`): it runs outside the sandbox, where a project directory on the
+ * user's PATH must not supply them.
+ */
+const PIDS_CGROUP = `max=$1; shift
+cg=
+if [ "$(command -p id -u)" = 0 ]; then
+  rel=$(command -p sed -n 's/^[0-9]*:pids:\\(.*\\)$/\\1/p' /proc/self/cgroup 2>/dev/null)
+  if [ -n "$rel" ]; then base=/sys/fs/cgroup/pids\${rel%/}
+  else
+    base=/sys/fs/cgroup$(command -p sed -n 's/^0::\\(.*\\)$/\\1/p' /proc/self/cgroup 2>/dev/null); base=\${base%/}
+    command -p grep -qw pids "$base/cgroup.subtree_control" 2>/dev/null || base=
+  fi
+  if [ -n "$base" ] && [ -w "$base" ]; then
+    for old in "$base"/tern-sandbox-*; do
+      [ -d "$old" ] && ! kill -0 "\${old##*-}" 2>/dev/null && command -p rmdir "$old" 2>/dev/null
+    done
+    cg=$base/tern-sandbox-$$
+    if ! { command -p mkdir "$cg" && echo "$max" >"$cg/pids.max" && echo $$ >"$cg/cgroup.procs"; } 2>/dev/null; then
+      command -p rmdir "$cg" 2>/dev/null; cg=
+    fi
+  fi
+fi
+trap '' TERM
+"$@"; code=$?
+[ -n "$cg" ] && { echo $$ >"$base/cgroup.procs"; command -p rmdir "$cg"; } 2>/dev/null
+exit "$code"`;
+
+/** Inside the sandbox: the process limit for everyone but root (per user namespace, so per command). */
+const NPROC_LIMIT = `ulimit -u "$1" 2>/dev/null; shift; exec "$@"`;
+
+/**
+ * The argv that runs `shell` (e.g. `["bash", "-c", command]`) confined: bubblewrap with `bwrapArgs`, and a
+ * process limit (a pids cgroup for root, `ulimit -u` inside a user namespace otherwise).
+ */
+export function confinedArgv(options: SandboxOptions, shell: string[]): string[] {
+  const max = String(options.maxProcesses ?? MAX_PROCESSES);
+  // Without a user namespace RLIMIT_NPROC would count all of the user's processes on the machine.
+  const inner = options.userNamespace
+    ? [...CLEAN_BASH, "-c", NPROC_LIMIT, "tern-nproc", max, ...shell]
+    : shell;
+  return [
+    ...CLEAN_BASH,
+    "-c",
+    PIDS_CGROUP,
+    "tern-limit",
+    max,
+    "bwrap",
+    ...bwrapArgs(options),
+    "--",
+    ...inner,
+  ];
+}
+
+/** Runs `bwrap <sandbox> true` in a clean environment (PATH only: no LD_PRELOAD or the like). */
+function tryBwrap(userNamespace: boolean): Promise<Deno.CommandOutput> {
+  const args = [...bwrapArgs({ home: Deno.env.get("HOME"), network: false, userNamespace }), "--", "true"];
+  return new Deno.Command("bwrap", { args, clearEnv: true, env: helperEnv(), stdin: "null", stdout: "null" })
+    .output();
+}
+
+/**
+ * Whether bwrap works (it may be missing, not allowed to us, or blocked: user namespaces off), first with a
+ * user namespace of the command's own, then without.
+ */
 async function probe(): Promise<SandboxProbe> {
-  const args = [...bwrapArgs({ home: Deno.env.get("HOME"), network: false }), "--", "true"];
   try {
-    const { success, stderr } = await new Deno.Command("bwrap", { args, stdin: "null", stdout: "null" })
-      .output();
-    if (success) return { available: true, reason: "bubblewrap works" };
+    if ((await tryBwrap(true)).success) {
+      return { available: true, reason: "bubblewrap works", userNamespace: true };
+    }
+    const { success, stderr } = await tryBwrap(false);
+    if (success) return { available: true, reason: "bubblewrap works", userNamespace: false };
     const said = new TextDecoder().decode(stderr).split("\n")[0].replace(/\/\S*/g, "…").slice(0, 160);
     return {
       available: false,

@@ -1,6 +1,6 @@
 /**
  * Runs tool calls through the registry under tern's exact permission flags: as a script it executes the calls
- * (JSON in argv[0]) in the current directory and prints the results; `runUnderTernFlags` spawns it.
+ * (JSON on stdin) in the current directory and prints the results; `runUnderTernFlags` spawns it.
  */
 import { fileURLToPath } from "node:url";
 import { builtinTools } from "../../../src/tools/builtin.ts";
@@ -12,6 +12,8 @@ import { ternFlags } from "../../support/cli.ts";
 export async function runUnderTernFlags(
   root: string,
   calls: [string, Record<string, unknown>][],
+  /** The child's environment (added to the test's own) and its sandbox mode (default auto). */
+  options: { env?: Record<string, string>; sandbox?: "auto" | "required" | "off" } = {},
 ): Promise<Outcome[]> {
   const args = [
     "run",
@@ -19,20 +21,37 @@ export async function runUnderTernFlags(
     "--config",
     fileURLToPath(new URL("../../../deno.json", import.meta.url)),
     fileURLToPath(import.meta.url),
-    JSON.stringify(calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) }))),
   ];
-  const { stdout, stderr, success } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).output();
+  const env = { ...options.env, TERN_TEST_SANDBOX: options.sandbox ?? "auto" };
+  // The calls go in on stdin: thousands of them are over the kernel's limit for one argument.
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: root,
+    env,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const input = JSON.stringify(calls.map(([name, args]) => ({ name, arguments: JSON.stringify(args) })));
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(input));
+  await writer.close();
+  const { stdout, stderr, success } = await child.output();
   if (!success) throw new Error(new TextDecoder().decode(stderr));
   return JSON.parse(new TextDecoder().decode(stdout));
 }
 
 if (import.meta.main) {
-  const calls: ToolCallRequest[] = JSON.parse(Deno.args[0]);
-  const registry = createRegistry(builtinTools());
+  const calls: ToolCallRequest[] = JSON.parse(await new Response(Deno.stdin.readable).text());
+  const modes = ["auto", "required", "off"] as const;
+  const sandbox = modes.find((mode) => mode === Deno.env.get("TERN_TEST_SANDBOX")) ?? "auto";
+  const registry = createRegistry(builtinTools({ shell: { sandbox, secrets: [] } }));
   const ctx = { root: Deno.realPathSync("."), signal: new AbortController().signal };
   const results = [];
+  // `{TERN_PID}` in a call's arguments stands for this process's pid (tern's own, as a command sees it).
   for (const call of calls) {
-    const prepared = registry.prepare(call);
+    const request = { ...call, arguments: call.arguments.replaceAll("{TERN_PID}", String(Deno.pid)) };
+    const prepared = registry.prepare(request);
     const result = "tool" in prepared ? await runPrepared(prepared, ctx) : prepared;
     results.push({ content: result.content, isError: result.error !== undefined });
   }

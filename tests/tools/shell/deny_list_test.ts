@@ -1,5 +1,5 @@
 import { assert, assertMatch, assertStrictEquals } from "../../support/assert.ts";
-import { deniedReason } from "../../../src/tools/shell/deny_list.ts";
+import { deniedReason, MAX_COMMAND_CHARS } from "../../../src/tools/shell/deny_list.ts";
 
 /** Each deny-list entry, with the commands that must be refused under it. */
 const REFUSED: Record<string, string[]> = {
@@ -58,6 +58,17 @@ const REFUSED: Record<string, string[]> = {
     ":() { : | : & }; :",
     "bomb(){ bomb|bomb& };bomb",
     "function f { f | f & }; f",
+    "f(){ f|f& };f",
+    "boom() {\n  boom | boom &\n}\nboom",
+    "function x_1() { x_1|x_1& }; x_1",
+  ],
+  "`find / -delete`": [
+    "find / -delete",
+    "find / -name '*' -delete",
+    "find ~ -delete",
+    "find $HOME -type f -delete",
+    "find -L / -exec rm -f {} +",
+    "cd x; find // -depth -delete",
   ],
   "`shutdown`": [
     "shutdown -h now",
@@ -94,6 +105,10 @@ const ALLOWED = [
   "curl -o install.sh https://example.com/install.sh",
   "ls -l /dev/sda",
   "find . -name '*.o' -delete",
+  "find build -delete",
+  "find / -name '*.rs'",
+  "f(){ echo hi; }; f",
+  "f(){ g|f& }",
   "deno test -A",
 ];
 
@@ -116,4 +131,31 @@ Deno.test("deniedReason() survives unbalanced quotes and deep nesting", () => {
   assertStrictEquals(deniedReason("echo 'unterminated"), undefined);
   assertStrictEquals(deniedReason('echo "$(echo'), undefined);
   assertMatch(deniedReason("echo $(echo $(echo $(sudo id)))") ?? "", /sudo/);
+});
+
+Deno.test("deniedReason() refuses a command over the length cap, naming the cap (a 1 MB command returns)", () => {
+  const reason = deniedReason("echo " + "a".repeat(1_000_000));
+  assertMatch(reason ?? "", /over 100,000 characters/);
+  assertStrictEquals(deniedReason("echo " + "a".repeat(MAX_COMMAND_CHARS - 5)), undefined);
+});
+
+Deno.test("deniedReason() returns on pathological commands just under the cap (the check is linear)", () => {
+  // Each of these took seconds to minutes with the old backtracking fork-bomb pattern; the test asserts
+  // only that they come back (bench/ prints the timing).
+  const n = MAX_COMMAND_CHARS - 10;
+  const shapes = [
+    "a".repeat(n),
+    "echo" + " ".repeat(n - 4),
+    "f(".repeat(n / 2),
+    "$(".repeat(n / 2),
+    '"$('.repeat(n / 3),
+    "`".repeat(n),
+    "a|".repeat(n / 2),
+    "f(){ ".repeat(n / 5),
+    "eval ".repeat(n / 5),
+    "cat <<E\n".repeat(n / 8),
+  ];
+  for (const command of shapes) {
+    assert(command.length <= MAX_COMMAND_CHARS && deniedReason(command) === undefined);
+  }
 });
