@@ -15,6 +15,15 @@ import { adviseOnLlmProblem } from "./src/cli/errors.ts";
 import { runRepl } from "./src/cli/repl.ts";
 import { createLineReader } from "./src/cli/line_reader.ts";
 import { streamSink } from "./src/cli/render.ts";
+import { askTrustOnTerminal, startMcp } from "./src/cli/mcp_startup.ts";
+import { mcpTools } from "./src/tools/mcp/adapter.ts";
+import { discoverSkills } from "./src/agent/skills.ts";
+import { BUILTIN_COMMANDS } from "./src/cli/slash_commands.ts";
+import { mcpCommand } from "./src/cli/slash_mcp.ts";
+import { skillsCommand } from "./src/cli/slash_skills.ts";
+
+/** Run before exit: MCP servers are stopped. */
+const atExit: (() => Promise<void>)[] = [];
 
 async function main(argv: string[]): Promise<number> {
   const args = parseCliArgs(argv);
@@ -27,11 +36,26 @@ async function main(argv: string[]): Promise<number> {
   const preset = findProvider(config.provider);
   const sandbox = await sandboxStatus(config.sandbox);
   const shell = { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] };
+  const web = { allowLocal: args.allowLocalFetch === true };
+  // Ecosystem: skills go into the system prompt; MCP servers start (if trusted) and add their tools.
+  const { skills, problems: skillProblems } = await discoverSkills(root);
+  const interactive = config.prompt === undefined && Deno.stdin.isTerminal();
+  const mcp = await startMcp({
+    root,
+    env: Deno.env.toObject(),
+    sandbox: config.sandbox,
+    trustFlag: args.trustProjectMcp === true,
+    ask: interactive ? askTrustOnTerminal : undefined,
+  });
+  if (mcp.hub) atExit.push(() => mcp.hub!.close());
+  for (const note of mcp.notes) console.error(`tern: ${note}`);
   // One conversation and the tools built for it: they share its memory of the files the model has read.
   const startConversation = () => {
     const files = createFileTracker();
-    const registry = createRegistry(builtinTools({ files, shell }));
-    const conversation = new Conversation({ systemPrompt: systemPrompt(root, registry.tools()), files });
+    const remote = mcpTools(mcp.hub?.servers ?? []).tools;
+    const registry = createRegistry([...builtinTools({ files, shell, web }), ...remote]);
+    const prompt = systemPrompt(root, registry.tools(), { skills });
+    const conversation = new Conversation({ systemPrompt: prompt, files });
     return { conversation, registry };
   };
   const debug = Boolean(Deno.env.get("TERN_DEBUG"));
@@ -78,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
     debug,
     policy: config.approve,
     reader: createLineReader(),
+    commands: [...BUILTIN_COMMANDS, mcpCommand(mcp.hub, mcp.notes), skillsCommand(skills, skillProblems)],
     sink: streamSink(Deno.stdout),
     loop,
   });
@@ -90,7 +115,9 @@ function print(text: string): number {
 
 if (import.meta.main) {
   try {
-    Deno.exit(await main(Deno.args));
+    const code = await main(Deno.args);
+    await Promise.all(atExit.map((hook) => hook().catch(() => {})));
+    Deno.exit(code);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`tern: ${error.message}\ntry 'tern --help' for usage`);

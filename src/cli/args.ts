@@ -20,6 +20,10 @@ export interface CliArgs extends RunSettings {
   provider?: string;
   model?: string;
   baseUrl?: string;
+  /** Start the servers of the project's .mcp.json without asking (`--trust-project-mcp`). */
+  trustProjectMcp?: boolean;
+  /** Let web_fetch reach loopback, private and link-local addresses (`--allow-local-fetch`). */
+  allowLocalFetch?: boolean;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -55,6 +59,9 @@ Options:
       --max-turns N         stop after N model calls (exit 3)
       --token-budget N      stop after N tokens in total (exit 3)
       --time-limit DURATION stop after this much wall-clock time, e.g. 90s, 15m, 1h30m (exit 3)
+      --trust-project-mcp   start the MCP servers of this project's .mcp.json without asking
+                            (headless runs refuse untrusted servers otherwise)
+      --allow-local-fetch   let web_fetch reach loopback, private and link-local addresses
   -h, --help                show this help
   -v, --version             show the version
 
@@ -81,6 +88,8 @@ const OPTIONS = {
   "max-turns": { type: "string" },
   "token-budget": { type: "string" },
   "time-limit": { type: "string" },
+  "trust-project-mcp": { type: "boolean" },
+  "allow-local-fetch": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -105,6 +114,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     }
     args.prompt = values.print;
   }
+  if (values["trust-project-mcp"]) args.trustProjectMcp = true;
+  if (values["allow-local-fetch"]) args.allowLocalFetch = true;
   if (values.provider !== undefined) args.provider = nonEmpty("--provider", values.provider);
   if (values.model !== undefined) args.model = nonEmpty("--model", values.model);
   if (values["base-url"] !== undefined) args.baseUrl = nonEmpty("--base-url", values["base-url"]);
