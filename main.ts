@@ -21,6 +21,7 @@ import { discoverSkills } from "./src/agent/skills.ts";
 import { BUILTIN_COMMANDS } from "./src/cli/slash_commands.ts";
 import { mcpCommand } from "./src/cli/slash_mcp.ts";
 import { skillsCommand } from "./src/cli/slash_skills.ts";
+import { COMMIT } from "./src/cli/build_info.ts";
 
 /** Run before exit: MCP servers are stopped. */
 const atExit: (() => Promise<void>)[] = [];
@@ -28,7 +29,7 @@ const atExit: (() => Promise<void>)[] = [];
 async function main(argv: string[]): Promise<number> {
   const args = parseCliArgs(argv);
   if (args.help) return print(HELP_TEXT);
-  if (args.version) return print(`tern ${VERSION}`);
+  if (args.version) return print(`tern ${VERSION} (${COMMIT})`);
   const root = Deno.realPathSync(Deno.cwd());
   const config = await loadConfig({ args, env: Deno.env.toObject(), root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
