@@ -23,6 +23,15 @@ import { runRepl } from "./src/cli/repl.ts";
 import { askOnTerminal, checkProjectEndpoint } from "./src/cli/endpoint_trust.ts";
 import { createLineReader } from "./src/cli/line_reader.ts";
 import { streamSink } from "./src/cli/render.ts";
+import { askTrustOnTerminal, startMcp } from "./src/cli/mcp_startup.ts";
+import { mcpTools } from "./src/tools/mcp/adapter.ts";
+import { discoverSkills } from "./src/agent/skills.ts";
+import { mcpCommand } from "./src/cli/slash_mcp.ts";
+import { skillsCommand } from "./src/cli/slash_skills.ts";
+import { COMMIT } from "./src/cli/build_info.ts";
+
+/** Run before exit: MCP servers are stopped. */
+const atExit: (() => Promise<void>)[] = [];
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "sessions") {
@@ -30,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const args = parseCliArgs(argv);
   if (args.help) return print(HELP_TEXT);
-  if (args.version) return print(`tern ${VERSION}`);
+  if (args.version) return print(`tern ${VERSION} (${COMMIT})`);
   const root = Deno.realPathSync(Deno.cwd());
   let config = await loadConfig({ args, env: Deno.env.toObject(), root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
@@ -41,10 +50,25 @@ async function main(argv: string[]): Promise<number> {
   });
   const sandbox = await sandboxStatus(config.sandbox);
   const shell = { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] };
+  const web = { allowLocal: args.allowLocalFetch === true };
+  // Ecosystem: skills go into the system prompt; MCP servers start (if trusted) and add their tools.
+  const { skills, problems: skillProblems } = await discoverSkills(root);
+  const mcp = await startMcp({
+    root,
+    env: Deno.env.toObject(),
+    sandbox: config.sandbox,
+    trustFlag: args.trustProjectMcp === true,
+    ask: interactive ? askTrustOnTerminal : undefined,
+  });
+  if (mcp.hub) atExit.push(() => mcp.hub!.close());
+  for (const note of mcp.notes) console.error(`tern: ${note}`);
   // One conversation and the tools built for it: they share its memory of the files the model has read.
   const starter = conversationStarter({
     root,
     shell,
+    web,
+    extraTools: () => mcpTools(mcp.hub?.servers ?? []).tools,
+    skills,
     memory: await loadMemory(root),
     meta: { tern: VERSION, provider: config.provider, model: config.model, api: config.api },
     save: !args.noSession,
@@ -109,6 +133,8 @@ async function main(argv: string[]): Promise<number> {
     loop,
     commands: [
       ...BUILTIN_COMMANDS,
+      mcpCommand(mcp.hub, mcp.notes),
+      skillsCommand(skills, skillProblems),
       modelCommand({
         presets: PROVIDERS,
         current: () => ({
@@ -208,7 +234,9 @@ function print(text: string): number {
 
 if (import.meta.main) {
   try {
-    Deno.exit(await main(Deno.args));
+    const code = await main(Deno.args);
+    await Promise.all(atExit.map((hook) => hook().catch(() => {})));
+    Deno.exit(code);
   } catch (error) {
     if (error instanceof UsageError) {
       console.error(`tern: ${error.message}\ntry 'tern --help' for usage`);

@@ -1,17 +1,19 @@
 /** The system prompt: built from the registry's tools, stable across turns and sessions so providers cache it. */
 import type { Tool } from "../tools/tool.ts";
 import type { ProjectMemory } from "./memory.ts";
+import { type Skill, skillsPromptLines } from "./skills.ts";
 import { TOOL_RESULT_NOTICE } from "./untrusted.ts";
 
 /**
  * Builds the system prompt: who tern is, where the project is, one guidance line per tool (in the registry's
  * sorted order, so a tool added later fits without editing this file), and how to work. It holds nothing
  * that changes between requests (no clock, no counters), so every request's prefix stays byte-identical.
+ * The project's skills (name and description, sorted) follow the tools; project memory comes last.
  */
 export function systemPrompt(
   root: string,
   tools: readonly Pick<Tool, "guidance">[],
-  memory?: ProjectMemory | null,
+  extras: { memory?: ProjectMemory | null; skills?: readonly Skill[] } = {},
 ): string {
   return [
     "You are tern, a coding agent working in the user's project through tools.",
@@ -19,6 +21,7 @@ export function systemPrompt(
     "",
     "Tools:",
     ...tools.map((tool) => `- ${tool.guidance}`),
+    ...skillsPromptLines(extras.skills ?? []),
     "",
     "How to work:",
     "- Find code before you change it; read a file before you edit it.",
@@ -27,7 +30,7 @@ export function systemPrompt(
     "- Ask the user only when the task is truly ambiguous.",
     "",
     TOOL_RESULT_NOTICE,
-    ...(memory ? ["", ...memorySection(memory)] : []),
+    ...(extras.memory ? ["", ...memorySection(extras.memory)] : []),
   ].join("\n");
 }
 

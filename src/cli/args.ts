@@ -32,6 +32,10 @@ export interface CliArgs extends RunSettings {
   api?: string;
   /** `--fallback PROVIDER[/MODEL]`, as given; main resolves it like /model does. */
   fallback?: string;
+  /** Start the servers of the project's .mcp.json without asking (`--trust-project-mcp`). */
+  trustProjectMcp?: boolean;
+  /** Let web_fetch reach loopback, private and link-local addresses (`--allow-local-fetch`). */
+  allowLocalFetch?: boolean;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -83,6 +87,9 @@ Options:
       --no-session          save nothing of this run under .tern/sessions/
       --context-window N    the model's context window in tokens (default: known models, else the
                             provider's); past about 80% older turns are summarised
+      --trust-project-mcp   start the MCP servers of this project's .mcp.json without asking
+                            (headless runs refuse untrusted servers otherwise)
+      --allow-local-fetch   let web_fetch reach loopback, private and link-local addresses
   -h, --help                show this help
   -v, --version             show the version
 
@@ -125,6 +132,8 @@ const OPTIONS = {
   resume: { type: "string", short: "r" },
   "no-session": { type: "boolean" },
   "context-window": { type: "string" },
+  "trust-project-mcp": { type: "boolean" },
+  "allow-local-fetch": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -149,6 +158,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     }
     args.prompt = values.print;
   }
+  if (values["trust-project-mcp"]) args.trustProjectMcp = true;
+  if (values["allow-local-fetch"]) args.allowLocalFetch = true;
   if (values.provider !== undefined) args.provider = nonEmpty("--provider", values.provider);
   if (values.model !== undefined) args.model = nonEmpty("--model", values.model);
   if (values["base-url"] !== undefined) args.baseUrl = nonEmpty("--base-url", values["base-url"]);

@@ -6,6 +6,8 @@ import { type LoadedSession, type SessionMeta, SessionWriter } from "../agent/se
 import { type BuiltinOptions, builtinTools } from "../tools/builtin.ts";
 import { createFileTracker } from "../tools/fs/file_tracker.ts";
 import { createRegistry, type Registry } from "../tools/registry.ts";
+import type { Tool } from "../tools/tool.ts";
+import type { Skill } from "../agent/skills.ts";
 
 /** A conversation, the tools built for it (they share its file tracker), and where it is saved. */
 export interface Started {
@@ -19,6 +21,12 @@ export interface Started {
 export interface StarterOptions {
   root: string;
   shell: BuiltinOptions["shell"];
+  /** How web_fetch reaches the web. */
+  web?: BuiltinOptions["web"];
+  /** Tools from outside (MCP servers), asked for at each start: a server that became ready later joins. */
+  extraTools?: () => Tool[];
+  /** The project's skills, listed in the system prompt. */
+  skills?: readonly Skill[];
   memory: ProjectMemory | null;
   meta: SessionMeta;
   /** False with --no-session. */
@@ -38,8 +46,12 @@ export function conversationStarter(options: StarterOptions): Starter {
   const build = (loaded?: LoadedSession): Started => {
     const files = createFileTracker();
     for (const [real, snapshot] of loaded?.files ?? []) files.record(real, snapshot);
-    const registry = createRegistry(builtinTools({ files, shell: options.shell }));
-    const prompt = systemPrompt(options.root, registry.tools(), options.memory);
+    const builtin = builtinTools({ files, shell: options.shell, web: options.web });
+    const registry = createRegistry([...builtin, ...options.extraTools?.() ?? []]);
+    const prompt = systemPrompt(options.root, registry.tools(), {
+      memory: options.memory,
+      skills: options.skills,
+    });
     const added = loaded?.added ?? 0;
     const entries = loaded?.entries.slice(0, loaded.entries.length - added);
     const conversation = new Conversation({ systemPrompt: prompt, files, entries });

@@ -10,6 +10,7 @@ import { listDirTool } from "./list_dir.ts";
 import { createReadFileTool } from "./read_file.ts";
 import type { FileTracker, Tool } from "./tool.ts";
 import { createWriteFileTool } from "./write_file.ts";
+import { createWebFetchTool, type WebFetchOptions } from "./web_fetch.ts";
 
 /** What the built-in tools are built with. */
 export interface BuiltinOptions {
@@ -17,11 +18,13 @@ export interface BuiltinOptions {
   files?: FileTracker;
   /** How commands run: sandbox mode, secrets to redact, and (tests) how bubblewrap is detected. */
   shell?: { sandbox?: SandboxMode; secrets?: string[]; detect?: SandboxDetector };
+  /** How web_fetch reaches the web (local addresses only with `allowLocal`). */
+  web?: WebFetchOptions;
 }
 
-/** The built-in tools: read_file, write_file, edit_file, list_dir, glob_files, grep_code, execute_command. */
+/** The built-in tools: read_file, write_file, edit_file, list_dir, glob_files, grep_code, execute_command, web_fetch. */
 export function builtinTools(options: BuiltinOptions = {}): Tool[] {
-  const { files, shell } = options;
+  const { files, shell, web } = options;
   return [
     createReadFileTool({ files }),
     createWriteFileTool({ files }),
@@ -30,5 +33,6 @@ export function builtinTools(options: BuiltinOptions = {}): Tool[] {
     globFilesTool,
     grepCodeTool,
     createExecuteCommandTool(shell),
+    createWebFetchTool(web),
   ];
 }

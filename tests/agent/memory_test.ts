@@ -36,8 +36,8 @@ Deno.test("systemPrompt() carries the memory last, byte-identical across builds"
   await using project = await tempProject({ "AGENTS.md": "Run deno task test.\n" });
   const memory = await loadMemory(project.path);
   const tools = [{ guidance: "read_file: read" }];
-  const a = systemPrompt("/p", tools, memory);
-  assertEquals(a, systemPrompt("/p", tools, await loadMemory(project.path)));
+  const a = systemPrompt("/p", tools, { memory });
+  assertEquals(a, systemPrompt("/p", tools, { memory: await loadMemory(project.path) }));
   assert(a.endsWith('<project_memory source="AGENTS.md">\nRun deno task test.\n</project_memory>'));
-  assertEquals(systemPrompt("/p", tools, null), systemPrompt("/p", tools));
+  assertEquals(systemPrompt("/p", tools, { memory: null }), systemPrompt("/p", tools));
 });

@@ -4,7 +4,7 @@ import { builtinTools } from "../../src/tools/builtin.ts";
 import { runUnderTernFlags } from "./shell/_sandbox_driver.ts";
 import { tempProject } from "./_helpers.ts";
 
-Deno.test("builtinTools() returns the seven tools with distinct names and described fields", () => {
+Deno.test("builtinTools() returns the eight tools with distinct names and described fields", () => {
   const tools = builtinTools();
   assertEquals(tools.map((t) => t.name).sort(), [
     "edit_file",
@@ -13,6 +13,7 @@ Deno.test("builtinTools() returns the seven tools with distinct names and descri
     "grep_code",
     "list_dir",
     "read_file",
+    "web_fetch",
     "write_file",
   ]);
   for (const tool of tools) {

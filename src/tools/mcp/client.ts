@@ -1,0 +1,196 @@
+/**
+ * The MCP servers of one tern process, through the official SDK (it works under tern's narrowed flags: stdio
+ * servers are spawned as `bash` or `bwrap`, HTTP goes through fetch). Servers start in parallel; a slow one
+ * never holds up the caller past its time limit, and its tools count from the next conversation on. A
+ * crashed or hung server turns into error results, never a hung tern.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { McpServerConfig, StdioServerConfig } from "./config.ts";
+import { childEnv } from "../execute_command.ts";
+import { bwrapArgs, confinement, detectBubblewrap, type SandboxDetector } from "../shell/sandbox.ts";
+import type { SandboxMode } from "../../config/settings.ts";
+
+/** Where a server is in its life. */
+export type ServerState = "starting" | "ready" | "failed" | "closed";
+
+/** A tool a server offers, as it listed it (untrusted: the adapter checks and caps every field). */
+export interface RemoteTool {
+  name: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  annotations?: { readOnlyHint?: boolean; title?: string };
+}
+
+/** A content block of a tool's result, as the server sent it. */
+export interface RemoteContent {
+  type: string;
+  text?: string;
+  mimeType?: string;
+  data?: string;
+  uri?: string;
+  resource?: { uri?: string; mimeType?: string; text?: string };
+}
+
+/** One server and what tern knows of it. */
+export interface McpServer {
+  readonly config: McpServerConfig;
+  readonly state: ServerState;
+  /** Why it failed or what it printed last on stderr, one line, bounded. */
+  readonly error?: string;
+  /** Its tools once ready (empty before). */
+  readonly tools: RemoteTool[];
+  /** True when a stdio server runs inside bubblewrap. */
+  readonly sandboxed: boolean;
+  /** Calls a tool; rejects when the server is gone, the call times out or `signal` fires. */
+  call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{
+    content: RemoteContent[];
+    isError?: boolean;
+  }>;
+}
+
+/** How servers are started. */
+export interface HubOptions {
+  root: string;
+  /** tern's sandbox mode: stdio servers are confined like commands unless their entry opts out. */
+  sandbox: SandboxMode;
+  /** Longest wait for one tool call, in milliseconds (default two minutes). */
+  callTimeoutMs?: number;
+  /** How bubblewrap is detected (tests). */
+  detect?: SandboxDetector;
+}
+
+const STDERR_KEPT = 2000;
+
+class Server implements McpServer {
+  state: ServerState = "starting";
+  error?: string;
+  tools: RemoteTool[] = [];
+  sandboxed = false;
+  #client = new Client({ name: "tern", version: "0.1.0" });
+  #stderr = "";
+
+  constructor(readonly config: McpServerConfig, private readonly options: HubOptions) {}
+
+  async start(): Promise<void> {
+    try {
+      const transport = await this.#transport();
+      this.#client.onclose = () => {
+        if (this.state === "closed") return;
+        const said = this.#stderr.trim().split("\n").at(-1) ?? "";
+        this.#fail(`the server stopped${said ? ` (it said: ${said.slice(0, 200)})` : ""}`);
+      };
+      await this.#client.connect(transport, { timeout: 60_000 });
+      const tools: RemoteTool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await this.#client.listTools(cursor ? { cursor } : undefined, { timeout: 30_000 });
+        tools.push(...page.tools as RemoteTool[]);
+        cursor = page.nextCursor;
+      } while (cursor && tools.length < 1000);
+      if (this.state !== "starting") return;
+      this.tools = tools;
+      this.state = "ready";
+    } catch (error) {
+      this.#fail(error instanceof Error ? error.message : String(error));
+      await this.close();
+    }
+  }
+
+  async #transport(): Promise<Transport> {
+    if (this.config.type === "http") {
+      return new StreamableHTTPClientTransport(new URL(this.config.url), {
+        requestInit: { headers: this.config.headers, credentials: "omit" },
+      });
+    }
+    const { argv, env } = await this.#stdioCommand(this.config);
+    const transport = new StdioClientTransport({
+      command: argv[0],
+      args: argv.slice(1),
+      env,
+      cwd: this.options.root,
+      stderr: "pipe",
+    });
+    // Drained always (a full pipe would block the server); the tail explains a crash.
+    transport.stderr?.on("data", (chunk: Uint8Array | string) => {
+      this.#stderr = (this.#stderr + chunk.toString()).slice(-STDERR_KEPT);
+    });
+    return transport;
+  }
+
+  /** bash (exec, so the server is the process tern signals) inside bubblewrap unless the entry opts out. */
+  async #stdioCommand(config: StdioServerConfig): Promise<{ argv: string[]; env: Record<string, string> }> {
+    const mode = config.sandbox ? this.options.sandbox : "off";
+    const probe = mode === "off" ? undefined : await (this.options.detect ?? detectBubblewrap)();
+    const how = confinement(mode, probe?.available === true, { network: config.network });
+    if (how === "refused") throw new Error(`--sandbox required, but ${probe?.reason}`);
+    this.sandboxed = how !== "none";
+    const env = { ...childEnv({ sandboxed: this.sandboxed }), ...config.env };
+    const shell = ["bash", "-c", 'exec "$0" "$@"', config.command, ...config.args];
+    if (!this.sandboxed) return { argv: shell, env };
+    const jail = bwrapArgs({
+      root: this.options.root,
+      home: env.HOME,
+      path: env.PATH,
+      network: config.network,
+    });
+    return { argv: ["bwrap", ...jail, "--", ...shell], env };
+  }
+
+  #fail(message: string): void {
+    if (this.state === "closed" || this.state === "failed") return;
+    this.state = "failed";
+    // deno-lint-ignore no-control-regex -- matching control characters is the point
+    this.error = message.replace(/[\x00-\x1f\x7f]+/g, " ").slice(0, 300);
+  }
+
+  async call(name: string, args: Record<string, unknown>, signal: AbortSignal) {
+    if (this.state !== "ready") {
+      throw new Error(
+        `the MCP server "${this.config.name}" is ${this.state}${this.error ? `: ${this.error}` : ""}`,
+      );
+    }
+    const result = await this.#client.callTool({ name, arguments: args }, undefined, {
+      signal,
+      timeout: this.options.callTimeoutMs ?? 120_000,
+    });
+    return { content: (result.content ?? []) as RemoteContent[], isError: result.isError === true };
+  }
+
+  async close(): Promise<void> {
+    if (this.state !== "failed") this.state = "closed";
+    await this.#client.close().catch(() => {});
+  }
+}
+
+/** The servers of one tern process: started together, closed together. */
+export class McpHub {
+  readonly servers: McpServer[];
+  readonly #servers: Server[];
+  readonly #started: Promise<void>;
+
+  /** Starts every server at once (the returned hub is usable at once; see `ready`). */
+  constructor(configs: McpServerConfig[], options: HubOptions) {
+    this.#servers = configs.map((config) => new Server(config, options));
+    this.servers = this.#servers;
+    this.#started = Promise.all(this.#servers.map((server) => server.start())).then(() => {});
+  }
+
+  /** Resolves when every server is ready or failed, or after `limitMs`, whichever comes first. */
+  async ready(limitMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, limitMs)));
+    try {
+      await Promise.race([this.#started, limit]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Stops every server (stdin closed, then SIGTERM, then SIGKILL; bounded by a few seconds). */
+  async close(): Promise<void> {
+    await Promise.all(this.#servers.map((server) => server.close()));
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The project's `.mcp.json` (the format other agents read): `{"mcpServers": {"name": {...}}}`, each entry
+ * either a stdio server (`command`, `args`, `env`) or a streamable HTTP one (`type: "http"`, `url`,
+ * `headers`). tern adds two optional stdio fields: `sandbox: false` runs the server outside bubblewrap,
+ * `network: true` keeps the network inside it. The file is untrusted input: every field is checked here.
+ */
+
+/** Where the project's MCP servers are configured, relative to the root. */
+export const MCP_CONFIG_FILE = ".mcp.json";
+
+/** A server started as a child process speaking JSON-RPC over stdin/stdout. */
+export interface StdioServerConfig {
+  name: string;
+  type: "stdio";
+  command: string;
+  args: string[];
+  /** Variables passed to the server besides the clean basics (PATH, HOME, ...), `${VAR}` already expanded. */
+  env: Record<string, string>;
+  /** False when the entry opts out of the shell sandbox. */
+  sandbox: boolean;
+  /** True when the server keeps the network inside the sandbox. */
+  network: boolean;
+}
+
+/** A server reached over streamable HTTP. */
+export interface HttpServerConfig {
+  name: string;
+  type: "http";
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** One configured server. */
+export type McpServerConfig = StdioServerConfig | HttpServerConfig;
+
+/** What `.mcp.json` holds: the usable servers, what was wrong with the others, and the file's exact text. */
+export interface McpConfigFile {
+  servers: McpServerConfig[];
+  /** One line per entry that was skipped, e.g. `server "x": "command" must be a string`. */
+  problems: string[];
+  /** The file's text, as read (a trust decision covers exactly these bytes). */
+  text: string;
+}
+
+/** Server names become part of tool names (`mcp__<server>__<tool>`), so they stay short and plain. */
+const SERVER_NAME = /^[A-Za-z0-9_-]{1,24}$/;
+
+/** Reads `.mcp.json` in `root`; undefined when there is none. Throws only for unreadable files. */
+export async function loadMcpConfig(
+  root: string,
+  env: Record<string, string>,
+): Promise<McpConfigFile | undefined> {
+  let text: string;
+  try {
+    const info = await Deno.lstat(`${root}/${MCP_CONFIG_FILE}`);
+    if (!info.isFile) {
+      return { servers: [], problems: [`${MCP_CONFIG_FILE} is not a regular file`], text: "" };
+    }
+    if (info.size > 1_000_000) {
+      return { servers: [], problems: [`${MCP_CONFIG_FILE} is too large`], text: "" };
+    }
+    text = await Deno.readTextFile(`${root}/${MCP_CONFIG_FILE}`);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+  return { ...parseMcpConfig(text, env), text };
+}
+
+/** Parses the text of `.mcp.json`; pure. Entries with problems are skipped and described. */
+export function parseMcpConfig(
+  text: string,
+  env: Record<string, string>,
+): { servers: McpServerConfig[]; problems: string[] } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    return { servers: [], problems: [`${MCP_CONFIG_FILE} is not valid JSON (${(error as Error).message})`] };
+  }
+  const entries = isRecord(json) && isRecord(json.mcpServers) ? json.mcpServers : undefined;
+  if (entries === undefined) {
+    return { servers: [], problems: [`${MCP_CONFIG_FILE} has no "mcpServers" object`] };
+  }
+  const servers: McpServerConfig[] = [];
+  const problems: string[] = [];
+  for (const [name, entry] of Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const parsed = parseEntry(name, entry, env);
+    if (typeof parsed === "string") problems.push(`server "${name.slice(0, 40)}": ${parsed}`);
+    else servers.push(parsed);
+  }
+  return { servers, problems };
+}
+
+function parseEntry(name: string, entry: unknown, env: Record<string, string>): McpServerConfig | string {
+  if (!SERVER_NAME.test(name)) return "the name must be 1-24 letters, digits, '_' or '-'";
+  if (!isRecord(entry)) return "the entry must be an object";
+  const type = entry.type ?? (entry.url !== undefined ? "http" : "stdio");
+  if (type === "http" || type === "streamable-http") {
+    if (typeof entry.url !== "string") return '"url" must be a string';
+    const url = expand(entry.url, env);
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) return '"url" must be an http or https URL';
+    const headers = stringRecord(entry.headers, "headers", env);
+    if (typeof headers === "string") return headers;
+    return { name, type: "http", url, headers };
+  }
+  if (type !== "stdio") return `type "${String(type).slice(0, 20)}" is not supported (use stdio or http)`;
+  if (typeof entry.command !== "string" || entry.command.trim() === "") return '"command" must be a string';
+  const args = entry.args ?? [];
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === "string")) {
+    return '"args" must be an array of strings';
+  }
+  const vars = stringRecord(entry.env, "env", env);
+  if (typeof vars === "string") return vars;
+  if (entry.sandbox !== undefined && typeof entry.sandbox !== "boolean") {
+    return '"sandbox" must be true or false';
+  }
+  if (entry.network !== undefined && typeof entry.network !== "boolean") {
+    return '"network" must be true or false';
+  }
+  return {
+    name,
+    type: "stdio",
+    command: expand(entry.command, env),
+    args: args.map((arg) => expand(arg, env)),
+    env: vars,
+    sandbox: entry.sandbox !== false,
+    network: entry.network === true,
+  };
+}
+
+/** A `{string: string}` field with `${VAR}` expanded, or what is wrong with it. */
+function stringRecord(
+  value: unknown,
+  field: string,
+  env: Record<string, string>,
+): Record<string, string> | string {
+  if (value === undefined) return {};
+  if (!isRecord(value) || !Object.values(value).every((item) => typeof item === "string")) {
+    return `"${field}" must be an object of strings`;
+  }
+  return Object.fromEntries(
+    Object.entries(value as Record<string, string>).map(([k, v]) => [k, expand(v, env)]),
+  );
+}
+
+/** Expands `${VAR}` and `${VAR:-default}` from tern's environment, as other agents do. */
+export function expand(text: string, env: Record<string, string>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name, fallback) => {
+    return env[name] ?? fallback ?? "";
+  });
+}
+
+/** The variables a config text takes from tern's environment, for the trust prompt. */
+export function referencedVariables(text: string): string[] {
+  const names = [...text.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)].map((match) => match[1]);
+  return [...new Set(names)].sort();
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

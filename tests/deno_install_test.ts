@@ -1,0 +1,61 @@
+import { assert, assertEquals, assertMatch } from "./support/assert.ts";
+import { tempProject } from "./support/temp_project.ts";
+import { startFakeModel } from "./support/fake_model_server.ts";
+
+const PROJECT = new URL("../", import.meta.url).pathname;
+
+/** A proxy that refuses everything and counts who tried. */
+function refusingProxy() {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const attempts: string[] = [];
+  const done = (async () => {
+    for await (const connection of listener) {
+      const buffer = new Uint8Array(512);
+      const read = await connection.read(buffer).catch(() => null);
+      attempts.push(new TextDecoder().decode(buffer.subarray(0, read ?? 0)).split("\r\n")[0]);
+      connection.close();
+    }
+  })();
+  const { port } = listener.addr as Deno.NetAddr;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    attempts,
+    [Symbol.asyncDispose]: async () => {
+      listener.close();
+      await done.catch(() => {});
+    },
+  };
+}
+
+Deno.test("deno task install leaves a wrapper that never phones home (behind a proxy refusing all)", async () => {
+  await using root = await tempProject();
+  const env = { ...Deno.env.toObject(), DENO_INSTALL_ROOT: root.path };
+  const install = await new Deno.Command(Deno.execPath(), { args: ["task", "install"], cwd: PROJECT, env })
+    .output();
+  assertEquals(install.code, 0, new TextDecoder().decode(install.stderr));
+  const wrapper = await Deno.readTextFile(`${root.path}/bin/tern`);
+  assertMatch(wrapper, /^#!\/bin\/sh\nexport DENO_NO_UPDATE_CHECK=1\n[\s\S]*exec deno run /);
+
+  await using project = await tempProject({ "a.txt": "hi\n" });
+  await using model = await startFakeModel([{ text: "fine" }]);
+  await using proxy = refusingProxy();
+  const run = await new Deno.Command(`${root.path}/bin/tern`, {
+    args: ["-p", "hello"],
+    cwd: project.path,
+    clearEnv: true,
+    env: {
+      PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:/usr/bin:/bin`,
+      HOME: Deno.env.get("HOME") ?? "/root",
+      HTTPS_PROXY: proxy.url,
+      HTTP_PROXY: proxy.url,
+      NO_PROXY: new URL(model.url).hostname,
+      TERN_BASE_URL: model.url,
+      TERN_API_KEY: "k",
+      TERN_MODEL: "m",
+    },
+  }).output();
+  assertEquals(run.code, 0, new TextDecoder().decode(run.stderr));
+  assertEquals(new TextDecoder().decode(run.stdout), "fine\n");
+  assertEquals(proxy.attempts, []);
+  assert(model.requests.length === 1);
+});

@@ -1,0 +1,59 @@
+import { assertEquals } from "../../support/assert.ts";
+import { expand, parseMcpConfig, referencedVariables } from "../../../src/tools/mcp/config.ts";
+
+Deno.test("parseMcpConfig() reads stdio and http entries, sorted, with ${VAR} expanded", () => {
+  const text = JSON.stringify({
+    mcpServers: {
+      web: { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+      files: { command: "npx", args: ["-y", "server", "${HOME}"], env: { LEVEL: "${LEVEL:-info}" } },
+      raw: { command: "srv", sandbox: false, network: true },
+    },
+  });
+  const { servers, problems } = parseMcpConfig(text, { TOKEN: "t0k", HOME: "/home/u" });
+  assertEquals(problems, []);
+  assertEquals(servers, [
+    {
+      name: "files",
+      type: "stdio",
+      command: "npx",
+      args: ["-y", "server", "/home/u"],
+      env: { LEVEL: "info" },
+      sandbox: true,
+      network: false,
+    },
+    { name: "raw", type: "stdio", command: "srv", args: [], env: {}, sandbox: false, network: true },
+    { name: "web", type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer t0k" } },
+  ]);
+});
+
+Deno.test("parseMcpConfig() skips bad entries and says why, keeping the good ones", () => {
+  const text = JSON.stringify({
+    mcpServers: {
+      "bad name!": { command: "x" },
+      nocmd: { args: [] },
+      badargs: { command: "x", args: "no" },
+      file: { type: "http", url: "file:///etc/passwd" },
+      sse: { type: "sse", url: "https://x" },
+      ok: { command: "x" },
+    },
+  });
+  const { servers, problems } = parseMcpConfig(text, {});
+  assertEquals(servers.map((server) => server.name), ["ok"]);
+  assertEquals(problems, [
+    `server "bad name!": the name must be 1-24 letters, digits, '_' or '-'`,
+    `server "badargs": "args" must be an array of strings`,
+    `server "file": "url" must be an http or https URL`,
+    `server "nocmd": "command" must be a string`,
+    `server "sse": type "sse" is not supported (use stdio or http)`,
+  ]);
+});
+
+Deno.test("parseMcpConfig() reports a file that is not JSON or has no mcpServers", () => {
+  assertEquals(parseMcpConfig("{", {}).servers, []);
+  assertEquals(parseMcpConfig("{}", {}).problems, ['.mcp.json has no "mcpServers" object']);
+});
+
+Deno.test("expand() and referencedVariables() handle defaults and repeats", () => {
+  assertEquals(expand("${A}-${B:-b}-${C}", { A: "a" }), "a-b-");
+  assertEquals(referencedVariables('{"x": "${B} ${A} ${B:-z}"}'), ["A", "B"]);
+});

@@ -1,0 +1,113 @@
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { tempProject } from "../support/temp_project.ts";
+import { runTern } from "../support/cli.ts";
+import { startFakeModel } from "../support/fake_model_server.ts";
+import { createWebFetchTool } from "../../src/tools/web_fetch.ts";
+import { testContext } from "./_helpers.ts";
+import type { ToolResult } from "../../src/tools/tool.ts";
+
+const PAGE = `<!doctype html><html><head><title>T</title><style>p{}</style><script>alert(1)</script></head>
+<body><h1>Install</h1><p>Run <code>tern</code> and read <a href="/docs">the docs</a>.</p></body></html>`;
+
+/** A local web server: /page (HTML), /json, /bin (binary), /cookie (sees headers), redirects. */
+function startSite() {
+  const seen: Headers[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+    seen.push(request.headers);
+    const path = new URL(request.url).pathname;
+    if (path === "/page") {
+      return new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } });
+    }
+    if (path === "/json") return Response.json({ ok: true });
+    if (path === "/bin") {
+      return new Response(new Uint8Array([0x89, 0x50, 0]), { headers: { "content-type": "image/png" } });
+    }
+    if (path === "/to-page") return Response.redirect(new URL("/page", request.url), 302);
+    if (path === "/to-file") {
+      return new Response(null, { status: 302, headers: { location: "file:///etc/passwd" } });
+    }
+    return new Response("not here", { status: 404, headers: { "content-type": "text/plain" } });
+  });
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  return { base, seen, [Symbol.asyncDispose]: () => server.shutdown() };
+}
+
+async function fetchPage(url: string, allowLocal: boolean, root: string): Promise<ToolResult> {
+  const tool = createWebFetchTool({ allowLocal });
+  try {
+    const result = await tool.run({ url }, testContext(root));
+    return typeof result === "string" ? { content: result } : result;
+  } catch (error) {
+    return { content: (error as Error).message, error: { kind: (error as { kind: "refused" }).kind } };
+  }
+}
+
+Deno.test("web_fetch returns a local page as markdown with allowLocal, sending no cookies or keys", async () => {
+  await using project = await tempProject();
+  await using site = startSite();
+  const result = await fetchPage(`${site.base}/page`, true, project.path);
+  assertEquals(result.error, undefined, result.content);
+  assertStringIncludes(result.content, "# Install\n\nRun `tern` and read [the docs](/docs).");
+  assert(!result.content.includes("alert(1)"), "a script's text reached the model");
+  assertEquals(site.seen[0].get("cookie"), null);
+  assertEquals(site.seen[0].get("authorization"), null);
+});
+
+Deno.test("web_fetch refuses loopback addresses and localhost without allowLocal", async () => {
+  await using project = await tempProject();
+  await using site = startSite();
+  const result = await fetchPage(`${site.base}/page`, false, project.path);
+  assertEquals(result.error?.kind, "refused");
+  assertStringIncludes(result.content, "--allow-local-fetch");
+  assertEquals(site.seen.length, 0);
+  assertEquals((await fetchPage("http://localhost:1/", false, project.path)).error?.kind, "refused");
+  assertEquals((await fetchPage("http://[::1]:1/", false, project.path)).error?.kind, "refused");
+});
+
+Deno.test("web_fetch passes text through, refuses binary and non-http schemes, re-checks redirects", async () => {
+  await using project = await tempProject();
+  await using site = startSite();
+  assertEquals(
+    (await fetchPage(`${site.base}/json`, true, project.path)).content.endsWith('{"ok":true}'),
+    true,
+  );
+  assertEquals((await fetchPage(`${site.base}/bin`, true, project.path)).error?.kind, "binary");
+  assertEquals((await fetchPage("file:///etc/passwd", true, project.path)).error?.kind, "refused");
+  const redirected = await fetchPage(`${site.base}/to-page`, true, project.path);
+  assertStringIncludes(redirected.content, `URL: ${site.base}/page`);
+  assertEquals((await fetchPage(`${site.base}/to-file`, true, project.path)).error?.kind, "refused");
+  assertEquals((await fetchPage(`${site.base}/missing`, true, project.path)).error?.kind, "io");
+});
+
+Deno.test("web_fetch asks for the first fetch of a host, then not again for that host", async () => {
+  await using project = await tempProject();
+  await using site = startSite();
+  const tool = createWebFetchTool({ allowLocal: true });
+  const ctx = testContext(project.path);
+  const first = await tool.inspect({ url: `${site.base}/page` }, ctx);
+  assertEquals([first.effect, first.sandboxed], ["network", true]);
+  await tool.run({ url: `${site.base}/page` }, ctx);
+  assertEquals((await tool.inspect({ url: `${site.base}/json` }, ctx)).effect, "read");
+  assertEquals((await tool.inspect({ url: "https://example.com/" }, ctx)).effect, "network");
+});
+
+Deno.test("tern -p fetches a local page only with --allow-local-fetch", async () => {
+  await using project = await tempProject();
+  await using site = startSite();
+  const script = [
+    { toolCalls: [{ name: "web_fetch", arguments: JSON.stringify({ url: `${site.base}/page` }) }] },
+    { text: "Read it." },
+  ];
+  const results: string[] = [];
+  for (const flags of [["--allow-local-fetch"], []]) {
+    await using model = await startFakeModel(script);
+    const env = { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "m" };
+    const run = await runTern({ cwd: project.path, args: ["-p", "read", "--approve", "all", ...flags], env });
+    assertEquals(run.code, 0, run.stderr);
+    const messages = model.requests[1].messages as { role: string; content: string }[];
+    results.push(messages.at(-1)!.content);
+  }
+  assertStringIncludes(results[0], "# Install");
+  assertStringIncludes(results[1], "--allow-local-fetch");
+  assert(!results[1].includes("# Install"));
+});
