@@ -19,7 +19,7 @@ const CURLY_LINES = 8;
 const MODEL_TARGET_KB = 64;
 
 /** A 5 MB TypeScript-like file: varied code lines, a marker line in the middle, a few curly-quoted lines. */
-function bigText(): { text: string; lines: number } {
+export function bigText(): { text: string; lines: number } {
   const out: string[] = [];
   let size = 0;
   for (let i = 0; size < TARGET_BYTES; i++) {
