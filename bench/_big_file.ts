@@ -124,7 +124,7 @@ async function modelBytesFigures(root: string, text: string): Promise<void> {
     if (!("tool" in prepared)) throw new Error(`read_file failed: ${prepared.content}`);
     const result = await runPrepared(prepared, ctx);
     if (result.error) throw new Error(`read_file failed: ${result.content}`);
-    const wrapped = wrapToolResult("read_file", result.content);
+    const wrapped = wrapToolResult(result.content);
     const next = result.content.match(/call read_file with offset=(\d+)\)$/)?.[1];
     return {
       bytes: new TextEncoder().encode(wrapped).length,
