@@ -19,7 +19,7 @@ const CURLY_LINES = 8;
 const MODEL_TARGET_KB = 64;
 
 /** A 5 MB TypeScript-like file: varied code lines, a marker line in the middle, a few curly-quoted lines. */
-function bigText(): { text: string; lines: number } {
+export function bigText(): { text: string; lines: number } {
   const out: string[] = [];
   let size = 0;
   for (let i = 0; size < TARGET_BYTES; i++) {
@@ -124,7 +124,7 @@ async function modelBytesFigures(root: string, text: string): Promise<void> {
     if (!("tool" in prepared)) throw new Error(`read_file failed: ${prepared.content}`);
     const result = await runPrepared(prepared, ctx);
     if (result.error) throw new Error(`read_file failed: ${result.content}`);
-    const wrapped = wrapToolResult("read_file", result.content);
+    const wrapped = wrapToolResult(result.content);
     const next = result.content.match(/call read_file with offset=(\d+)\)$/)?.[1];
     return {
       bytes: new TextEncoder().encode(wrapped).length,

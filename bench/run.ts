@@ -1,12 +1,14 @@
 /**
- * `deno task bench`: tern -p against the local fake model server, measured with /usr/bin/time.
- * Prints one-turn wall time and peak RSS, and the CPU cost of each extra tool turn over a 20-turn script,
- * then the tool figures (bench/tools.ts): grep/glob on a 50,000-file tree, read/edit of a 5 MB file.
+ * `deno task bench`: tern -p against the local fake model server. First the request-body bytes of issue 10
+ * (bench/request_bytes.ts); then, measured with /usr/bin/time, one-turn wall time and peak RSS and the CPU
+ * cost of each extra tool turn over a 20-turn script; then the tool figures (bench/tools.ts): grep/glob on
+ * a 50,000-file tree, read/edit of a 5 MB file.
  */
 import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_server.ts";
 import { ternRunArgs } from "../tests/support/cli.ts";
 import { runToolBench } from "./tools.ts";
 import { runSnapshotBench } from "./snapshots.ts";
+import { printRequestBytes } from "./request_bytes.ts";
 
 const RUNS = 5;
 
@@ -57,6 +59,8 @@ async function measureMany(root: string, script: ScriptedTurn[]): Promise<Measur
     peakRssMb: median(runs.map((run) => run.peakRssMb)),
   };
 }
+
+await printRequestBytes();
 
 const root = await Deno.makeTempDir({ prefix: "tern-bench-" });
 try {

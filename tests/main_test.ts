@@ -44,7 +44,7 @@ Deno.test("tern -p reads, edits, runs a command and answers, under the narrowed 
   const last = model.requests[3].messages as { role: string; content: string }[];
   const commandResult = last.at(-1)!;
   assertEquals(commandResult.role, "tool");
-  assertMatch(commandResult.content, /^<tool_result tool="execute_command" trust="untrusted-data">/);
+  assertMatch(commandResult.content, /^<tool_result>\n/);
   assertStringIncludes(commandResult.content, "Hello Agent");
 });
 

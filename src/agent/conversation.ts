@@ -159,7 +159,7 @@ export class Conversation {
   #wrap(entry: Extract<Entry, { kind: "tool_result" }>): string {
     let wrapped = this.#wrapped.get(entry);
     if (wrapped === undefined) {
-      wrapped = wrapToolResult(entry.name, entry.content, { error: entry.isError });
+      wrapped = wrapToolResult(entry.content, { error: entry.isError });
       this.#wrapped.set(entry, wrapped);
     }
     return wrapped;

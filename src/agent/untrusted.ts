@@ -16,13 +16,6 @@ const FAKE_TAG = new RegExp(
   "giu",
 );
 
-function escapeAttribute(value: string): string {
-  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;").replaceAll(
-    ">",
-    "&gt;",
-  );
-}
-
 /**
  * Terminal escape sequences, 7-bit and 8-bit: CSI (`ESC [ … final`), OSC (`ESC ] … BEL|ST`), DCS/SOS/PM/APC
  * strings, charset designations (`ESC ( B`), single-character codes (`ESC 7`), then any lone ESC or C1
@@ -94,13 +87,14 @@ export function neutralise(content: string): string {
 }
 
 /**
- * Wraps a tool's output for the model: `<tool_result tool="NAME" trust="untrusted-data">…</tool_result>`, with
- * `status="error"` on a failed call so the model can tell an error from a success. Escape sequences and
- * invisible characters are stripped first, then fake tags neutralised (in that order, so a stripped character
- * cannot turn a neutralised tag back into a live one).
+ * Wraps a tool's output for the model: `<tool_result>…</tool_result>`, `<tool_result status="error">` on a
+ * failed call so the model can tell an error from a success. No other attributes: the call id already pairs
+ * a result with its call, and the system prompt (TOOL_RESULT_NOTICE) says once what the tags mean, so each
+ * result carries no repeated boilerplate. Escape sequences and invisible characters are stripped first, then
+ * fake tags neutralised (in that order, so a stripped character cannot turn a neutralised tag back into a
+ * live one).
  */
-export function wrapToolResult(name: string, content: string, options: { error?: boolean } = {}): string {
-  const status = options.error ? ' status="error"' : "";
-  const open = `<tool_result tool="${escapeAttribute(name)}"${status} trust="untrusted-data">`;
+export function wrapToolResult(content: string, options: { error?: boolean } = {}): string {
+  const open = options.error ? '<tool_result status="error">' : "<tool_result>";
   return `${open}\n${neutralise(stripControls(content))}\n</tool_result>`;
 }

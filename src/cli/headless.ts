@@ -3,6 +3,7 @@ import type { ExitReason } from "../agent/events.ts";
 import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
 import type { Conversation } from "../agent/conversation.ts";
 import type { OutputFormat } from "../config/settings.ts";
+import { costUsd } from "../config/prices.ts";
 import { partialNote, Renderer, type Sink } from "./render.ts";
 
 /** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
@@ -49,7 +50,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
   if (result.exitReason === "cancelled" && output !== "stream-json") stderr.write("tern: cancelled\n");
   if (output === "json") {
     const sessionId = options.sessionId ? { session_id: options.sessionId } : {};
-    stdout.write(JSON.stringify({ ...resultObject(result), ...sessionId }) + "\n");
+    stdout.write(JSON.stringify({ ...resultObject(result, options.loop.model), ...sessionId }) + "\n");
   } else if (output === "text") {
     if (result.partial) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
     if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
@@ -57,8 +58,12 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
   return exitCodeFor(result.exitReason);
 }
 
-/** The `--output json` object: `{result, exit_reason, turns, tool_calls, usage}` (+ partial, error). */
-export function resultObject(result: TaskResult): Record<string, unknown> {
+/**
+ * The `--output json` object: `{result, exit_reason, turns, tool_calls, usage}` (+ partial, error). `usage`
+ * carries `cache_read_tokens` (prompt tokens read from the provider's cache; `cached_tokens` is the same
+ * figure under its older name) and `cost_usd`, null when `model`'s price is not known.
+ */
+export function resultObject(result: TaskResult, model = ""): Record<string, unknown> {
   return {
     result: result.text,
     exit_reason: result.exitReason,
@@ -70,7 +75,9 @@ export function resultObject(result: TaskResult): Record<string, unknown> {
       completion_tokens: result.usage.completionTokens,
       total_tokens: result.usage.totalTokens,
       cached_tokens: result.usage.cachedTokens ?? 0,
+      cache_read_tokens: result.usage.cachedTokens ?? 0,
       reasoning_tokens: result.usage.reasoningTokens ?? 0,
+      cost_usd: costUsd(model, result.usage),
     },
     ...(result.error ? { error: result.error } : {}),
   };

@@ -23,21 +23,16 @@ const MAX_SHOWN_LINES = 12;
 /** Below this bigram similarity the "most similar" region is noise, and is not shown. */
 const MIN_SIMILARITY = 0.5;
 
-const description = `Replace text in an existing file: one edit (old_text, new_text), or several (edits).
-old_text must match the file exactly (whitespace and indentation included; copy it from read_file's output \
-without the line-number prefix) and occur exactly once: include enough surrounding lines to make it unique, or \
-set replace_all to replace every exact occurrence. When nothing matches exactly, a match that differs only in \
-trailing whitespace, curly quotes, dashes or special spaces is used, and the result says so. Several edits \
-apply in order, each to the result of the ones before, and are written together or not at all. Read the file \
-with read_file first; if it changed since, read it again. Line endings and a BOM are kept. To create a file, \
-use write_file.`;
+const description = `Replace old_text with new_text in the file at path. old_text must match exactly \
+(copy it from read_file, without line numbers) and occur once: add context to make it unique, or set \
+replace_all. edits: several changes, applied in order, all or nothing.`;
 
 const editItem = {
   type: "object",
   properties: {
-    old_text: { type: "string", description: "The exact text to replace." },
-    new_text: { type: "string", description: "The text to put in its place (may be empty to delete)." },
-    replace_all: { type: "boolean", description: "Replace every exact occurrence. Default false." },
+    old_text: { type: "string" },
+    new_text: { type: "string" },
+    replace_all: { type: "boolean" },
   },
   required: ["old_text", "new_text"],
   additionalProperties: false,
@@ -46,19 +41,11 @@ const editItem = {
 const parameters = {
   type: "object",
   properties: {
-    path: { type: "string", description: "Path of the file, relative to the project root." },
-    old_text: editItem.properties.old_text,
-    new_text: editItem.properties.new_text,
-    replace_all: {
-      type: "boolean",
-      description: "Replace every exact occurrence instead of requiring exactly one. Default false.",
-    },
-    edits: {
-      type: "array",
-      items: editItem,
-      description:
-        "Instead of old_text/new_text: several edits [{old_text, new_text, replace_all?}], in order.",
-    },
+    path: { type: "string" },
+    old_text: { type: "string" },
+    new_text: { type: "string" },
+    replace_all: { type: "boolean" },
+    edits: { type: "array", items: editItem },
   },
   required: ["path"],
   additionalProperties: false,
@@ -289,9 +276,7 @@ export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFile
   return {
     name: "edit_file",
     description,
-    guidance:
-      "edit_file: change part of a file: exact, unique old_text; several changes to one file in one " +
-      "call with edits.",
+    guidance: "edit_file: change part of a file.",
     parameters,
     inspect,
     run,

@@ -39,33 +39,17 @@ const READ_ONLY_FAILURE = /Read-only file system/i;
 const NETWORK_FAILURE =
   /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|No address associated with hostname|getaddrinfo|EAI_AGAIN|ENETUNREACH|Connection refused|ECONNREFUSED/i;
 
-const description = `Run a shell command with bash in the project root and return its exit code and output.
-stdout and stderr are combined; stdin is closed (interactive programs get end-of-file). Output beyond \
-${MAX_OUTPUT_CHARS} characters keeps its beginning and end, and the full output is saved to a file under \
-.tern/tool-outputs/ whose path the result gives (read it with read_file). The command is killed (with all its \
-child processes) after timeout_ms. The environment is reduced: API keys and other secrets are not passed, and \
-their values are redacted from the output. Where bubblewrap is available, commands run in a sandbox: no \
-network, writes only inside the project (.git/config and .git/hooks read-only), /tmp and $HOME private and \
-empty. Set network: true only when the command needs the network (the user must approve it). A short \
-deny-list refuses obvious disasters (sudo, rm -rf ~, curl | sh, ...): it is a speed bump, not a security \
-wall; never try to get around it. Prefer read_file, list_dir and edit_file for files.`;
+const description = `Run a bash command in the project root; returns its output (stdout and stderr) and \
+exit code. stdin is closed; killed after timeout_ms (default ${DEFAULT_TIMEOUT_MS}). With bubblewrap it runs \
+sandboxed: no network, writes only inside the project (not .git/config or .git/hooks). A deny-list refuses \
+obvious disasters: a speed bump, not a security wall; never try to get around it.`;
 
 const parameters = {
   type: "object",
   properties: {
-    command: { type: "string", description: "The bash command line to run, e.g. `deno test -A`." },
-    timeout_ms: {
-      type: "integer",
-      minimum: 1,
-      maximum: MAX_TIMEOUT_MS,
-      description:
-        `Kill the command after this many milliseconds. Default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}.`,
-    },
-    network: {
-      type: "boolean",
-      description: "Ask for network access (e.g. to install packages); always needs the user's approval. " +
-        "Default false: in the sandbox commands have no network.",
-    },
+    command: { type: "string" },
+    timeout_ms: { type: "integer", minimum: 1, maximum: MAX_TIMEOUT_MS },
+    network: { type: "boolean", description: "Only if needed; always needs the user's approval." },
   },
   required: ["command"],
   additionalProperties: false,
@@ -259,7 +243,7 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
   return {
     name: "execute_command",
     description,
-    guidance: "execute_command: run tests, builds and git.",
+    guidance: "execute_command: run tests, builds, git.",
     parameters,
     inspect,
     run,

@@ -11,27 +11,15 @@ import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 /** Paths returned when the model gives no max_results. */
 export const DEFAULT_MAX_FILES = 200;
 
-const description = `Find files in the project whose path matches a glob pattern, e.g. "**/*.ts" or \
-"src/**/test_*.py". The pattern is matched against paths relative to path (default: the project root): "*" \
-does not cross "/" and "**" matches any number of directories, so "*.ts" finds top-level files only. Results \
-are sorted by path, at most max_results (default ${DEFAULT_MAX_FILES}). Honours .gitignore; skips .git, \
-node_modules, .tern and similar directories, and special files (FIFOs, sockets, devices). Symbolic links are \
-listed with "(symlink)" and not followed. Use grep_code to search inside files.`;
+const description = `Find files under path (default ".") matching pattern, e.g. "**/*.ts" ("*" stays in \
+one directory). At most max_results (default ${DEFAULT_MAX_FILES}); honours .gitignore.`;
 
 const parameters = {
   type: "object",
   properties: {
-    pattern: { type: "string", description: 'Glob pattern, e.g. "**/*.ts", "src/*.{js,jsx}".' },
-    path: {
-      type: "string",
-      description: 'Directory to search in, relative to the project root. Default "." (the root).',
-    },
-    max_results: {
-      type: "integer",
-      minimum: 1,
-      maximum: 5000,
-      description: `Most paths returned. Default ${DEFAULT_MAX_FILES}.`,
-    },
+    pattern: { type: "string" },
+    path: { type: "string" },
+    max_results: { type: "integer", minimum: 1, maximum: 5000 },
   },
   required: ["pattern"],
   additionalProperties: false,
@@ -130,7 +118,7 @@ export const globFilesTool: Tool<GlobFilesArgs> = {
   name: "glob_files",
   description,
   parameters,
-  guidance: "glob_files: find files by name pattern.",
+  guidance: "glob_files: find files by name.",
   inspect: (args, ctx) => inspectRead(ctx.root, args.path, where(args.pattern, args.path)),
   run,
 };

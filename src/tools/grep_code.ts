@@ -14,44 +14,21 @@ export const DEFAULT_MAX_MATCHES = 100;
 /** Longest line shown; a longer one is cut to a window around its first match. */
 export const MAX_GREP_LINE_CHARS = 300;
 
-const description = `Search the contents of files in the project for a regular expression (like ripgrep).
-Output lines are "path:line:text" for matches and "path-line-text" for context lines, with "--" between \
-groups. Honours .gitignore; skips .git, node_modules, .tern and similar, binary files, files over 10 MB, \
-symlinks, special files and .env files. Lines over ${MAX_GREP_LINE_CHARS} characters are cut around the match. \
-At most max_results matching lines (default ${DEFAULT_MAX_MATCHES}) are shown; a partial result says how to \
-narrow it. Use glob_files to find files by name.`;
+const description = `Search files under path (default ".") for pattern, a regex (ripgrep syntax) or \
+literal text; case_sensitive (default true). glob filters files ("*.ts", "!*.md"); context_lines shows lines \
+around matches; at most max_results (default ${DEFAULT_MAX_MATCHES}). Prints path:line:text. Honours \
+.gitignore.`;
 
 const parameters = {
   type: "object",
   properties: {
-    pattern: {
-      type: "string",
-      description:
-        'Regular expression matched against each line, e.g. "TODO|FIXME" or "def load_\\w+" (plain text with literal: true).',
-    },
-    path: {
-      type: "string",
-      description:
-        'File or directory to search, relative to the project root. Default "." (the whole project).',
-    },
-    glob: {
-      type: "string",
-      description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.tsx"; "!*.md" excludes.',
-    },
-    literal: { type: "boolean", description: "Treat pattern as plain text, not a regex. Default false." },
-    case_sensitive: { type: "boolean", description: "Match letter case exactly. Default true." },
-    context_lines: {
-      type: "integer",
-      minimum: 0,
-      maximum: 10,
-      description: "Lines of context shown before and after each match. Default 0.",
-    },
-    max_results: {
-      type: "integer",
-      minimum: 1,
-      maximum: 1000,
-      description: `Most matching lines returned. Default ${DEFAULT_MAX_MATCHES}.`,
-    },
+    pattern: { type: "string" },
+    path: { type: "string" },
+    glob: { type: "string" },
+    literal: { type: "boolean" },
+    case_sensitive: { type: "boolean" },
+    context_lines: { type: "integer", minimum: 0, maximum: 10 },
+    max_results: { type: "integer", minimum: 1, maximum: 1000 },
   },
   required: ["pattern"],
   additionalProperties: false,
@@ -201,7 +178,7 @@ export const grepCodeTool: Tool<GrepCodeArgs> = {
   name: "grep_code",
   description,
   parameters,
-  guidance: "grep_code: find code by regex or literal text.",
+  guidance: "grep_code: search file contents.",
   inspect: (args, ctx) => inspectRead(ctx.root, args.path, where(JSON.stringify(args.pattern), args.path)),
   run: (args, ctx) => grepCode(args, ctx),
 };

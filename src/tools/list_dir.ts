@@ -15,18 +15,11 @@ const MAX_ENTRY_CHARS = 300;
 /** Characters returned at most: room for 500 ordinary names. */
 const MAX_LISTING_CHARS = 40_000;
 
-const description = `List the entries of a directory in the project, sorted by name.
-Directories end with "/"; symbolic links show their target ("name -> target") when it is inside the project; \
-special files are marked. At most ${MAX_ENTRIES} entries are shown. Use read_file to read a file.`;
+const description = `List the directory at path (default "."); directories end with "/".`;
 
 const parameters = {
   type: "object",
-  properties: {
-    path: {
-      type: "string",
-      description: 'Path of the directory, relative to the project root. Default "." (the root).',
-    },
-  },
+  properties: { path: { type: "string" } },
   additionalProperties: false,
 };
 
@@ -81,7 +74,7 @@ async function run(args: ListDirArgs, ctx: ToolContext): Promise<string | ToolRe
 export const listDirTool: Tool<ListDirArgs> = {
   name: "list_dir",
   description,
-  guidance: "list_dir: see what a directory holds.",
+  guidance: "list_dir: list a directory.",
   parameters,
   inspect: (args, ctx) => inspectRead(ctx.root, args.path),
   run,

@@ -10,29 +10,20 @@ import { type FileTracker, type Tool, type ToolContext, ToolError, type ToolResu
 export const MAX_LINES = 2000;
 
 /** Most characters returned by one call, so 2000 very long lines cannot flood the context. */
-// Below the registry's 32,000-character spill threshold, so paging a spilled file never spills again.
-const MAX_PAGE_CHARS = 30_000;
+// Below the registry's 32,000-character spill threshold, so paging a spilled file never spills again; and
+// small enough that a request carrying one page stays within 36 KB (issue 10's budget): JSON escapes the
+// tabs, newlines and quotes of code, so 28,000 characters are about 29.5 KB on the wire.
+export const MAX_PAGE_CHARS = 28_000;
 
-const description = `Read a text file in the project, with line numbers (like cat -n).
-Returns at most ${MAX_LINES} lines per call; lines longer than 2000 characters are cut. When more lines remain, \
-the output ends with the offset to continue from. Use list_dir for directories. Binary files, special files and \
-files over 10 MB are refused.`;
+const description = `Read the text file at path, lines numbered, from offset (default 1), at most limit \
+lines (default ${MAX_LINES}). A cut result names the offset to continue from.`;
 
 const parameters = {
   type: "object",
   properties: {
-    path: { type: "string", description: "Path of the file, relative to the project root." },
-    offset: {
-      type: "integer",
-      minimum: 1,
-      description: "Line number to start from (1-based). Default 1.",
-    },
-    limit: {
-      type: "integer",
-      minimum: 1,
-      maximum: MAX_LINES,
-      description: `Number of lines to return, at most ${MAX_LINES}. Default ${MAX_LINES}.`,
-    },
+    path: { type: "string" },
+    offset: { type: "integer", minimum: 1 },
+    limit: { type: "integer", minimum: 1, maximum: MAX_LINES },
   },
   required: ["path"],
   additionalProperties: false,
@@ -96,7 +87,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): Tool<ReadFile
   return {
     name: "read_file",
     description,
-    guidance: "read_file: read a file (a page at a time) before you edit it.",
+    guidance: "read_file: read a file before you edit it.",
     parameters,
     inspect: (args, ctx) => inspectRead(ctx.root, args.path, `${args.path}${pageLabel(args)}`),
     run: (args, ctx) => run(args, ctx, options.files),

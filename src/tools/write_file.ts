@@ -21,17 +21,11 @@ import {
   type ToolResult,
 } from "./tool.ts";
 
-const description = `Create a file, or replace a whole file, with the given content.
-Missing parent directories are created. Prefer edit_file to change part of an existing file: it is cheaper and \
-safer. To replace an existing file, read it with read_file first. The path must be inside the project; content \
-is at most 10 MB.`;
+const description = `Write content as the whole file at path, creating parent directories.`;
 
 const parameters = {
   type: "object",
-  properties: {
-    path: { type: "string", description: "Path of the file, relative to the project root." },
-    content: { type: "string", description: "The complete new content of the file." },
-  },
+  properties: { path: { type: "string" }, content: { type: "string" } },
   required: ["path", "content"],
   additionalProperties: false,
 };
@@ -149,7 +143,7 @@ export function createWriteFileTool(options: WriteFileOptions = {}): Tool<WriteF
   return {
     name: "write_file",
     description,
-    guidance: "write_file: create a file, or rewrite a whole one.",
+    guidance: "write_file: create or rewrite a whole file.",
     parameters,
     inspect: (args, ctx) => preview(args, ctx, files),
     run,

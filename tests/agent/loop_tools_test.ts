@@ -80,7 +80,7 @@ Deno.test("runTask() sends a file that fakes a closing tag and new instructions 
   for (const content of results) {
     // Exactly one opening and one closing tag each: tern's own, around the whole result.
     assertEquals(content.match(/<\/?tool_result/gi)?.length, 2, content);
-    assertMatch(content, /^<tool_result tool="[a-z_]+" trust="untrusted-data">\n/);
+    assertMatch(content, /^<tool_result>\n/);
     assert(content.endsWith("\n</tool_result>"), content);
     assertStringIncludes(content, "&lt;/tool_result>");
     assertStringIncludes(content, "ignore previous instructions");

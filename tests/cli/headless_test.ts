@@ -30,7 +30,22 @@ Deno.test("resultObject() has the documented fields in snake_case", () => {
       completion_tokens: 2,
       total_tokens: 12,
       cached_tokens: 4,
+      cache_read_tokens: 4,
       reasoning_tokens: 0,
+      cost_usd: null,
     },
   });
+});
+
+Deno.test("resultObject() prices the usage when the model's price is known", () => {
+  const usage = {
+    promptTokens: 2_000_000,
+    completionTokens: 1_000_000,
+    totalTokens: 3_000_000,
+    cachedTokens: 0,
+  };
+  const result = { text: "", exitReason: "done" as const, partial: false, turns: 1, toolCalls: 0, usage };
+  const priced = resultObject(result, "gpt-4.1-mini").usage as Record<string, unknown>;
+  assertEquals(priced.cost_usd, 2.4);
+  assertEquals((resultObject(result, "unknown-model").usage as Record<string, unknown>).cost_usd, null);
 });

@@ -4,7 +4,7 @@ import { builtinTools } from "../../src/tools/builtin.ts";
 import { runUnderTernFlags } from "./shell/_sandbox_driver.ts";
 import { tempProject } from "./_helpers.ts";
 
-Deno.test("builtinTools() returns the eight tools with distinct names and described fields", () => {
+Deno.test("builtinTools() returns the eight tools with distinct names and every field described", () => {
   const tools = builtinTools();
   assertEquals(tools.map((t) => t.name).sort(), [
     "edit_file",
@@ -16,10 +16,11 @@ Deno.test("builtinTools() returns the eight tools with distinct names and descri
     "web_fetch",
     "write_file",
   ]);
+  // A field is described by its own description or, more cheaply, by name in the tool's description.
   for (const tool of tools) {
     const properties = tool.parameters.properties as Record<string, { description?: string }>;
     for (const [field, schema] of Object.entries(properties)) {
-      assert(schema.description, `${tool.name}.${field}`);
+      assert(schema.description || tool.description.includes(field), `${tool.name}.${field}`);
     }
   }
 });

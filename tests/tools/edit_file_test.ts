@@ -392,7 +392,7 @@ Deno.test("editFile() declares edits items the registry can validate", () => {
     edits: [{ old_text: "x" }, { old_text: "a", new_text: "b", extra: 1 }],
   });
   assertEquals(problems, [
-    'edit_file: field "edits[0].new_text" is required (string): the text to put in its place (may be empty to delete)',
+    'edit_file: field "edits[0].new_text" is required (string)',
     'edit_file: unknown field "edits[1].extra"; the fields are: old_text, new_text, replace_all',
   ]);
 });

@@ -41,12 +41,12 @@ Deno.test("readFile() pages with offset and limit", async () => {
   );
 });
 
-Deno.test("readFile() ends a page early rather than return over 30,000 characters (below the spill size)", async () => {
+Deno.test("readFile() ends a page early rather than return over 28,000 characters (below the spill size)", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "wide.txt"), `${"w".repeat(1000)}\n`.repeat(500));
   const lines = (await call(readFileTool, { path: "wide.txt" }, p.ctx)).content.split("\n");
-  assertStrictEquals(lines.length, 30);
-  assertStrictEquals(lines.at(-1), "(471 more lines: call read_file with offset=30)");
+  assertStrictEquals(lines.length, 28);
+  assertStrictEquals(lines.at(-1), "(473 more lines: call read_file with offset=28)");
 });
 
 Deno.test("readFile() refuses an offset past the end, naming the line count", async () => {

@@ -1,0 +1,104 @@
+/**
+ * Request-body bytes, the table of issue 10: tern -p against the fake model server, each request's JSON
+ * body measured as sent. Scenarios: the first request of a one-line task; 20 tool turns of `echo N`, all
+ * requests summed; the largest request after reading a 5 MB file (whose full text stays reachable by paging).
+ * Bytes are deterministic, so one run of each is the figure. `deno run -A bench/request_bytes.ts` runs it alone.
+ */
+import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_server.ts";
+import { ternRunArgs } from "../tests/support/cli.ts";
+import { bigText } from "./_big_file.ts";
+import { count, ratio } from "./_measure.ts";
+
+/** One scenario's figure, its target and the best peer's figure (issue 10), in bytes. */
+export interface ByteRow {
+  scenario: string;
+  bytes: number;
+  target: number;
+  peer: number;
+}
+
+const encoder = new TextEncoder();
+const BIG_PATH = "src/big_module.ts";
+
+/** Bytes of each request body tern sent for `script`, in order (JSON.stringify is what the transport sends). */
+async function requestSizes(
+  root: string,
+  script: ScriptedTurn[],
+): Promise<{ sizes: number[]; bodies: string[] }> {
+  await using model = await startFakeModel(script);
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: [...await ternRunArgs(), "-p", "Say hello in one word.", "--approve", "all"],
+    cwd: root,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/root",
+      TERN_BASE_URL: model.url,
+      TERN_API_KEY: "bench-key",
+      TERN_MODEL: "fake",
+      NO_COLOR: "1",
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!output.success) {
+    throw new Error(`tern failed (exit ${output.code}):\n${new TextDecoder().decode(output.stderr)}`);
+  }
+  const bodies = model.requests.map((body) => JSON.stringify(body));
+  return { sizes: bodies.map((body) => encoder.encode(body).length), bodies };
+}
+
+const answer: ScriptedTurn = { text: "Hello.", usage: { prompt_tokens: 100, completion_tokens: 2 } };
+
+/** Measures the three scenarios in a temp project of their own, removed again. */
+export async function requestByteRows(): Promise<ByteRow[]> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "tern-bytes-" }));
+  try {
+    const first = await requestSizes(root, [answer]);
+    const echoes: ScriptedTurn[] = Array.from({ length: 20 }, (_, i) => ({
+      toolCalls: [{ name: "execute_command", arguments: JSON.stringify({ command: `echo ${i + 1}` }) }],
+    }));
+    const twenty = await requestSizes(root, [...echoes, answer]);
+    await Deno.mkdir(`${root}/src`);
+    await Deno.writeTextFile(`${root}/${BIG_PATH}`, bigText().text);
+    const read: ScriptedTurn = {
+      toolCalls: [{ name: "read_file", arguments: JSON.stringify({ path: BIG_PATH }) }],
+    };
+    const big = await requestSizes(root, [read, answer]);
+    // The rest of the file must stay reachable: the page ends with the offset to continue from.
+    if (!/offset=\d+/.test(big.bodies.at(-1)!)) throw new Error("the 5 MB read gave no continuation hint");
+    return [
+      { scenario: "first request of a one-line task", bytes: first.sizes[0], target: 5_000, peer: 5_602 },
+      {
+        scenario: "20 tool turns (echo N), all requests",
+        bytes: twenty.sizes.reduce((a, b) => a + b, 0),
+        target: 140_000,
+        peer: 171_765,
+      },
+      {
+        scenario: "largest request after a 5 MB read",
+        bytes: Math.max(...big.sizes),
+        target: 36_000,
+        peer: 49_548,
+      },
+    ];
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+/** Prints the byte table: bytes, target and ratio, best peer and ratio. */
+export async function printRequestBytes(): Promise<void> {
+  const rows = await requestByteRows();
+  console.log("request-body bytes (lower is cheaper):");
+  for (const row of rows) {
+    console.log(
+      `  ${row.scenario.padEnd(38)} ${count(row.bytes).padStart(8)}  target ≤ ${count(row.target)} ` +
+        `(ratio ${ratio(row.bytes, row.target)})  best peer ${count(row.peer)} ` +
+        `(ratio ${ratio(row.bytes, row.peer)})`,
+    );
+  }
+}
+
+if (import.meta.main) await printRequestBytes();
