@@ -2,8 +2,10 @@
  * Approval: which tool calls need a human's yes (policy), what the human can answer (decisions), and what
  * happens when nobody can answer (headless refusals that name the flag). Pure: no terminal, no files.
  */
-import { posix } from "node:path";
 import type { ApproveMode } from "../config/settings.ts";
+import { protectedPathReason } from "../config/protected_paths.ts";
+
+export { protectedPathReason };
 import type { ToolCall } from "../llm/types.ts";
 import type { CallInspection } from "../tools/tool.ts";
 
@@ -78,58 +80,6 @@ export class ApprovalSession {
   list(): string[] {
     return [...this.#tools].sort();
   }
-}
-
-const GIT = "git's own data: hooks and config there run code on your next git command";
-const CI = "a CI configuration: it runs on push, often with the repository's secrets";
-const SHELL_RC = "a shell startup file: it runs in every new shell";
-
-/** Protected directory names (any path segment), lower case, with why. */
-const PROTECTED_DIRS: Record<string, string> = {
-  ".git": GIT,
-  ".tern": "tern's own data (tool outputs, settings)",
-  ".husky": "git hooks (husky): they run on commit and push",
-  ".circleci": CI,
-  ".buildkite": CI,
-  ".ci": CI,
-};
-
-/** Protected file names (the last segment), lower case, with why. */
-const PROTECTED_FILES: Record<string, string> = {
-  ".gitlab-ci.yml": CI,
-  ".travis.yml": CI,
-  "azure-pipelines.yml": CI,
-  "bitbucket-pipelines.yml": CI,
-  "jenkinsfile": CI,
-  ".bashrc": SHELL_RC,
-  ".bash_profile": SHELL_RC,
-  ".bash_login": SHELL_RC,
-  ".bash_logout": SHELL_RC,
-  ".profile": SHELL_RC,
-  ".zshrc": SHELL_RC,
-  ".zshenv": SHELL_RC,
-  ".zprofile": SHELL_RC,
-  ".zlogin": SHELL_RC,
-  ".envrc": "a direnv file: it runs when a shell enters the directory",
-};
-
-/**
- * Why writing `relPath` is protected, or undefined when it is not. Matches path segments anywhere below
- * the root (a nested repository's `.git` counts), case-insensitively (macOS and Windows file systems are),
- * after normalising `./`, `..` and backslashes. Protected: `.git/`, `.env` and `.env.*`, `.tern/`, CI files
- * (`.github/workflows/`, `.github/actions/`, `.gitlab-ci.yml`, `.circleci/`, `.ci/`, ...), shell rc files.
- */
-export function protectedPathReason(relPath: string): string | undefined {
-  const normal = posix.normalize(relPath.replaceAll("\\", "/")).toLowerCase();
-  const segments = normal.split("/").filter((segment) => segment !== "" && segment !== ".");
-  for (const [i, segment] of segments.entries()) {
-    if (Object.hasOwn(PROTECTED_DIRS, segment)) return PROTECTED_DIRS[segment];
-    const child = segments[i + 1];
-    if (segment === ".github" && (child === "workflows" || child === "actions")) return CI;
-  }
-  const name = segments.at(-1) ?? "";
-  if (name === ".env" || name.startsWith(".env.")) return "an env file: it holds secrets such as API keys";
-  return Object.hasOwn(PROTECTED_FILES, name) ? PROTECTED_FILES[name] : undefined;
 }
 
 /** The protected path a request writes to, with why; every path the tool resolved is checked. */

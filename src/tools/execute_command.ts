@@ -5,6 +5,7 @@
 
 import { deniedReason } from "./shell/deny_list.ts";
 import { destructiveReason } from "./shell/destructive.ts";
+import { guardedPaths } from "./shell/guarded_paths.ts";
 import { Redactor } from "./shell/redact.ts";
 import { type Finished, runInGroup } from "./shell/process_group.ts";
 import { confinedArgv, detectBubblewrap, type SandboxDetector } from "./shell/sandbox.ts";
@@ -220,9 +221,10 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
     const { sandboxed, network, userNamespace } = await plan(args);
     const env = childEnv({ sandboxed });
     const shell = ["bash", "-c", args.command];
-    const argv = sandboxed
-      ? confinedArgv({ root: ctx.root, home: env.HOME, path: env.PATH, network, userNamespace }, shell)
-      : shell;
+    // The one protected list: read-only inside the sandbox, and not to be created there either.
+    const guarded = sandboxed ? await guardedPaths(ctx.root) : undefined;
+    const confined = { root: ctx.root, home: env.HOME, path: env.PATH, network, userNamespace };
+    const argv = guarded ? confinedArgv({ ...confined, ...guarded }, shell) : shell;
     const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     const output = new Output(secrets);
     const started = performance.now();
@@ -234,6 +236,7 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
       sink: output,
     });
     const durationMs = Math.round(performance.now() - started);
+    await guarded?.cleanUp();
     return report({ ...finished, output, durationMs }, {
       ctx,
       timeoutMs,

@@ -115,6 +115,10 @@ const PROTECTED: string[] = [
   "Jenkinsfile",
   "/home/me/proj/.git/config",
   ".git\\config",
+  ".mcp.json",
+  "AGENTS.md",
+  "CLAUDE.md",
+  ".claude/skills/x/SKILL.md",
 ];
 
 const NOT_PROTECTED: string[] = [

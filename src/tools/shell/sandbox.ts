@@ -43,6 +43,13 @@ export interface SandboxOptions {
   userNamespace?: boolean;
   /** Most processes (and threads) the command may have at once; default MAX_PROCESSES. */
   maxProcesses?: number;
+  /**
+   * Paths below the root (relative) mounted read-only where they exist; default `.git/config` and
+   * `.git/hooks`. The caller passes the one protected list (src/config/protected_paths.ts).
+   */
+  readOnly?: string[];
+  /** Missing paths below the root a command must not create: covered by an empty read-only file or folder. */
+  guardMissing?: { files: string[]; dirs: string[] };
 }
 
 /**
@@ -66,7 +73,7 @@ function installRoot(dir: string, home: string): string | undefined {
   return ROOTS_WITH_SECRETS.includes(relative(home, parent)) ? undefined : parent;
 }
 
-/** Paths inside the root a command must not change: git would run them later, outside the sandbox. */
+/** Paths inside the root a command must not change when the caller names none: git would run them later. */
 const READ_ONLY_IN_ROOT = [".git/hooks", ".git/config"];
 
 /**
@@ -111,7 +118,16 @@ export function bwrapArgs(options: SandboxOptions): string[] {
   const root = options.root;
   if (root) {
     args.push("--bind", root, root);
-    for (const name of READ_ONLY_IN_ROOT) args.push("--ro-bind-try", `${root}/${name}`, `${root}/${name}`);
+    for (const name of options.readOnly ?? READ_ONLY_IN_ROOT) {
+      args.push("--ro-bind-try", `${root}/${name}`, `${root}/${name}`);
+    }
+    // A mount point must exist: bwrap makes an empty one on the host, which the caller removes afterwards.
+    for (const name of options.guardMissing?.files ?? []) {
+      args.push("--ro-bind", "/dev/null", `${root}/${name}`);
+    }
+    for (const name of options.guardMissing?.dirs ?? []) {
+      args.push("--tmpfs", `${root}/${name}`, "--remount-ro", `${root}/${name}`);
+    }
   }
   // No --new-session: execute_command's wrapper already starts bwrap in a session of its own (no terminal to
   // inject input into), and keeping the sandbox in that process group lets one group kill reach everything

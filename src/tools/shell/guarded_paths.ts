@@ -1,0 +1,44 @@
+/**
+ * The protected paths of one sandboxed command: what exists is mounted read-only; what is missing but must
+ * not be created (`.envrc`, `.mcp.json`, `.github/workflows`, `.tern`) is covered by an empty read-only
+ * placeholder, whose mount point bwrap leaves on the host, so it is removed again after the command.
+ */
+import { join } from "node:path";
+import { SANDBOX_NOT_CREATED, sandboxReadOnlyPaths } from "../../config/protected_paths.ts";
+
+/** What the sandbox needs, and the clean-up to run when the command has ended. */
+export interface GuardedPaths {
+  readOnly: string[];
+  guardMissing: { files: string[]; dirs: string[] };
+  /** Removes the placeholders bwrap created (still empty), and parents that existed only for them. */
+  cleanUp(): Promise<void>;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.lstat(path).then(() => true, () => false);
+}
+
+/** The guarded paths of `root` now. */
+export async function guardedPaths(root: string): Promise<GuardedPaths> {
+  const readOnly = await sandboxReadOnlyPaths(root);
+  const files: string[] = [];
+  const dirs: string[] = [];
+  const createdParents: string[] = [];
+  for (const name of SANDBOX_NOT_CREATED) {
+    if (await exists(join(root, name))) continue;
+    (name.includes(".") && !name.endsWith("workflows") && name !== ".tern" ? files : dirs).push(name);
+    const parent = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "";
+    if (parent !== "" && !(await exists(join(root, parent)))) createdParents.push(parent);
+  }
+  const cleanUp = async () => {
+    for (const name of [...files, ...dirs]) {
+      const path = join(root, name);
+      const info = await Deno.lstat(path).catch(() => null);
+      // Only what is still the empty placeholder: anything else is not ours to remove.
+      if (info?.isFile && info.size === 0) await Deno.remove(path).catch(() => {});
+      if (info?.isDirectory) await Deno.remove(path).catch(() => {}); // fails unless empty
+    }
+    for (const parent of createdParents) await Deno.remove(join(root, parent)).catch(() => {});
+  };
+  return { readOnly, guardMissing: { files, dirs }, cleanUp };
+}
