@@ -4,6 +4,7 @@ import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../llm/types.ts";
 import type { ToolDetails } from "../tools/tool.ts";
 import { formatDiffSummary, terminalSafe } from "./diff_view.ts";
+import type { MarkdownOptions, MarkdownStream } from "./markdown.ts";
 
 type Color = "gray" | "red" | "green" | "yellow" | "cyan" | "bold" | "dim";
 
@@ -31,6 +32,13 @@ export interface RenderOptions {
   showText: boolean;
   showReasoning: boolean;
   useColor: boolean;
+  /**
+   * Renders the answer's markdown block by block (the REPL on a terminal); without it text streams raw.
+   * A factory, so headless runs never load the markdown modules.
+   */
+  markdown?: (options: MarkdownOptions) => MarkdownStream;
+  /** The terminal's width in cells, asked for each answer (default 80). */
+  width?: () => number;
 }
 
 const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -42,6 +50,9 @@ export class Renderer {
   #atLineStart = true;
   #mode: "none" | "reasoning" | "text" = "none";
   #spinner?: { timer: ReturnType<typeof setInterval>; started: number; label: string };
+  #markdown?: MarkdownStream;
+  /** Characters streamed since the model call began (the spinner's token estimate). */
+  #streamed = 0;
 
   constructor(sink: Sink, options: RenderOptions) {
     this.#sink = sink;
@@ -52,6 +63,7 @@ export class Renderer {
   handle(event: AgentEvent): void {
     switch (event.type) {
       case "model_start":
+        this.#streamed = 0;
         this.#startSpinner("thinking");
         break;
       case "reasoning_delta":
@@ -88,6 +100,7 @@ export class Renderer {
         this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", event.message));
         break;
       case "final":
+        this.#endMarkdown();
         this.#stopSpinner();
         if (!this.#atLineStart) this.#write("\n");
         this.#mode = "none";
@@ -97,9 +110,20 @@ export class Renderer {
 
   /** Stops the spinner and ends the current line, e.g. before an approval prompt takes the terminal. */
   pause(): void {
+    this.#endMarkdown();
     this.#stopSpinner();
     if (!this.#atLineStart) this.#write("\n");
     this.#mode = "none";
+  }
+
+  /** Shows or hides the model's reasoning from now on (/thinking). */
+  setShowReasoning(show: boolean): void {
+    this.#options.showReasoning = show;
+  }
+
+  /** Whether reasoning is shown. */
+  get showsReasoning(): boolean {
+    return this.#options.showReasoning;
   }
 
   /** Prints a line of its own (banner, errors, notes). */
@@ -128,13 +152,45 @@ export class Renderer {
 
   #stream(mode: "reasoning" | "text", text: string): void {
     if (text === "") return;
+    this.#streamed += text.length;
+    if (mode === "text" && this.#options.markdown) return this.#streamMarkdown(text);
+    this.#endMarkdown();
     this.#stopSpinner();
     if (this.#mode !== mode && !this.#atLineStart) this.#write("\n");
     this.#mode = mode;
     this.#write(mode === "reasoning" ? this.#paint("gray", text) : text);
   }
 
+  /** Markdown prints whole blocks; until one is complete the spinner keeps showing time and tokens. */
+  #streamMarkdown(text: string): void {
+    if (this.#mode !== "text") {
+      this.#stopSpinner();
+      if (!this.#atLineStart) this.#write("\n");
+      this.#mode = "text";
+      const width = this.#options.width?.() ?? 80;
+      this.#markdown = this.#options.markdown!({
+        width: Math.max(20, width - 1),
+        color: this.#options.useColor,
+      });
+    }
+    const ready = this.#markdown!.push(text);
+    if (ready !== "") {
+      this.#stopSpinner();
+      this.#write(ready);
+    }
+    if (!this.#spinner) this.#startSpinner("writing", this.#spinnerStarted);
+  }
+
+  #endMarkdown(): void {
+    if (!this.#markdown) return;
+    const rest = this.#markdown.end();
+    this.#markdown = undefined;
+    this.#stopSpinner();
+    if (rest !== "") this.#write(rest);
+  }
+
   #line(text: string): void {
+    this.#endMarkdown();
     this.#stopSpinner();
     if (!this.#atLineStart) this.#write("\n");
     this.#mode = "none";
@@ -150,16 +206,22 @@ export class Renderer {
     return this.#options.useColor ? styleText(color, text) : text;
   }
 
-  #startSpinner(label: string): void {
+  #spinnerStarted = Date.now();
+
+  #startSpinner(label: string, started = Date.now()): void {
     this.#stopSpinner();
     if (!this.#sink.isTerminal) return;
-    const started = Date.now();
+    this.#spinnerStarted = started;
     let frame = 0;
     const draw = () => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      // About four characters a token: a live estimate until the usage arrives.
+      const tokens = this.#streamed > 0
+        ? ` · ~${Math.ceil(this.#streamed / 4).toLocaleString("en-US")} tokens`
+        : "";
       this.#sink.write(
         `\r${this.#paint("cyan", SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length])} ` +
-          this.#paint("dim", `${label} ${seconds}s`),
+          this.#paint("dim", `${label} ${seconds}s${tokens} · Esc cancels`),
       );
     };
     draw();

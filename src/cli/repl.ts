@@ -32,10 +32,14 @@ export interface ReplOptions {
 
 /** Runs until the user leaves; resolves with the exit code (0). */
 export async function runRepl(options: ReplOptions): Promise<number> {
+  // On a terminal answers render as markdown; loaded here so headless runs never pay for the parser.
+  const markdown = options.sink.isTerminal ? await import("./markdown.ts") : undefined;
   const screen = new Renderer(options.sink, {
     showText: true,
     showReasoning: true,
-    useColor: options.sink.isTerminal,
+    useColor: options.sink.isTerminal && !Deno.env.get("NO_COLOR"),
+    markdown: markdown && ((md) => new markdown.MarkdownStream(md)),
+    width: () => terminalWidth(),
   });
   for (const line of options.banner) screen.print(line, "dim");
   screen.print("/help for commands · Ctrl-C cancels a running task · Ctrl-D exits", "dim");
@@ -112,6 +116,14 @@ async function runOneTask(
   } finally {
     keys?.stop();
     Deno.removeSignalListener("SIGINT", cancel);
+  }
+}
+
+function terminalWidth(): number {
+  try {
+    return Deno.consoleSize().columns;
+  } catch {
+    return 80;
   }
 }
 
