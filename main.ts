@@ -15,6 +15,11 @@ import { adviseOnLlmProblem } from "./src/cli/errors.ts";
 import { runRepl } from "./src/cli/repl.ts";
 import { createLineReader } from "./src/cli/line_reader.ts";
 import { streamSink } from "./src/cli/render.ts";
+import { PermissionRules } from "./src/agent/permission_rules.ts";
+import { loadProjectSettings, saveRule } from "./src/config/project_settings.ts";
+import { PromptHistory } from "./src/cli/prompt_history.ts";
+import { createCompleter } from "./src/cli/completion.ts";
+import { slashCommands } from "./src/cli/slash_commands.ts";
 
 async function main(argv: string[]): Promise<number> {
   const args = parseCliArgs(argv);
@@ -23,6 +28,10 @@ async function main(argv: string[]): Promise<number> {
   const root = Deno.realPathSync(Deno.cwd());
   const config = await loadConfig({ args, env: Deno.env.toObject(), root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
+  // Permission rules from .tern/settings.json: allow and deny, for the REPL and headless runs alike.
+  const settings = await loadProjectSettings(root);
+  for (const warning of settings.warnings) console.error(`tern: ${warning}`);
+  const rules = new PermissionRules(settings.permissions);
   const client = createClient({ api: config.api, baseUrl: config.baseUrl, apiKey: config.apiKey });
   const preset = findProvider(config.provider);
   const sandbox = await sandboxStatus(config.sandbox);
@@ -62,7 +71,12 @@ async function main(argv: string[]): Promise<number> {
       conversation,
       stdout: streamSink(Deno.stdout),
       stderr: streamSink(Deno.stderr),
-      loop: { ...loop, registry, signal: controller.signal, approve: createApprovalGate(config.approve) },
+      loop: {
+        ...loop,
+        registry,
+        signal: controller.signal,
+        approve: createApprovalGate(config.approve, undefined, { rules }),
+      },
       debug,
     });
   }
@@ -77,7 +91,12 @@ async function main(argv: string[]): Promise<number> {
     startConversation,
     debug,
     policy: config.approve,
-    reader: createLineReader(),
+    rules,
+    saveRule: (rule) => saveRule(root, "allow", rule),
+    reader: createLineReader({
+      history: await PromptHistory.load(root),
+      complete: createCompleter(() => slashCommands().flatMap((c) => [c.name, ...(c.aliases ?? [])]), root),
+    }),
     sink: streamSink(Deno.stdout),
     loop,
   });

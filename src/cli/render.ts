@@ -31,6 +31,8 @@ export function streamSink(stream: typeof Deno.stdout | typeof Deno.stderr): Sin
 export interface RenderOptions {
   showText: boolean;
   showReasoning: boolean;
+  /** A line per model call with its tokens (default true). */
+  showUsage?: boolean;
   useColor: boolean;
   /**
    * Renders the answer's markdown block by block (the REPL on a terminal); without it text streams raw.
@@ -85,7 +87,9 @@ export class Renderer {
         this.#line(this.#resultLine(event));
         break;
       case "usage":
-        this.#line(this.#paint("dim", formatUsage(event.usage)));
+        if (this.#options.showUsage !== false) {
+          this.#line(this.#paint("dim", formatUsage(event.usage)));
+        }
         break;
       case "retry":
         this.#line(
@@ -138,16 +142,30 @@ export class Renderer {
 
   #resultLine(event: Extract<AgentEvent, { type: "tool_result" }>): string {
     const status = event.isError ? this.#paint("red", "error") : this.#paint("green", "ok");
-    const diff = event.details?.diff;
-    // A change says what it did in its counts; anything else by its first line of output.
-    const first = diff && !event.isError
-      ? `${diff.path}${diff.created ? " (new)" : ""}: ${formatDiffSummary(diff)}`
-      : event.content.split("\n").find((line) => line.trim() !== "") ?? "";
-    const facts = resultFacts(event.details);
-    const tail = facts === "" ? "" : ` ${this.#paint("dim", `· ${facts}`)}`;
-    return `  ${this.#paint("dim", "⎿")} ${status} ${
-      this.#paint("dim", terminalSafe(clip(first, 100)))
-    }${tail}`;
+    const details = event.details;
+    const diff = details?.diff;
+    const ran = details?.exitCode !== undefined || details?.timedOut;
+    // A change says what it did in its counts, a command its exit, a page its range; else the first line.
+    let first: string;
+    if (diff && !event.isError) {
+      first = `${diff.path}${diff.created ? " (new)" : ""}: ${formatDiffSummary(diff)}`;
+    } else if (ran) first = "";
+    else if (details?.shown && !event.isError) first = "";
+    else first = event.content.split("\n").find((line) => line.trim() !== "") ?? "";
+    const facts = resultFacts(details, ran ? outputLines(event.content) : undefined);
+    const head = first === "" ? "" : ` ${this.#paint("dim", terminalSafe(clip(first, 100)))}`;
+    const tail = facts === "" ? "" : first === "" ? ` ${facts}` : ` ${this.#paint("dim", `· ${facts}`)}`;
+    let line = `  ${this.#paint("dim", "⎿")} ${status}${head}${tail}`;
+    // A failed command shows its last lines: usually the error that matters.
+    if (ran && event.isError) {
+      const last = event.content.split("\n").filter((l) =>
+        l.trim() !== "" && !/^\[(exit code|timed out)/.test(l)
+      );
+      for (const text of last.slice(-3)) {
+        line += `\n      ${this.#paint("dim", terminalSafe(clip(text, 110)))}`;
+      }
+    }
+    return line;
   }
 
   #stream(mode: "reasoning" | "text", text: string): void {
@@ -166,6 +184,7 @@ export class Renderer {
     if (this.#mode !== "text") {
       this.#stopSpinner();
       if (!this.#atLineStart) this.#write("\n");
+      if (this.#mode === "reasoning") this.#write("\n"); // a blank line between thinking and answer
       this.#mode = "text";
       const width = this.#options.width?.() ?? 80;
       this.#markdown = this.#options.markdown!({
@@ -260,20 +279,37 @@ function clip(text: string, max: number): string {
   return line.length > max ? line.slice(0, max - 1) + "…" : line;
 }
 
-/** What a result's details add to its line: exit code, time, the page shown, where the full output went. */
-export function resultFacts(details: ToolDetails | undefined): string {
+/**
+ * What a result's details add to its line: the page shown ("lines 1–200 of 812", or "812 lines" when whole),
+ * exit code or timeout, time, a command's output size, where the full output went.
+ */
+export function resultFacts(details: ToolDetails | undefined, lines?: number): string {
   if (!details) return "";
   const facts: string[] = [];
-  if (details.shown && details.shown.to < details.shown.of) {
+  if (details.shown) {
     const { from, to, of, unit } = details.shown;
-    facts.push(`${unit} ${from}–${to} of ${of}`);
+    facts.push(
+      to < of || from > 1
+        ? `${unit} ${from}–${to} of ${of}`
+        : `${of} ${of === 1 ? unit.replace(/s$/, "") : unit}`,
+    );
   }
-  if (details.exitCode !== undefined) facts.push(`exit ${details.exitCode}`);
-  if (details.timedOut) facts.push("timed out");
-  if (details.durationMs !== undefined) facts.push(`${(details.durationMs / 1000).toFixed(1)} s`);
+  const seconds = details.durationMs !== undefined
+    ? `${(details.durationMs / 1000).toFixed(1)} s`
+    : undefined;
+  if (details.timedOut) facts.push(seconds ? `timed out after ${seconds}` : "timed out");
+  else if (details.exitCode !== undefined) facts.push(`exit ${details.exitCode}`);
+  if (seconds && !details.timedOut) facts.push(seconds);
+  if (lines !== undefined) facts.push(`${lines} line${lines === 1 ? "" : "s"} of output`);
   if (details.killedBackground) facts.push(`${details.killedBackground} background process(es) killed`);
-  if (details.spilledTo) facts.push(`full output saved to ${details.spilledTo}`);
+  if (details.spilledTo) facts.push(`full output: ${details.spilledTo}`);
   return facts.join(" · ");
+}
+
+/** Lines a command printed, without tern's own trailers ("[exit code 2]"). */
+function outputLines(content: string): number {
+  return content.split("\n").filter((line) => line.trim() !== "" && !/^\[(exit code|timed out)/.test(line))
+    .length;
 }
 
 /** "tokens: 1,234 in (1,000 cached) · 56 out (20 reasoning)". */

@@ -1,5 +1,9 @@
 /** The interactive REPL: prompt, slash commands, one task per line, Ctrl-C cancels the running task. */
 import { type ApprovalPolicy, type AskHuman, createApprovalGate } from "../agent/approval.ts";
+import { PermissionRules } from "../agent/permission_rules.ts";
+import { findPrice } from "../config/prices.ts";
+import { attachMentions } from "./attachments.ts";
+import { SessionStats, statusLine } from "./session_stats.ts";
 import type { Conversation } from "../agent/conversation.ts";
 import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
 import type { Registry } from "../tools/registry.ts";
@@ -28,7 +32,13 @@ export interface ReplOptions {
   debug?: boolean;
   /** The slash commands besides /help (default: the built-in ones). */
   commands?: SlashCommand[];
+  /** The project's permission rules (.tern/settings.json); "always allow" answers add to them. */
+  rules?: PermissionRules;
+  /** Saves a rule the user chose at the approval prompt; a failure is shown, the rule still holds this session. */
+  saveRule?: (rule: string) => Promise<void>;
 }
+
+const MODES: ApprovalPolicy[] = ["ask", "edits", "all"];
 
 /** Runs until the user leaves; resolves with the exit code (0). */
 export async function runRepl(options: ReplOptions): Promise<number> {
@@ -37,25 +47,45 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   const screen = new Renderer(options.sink, {
     showText: true,
     showReasoning: true,
+    showUsage: false, // the status line after each task says it
     useColor: options.sink.isTerminal && !Deno.env.get("NO_COLOR"),
     markdown: markdown && ((md) => new markdown.MarkdownStream(md)),
     width: () => terminalWidth(),
   });
   for (const line of options.banner) screen.print(line, "dim");
-  screen.print("/help for commands · Ctrl-C cancels a running task · Ctrl-D exits", "dim");
+  screen.print(
+    "/help for commands · Shift+Tab changes the approval mode · Esc or Ctrl-C cancels a task · Ctrl-D exits",
+    "dim",
+  );
   let current = options.startConversation();
   const commands = slashCommands(options.commands);
+  const stats = new SessionStats({
+    model: options.loop.model,
+    contextWindow: options.loop.contextWindow,
+    price: findPrice(options.loop.model),
+  });
+  const approvals = { policy: options.policy, rules: options.rules ?? new PermissionRules() };
   const slash = {
     get current() {
       return current;
     },
-    replace: (next: Started) => void (current = next),
+    replace: (next: Started) => {
+      current = next;
+      stats.reset();
+    },
     startConversation: options.startConversation,
     screen,
+    stats,
+    approvals,
+  };
+  // Shift+Tab cycles the approval mode; the prompt always shows it.
+  const cycle = () => {
+    approvals.policy = MODES[(MODES.indexOf(approvals.policy) + 1) % MODES.length];
+    return `${approvals.policy} › `;
   };
   try {
     while (true) {
-      const input = await options.reader.read("\n› ");
+      const input = await options.reader.read(`\n${approvals.policy} › `, { cycle });
       if (input === null) {
         options.sink.write("\n"); // Ctrl-D leaves the cursor after the prompt
         return 0;
@@ -66,7 +96,10 @@ export async function runRepl(options: ReplOptions): Promise<number> {
         if (await runSlashCommand(line, commands, slash) === "exit") return 0;
         continue;
       }
-      await runOneTask(line, current, options, screen);
+      const attached = await attachMentions(line, options.loop.root);
+      for (const note of attached.notes) screen.print(note, "dim");
+      await runOneTask(attached.task, current, { ...options, ...approvals }, { screen, stats });
+      screen.print(statusLine(stats), "dim");
     }
   } finally {
     screen.dispose();
@@ -78,7 +111,7 @@ async function runOneTask(
   task: string,
   current: Started,
   options: ReplOptions,
-  screen: Renderer,
+  { screen, stats }: { screen: Renderer; stats: SessionStats },
 ): Promise<void> {
   const { conversation, registry } = current;
   const controller = new AbortController();
@@ -91,8 +124,9 @@ async function runOneTask(
     ? terminalAsker({
       beforeAsk: () => screen.pause(),
       onInterrupt: cancel,
-      useColor: true,
+      useColor: !Deno.env.get("NO_COLOR"),
       show: (text) => screen.print(text),
+      offerRules: true,
     })
     : undefined;
   const asker: AskHuman | undefined = prompt && (async (request, need) => {
@@ -108,9 +142,21 @@ async function runOneTask(
     const result = await runTask(conversation, task, {
       ...options.loop,
       registry,
-      approve: createApprovalGate(options.policy, asker, { session: conversation.approvals }),
+      approve: createApprovalGate(options.policy, asker, {
+        session: conversation.approvals,
+        rules: options.rules,
+        saveRule: (rule) => {
+          options.saveRule?.(rule).then(
+            () => screen.print(`Saved "${rule}" in .tern/settings.json.`, "dim"),
+            (error) => screen.print(`Could not save "${rule}": ${error.message ?? error}`, "yellow"),
+          );
+        },
+      }),
       signal: controller.signal,
-      onEvent: (event) => screen.handle(event),
+      onEvent: (event) => {
+        stats.handle(event);
+        screen.handle(event);
+      },
     });
     report(result, screen, options.debug ?? false);
   } finally {

@@ -1,4 +1,4 @@
-import { assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { Conversation } from "../../src/agent/conversation.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
 import { Renderer, type Sink } from "../../src/cli/render.ts";
@@ -9,6 +9,8 @@ import {
   slashCommands,
 } from "../../src/cli/slash_commands.ts";
 import type { Started } from "../../src/cli/repl.ts";
+import { SessionStats } from "../../src/cli/session_stats.ts";
+import { PermissionRules } from "../../src/agent/permission_rules.ts";
 
 function setup(commands: SlashCommand[] = BUILTIN_COMMANDS) {
   const parts: string[] = [];
@@ -26,6 +28,8 @@ function setup(commands: SlashCommand[] = BUILTIN_COMMANDS) {
     replace: (next: Started) => void (state.current = next),
     startConversation: start,
     screen,
+    stats: new SessionStats({ model: "m", contextWindow: 1000 }),
+    approvals: { policy: "ask" as const, rules: new PermissionRules() },
   };
   return { table: slashCommands(commands), ctx, state, output: () => parts.join("") };
 }
@@ -61,6 +65,34 @@ Deno.test("a command added to the table gets its words and shows in /help", asyn
   await runSlashCommand("/echo a  b", table, ctx);
   await runSlashCommand("/help", table, ctx);
   assertEquals(seen, [["a", "b"]]);
-  assertStringIncludes(output(), "/echo   say it back");
-  assertStringIncludes(output(), "/clear  start a new conversation");
+  assertMatch(output(), /\/echo +say it back/);
+  assertMatch(output(), /\/clear +start a new conversation/);
+});
+
+Deno.test("an unknown command suggests the nearest name", async () => {
+  const { table, ctx, output } = setup();
+  await runSlashCommand("/cots", table, ctx);
+  assertStringIncludes(output(), "Unknown command /cots. Did you mean /cost? /help lists the commands.");
+});
+
+Deno.test("/cost, /context, /permissions and /thinking report from the session's state", async () => {
+  const { table, ctx, output } = setup();
+  ctx.stats.handle({
+    type: "usage",
+    usage: { promptTokens: 400, completionTokens: 100, totalTokens: 500, cachedTokens: 300 },
+    total: { promptTokens: 400, completionTokens: 100, totalTokens: 500 },
+  });
+  ctx.approvals.rules.add("allow", "execute_command(npm test*)");
+  await runSlashCommand("/cost", table, ctx);
+  await runSlashCommand("/context", table, ctx);
+  await runSlashCommand("/permissions", table, ctx);
+  await runSlashCommand("/thinking off", table, ctx);
+  const text = output();
+  assertStringIncludes(text, "input   400 tokens (300 from cache, 75%)");
+  assertStringIncludes(text, "cost    unknown");
+  assertStringIncludes(text, "context: 500 tokens in the last request and its answer (50% of 1.0k)");
+  assertStringIncludes(text, "system prompt");
+  assertStringIncludes(text, "  execute_command(npm test*)");
+  assertStringIncludes(text, "Reasoning is hidden.");
+  assertEquals(ctx.screen.showsReasoning, false);
 });
