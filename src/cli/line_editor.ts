@@ -218,7 +218,7 @@ export class LineEditor {
 
   #paste(raw: string): void {
     const text = raw.replace(/\r\n?/g, "\n");
-    const lines = text.split("\n").length;
+    const lines = text.replace(/\n$/, "").split("\n").length;
     if (lines < 2 && text.length < PASTE_MARKER_CHARS) return this.insert(text);
     const marker = `[pasted ${lines > 1 ? `${lines} lines` : `${text.length} chars`} #${
       this.#pastes.size + 1

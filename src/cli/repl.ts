@@ -54,7 +54,7 @@ export async function runRepl(options: ReplOptions): Promise<number> {
   });
   for (const line of options.banner) screen.print(line, "dim");
   screen.print(
-    "/help for commands · Shift+Tab changes the approval mode · Esc or Ctrl-C cancels a task · Ctrl-D exits",
+    "/help for commands · Shift+Tab: approval mode · Esc or Ctrl-C cancels a task · Ctrl-D exits",
     "dim",
   );
   let current = options.startConversation();
