@@ -11,6 +11,7 @@ import { createFileTracker } from "./src/tools/fs/file_tracker.ts";
 import { sandboxStatus } from "./src/tools/shell/sandbox.ts";
 import { findProvider } from "./src/config/providers.ts";
 import { runHeadless } from "./src/cli/headless.ts";
+import { headlessTask } from "./src/cli/headless_input.ts";
 import { adviseOnLlmProblem } from "./src/cli/errors.ts";
 import { runRepl } from "./src/cli/repl.ts";
 import { createLineReader } from "./src/cli/line_reader.ts";
@@ -66,7 +67,8 @@ async function main(argv: string[]): Promise<number> {
     }
     const { conversation, registry } = startConversation();
     return await runHeadless({
-      task: config.prompt,
+      task: await headlessTask(config.prompt), // `-p -`, or piped input attached
+
       output: config.output,
       conversation,
       stdout: streamSink(Deno.stdout),

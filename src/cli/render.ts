@@ -53,6 +53,7 @@ export class Renderer {
   #mode: "none" | "reasoning" | "text" = "none";
   #spinner?: { timer: ReturnType<typeof setInterval>; started: number; label: string };
   #markdown?: MarkdownStream;
+  #lastResult?: { name: string; content: string; spilledTo?: string };
   /** Characters streamed since the model call began (the spinner's token estimate). */
   #streamed = 0;
 
@@ -84,6 +85,7 @@ export class Renderer {
         if (event.effect === "exec" || event.effect === "network") this.#startSpinner("running");
         break;
       case "tool_result":
+        this.#lastResult = { name: event.name, content: event.content, spilledTo: event.details?.spilledTo };
         this.#line(this.#resultLine(event));
         break;
       case "usage":
@@ -118,6 +120,11 @@ export class Renderer {
     this.#stopSpinner();
     if (!this.#atLineStart) this.#write("\n");
     this.#mode = "none";
+  }
+
+  /** The last tool result shown (its tool, the text the model read, where the full output was saved). */
+  get lastResult(): { name: string; content: string; spilledTo?: string } | undefined {
+    return this.#lastResult;
   }
 
   /** Shows or hides the model's reasoning from now on (/thinking). */

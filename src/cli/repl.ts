@@ -1,5 +1,5 @@
 /** The interactive REPL: prompt, slash commands, one task per line, Ctrl-C cancels the running task. */
-import { type ApprovalPolicy, type AskHuman, createApprovalGate } from "../agent/approval.ts";
+import type { ApprovalPolicy } from "../agent/approval.ts";
 import { PermissionRules } from "../agent/permission_rules.ts";
 import { findPrice } from "../config/prices.ts";
 import { attachMentions } from "./attachments.ts";
@@ -7,7 +7,7 @@ import { SessionStats, statusLine } from "./session_stats.ts";
 import type { Conversation } from "../agent/conversation.ts";
 import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
 import type { Registry } from "../tools/registry.ts";
-import { terminalAsker } from "./approval_prompt.ts";
+import { replGate } from "./repl_approval.ts";
 import type { LineReader } from "./line_reader.ts";
 import { listenForCancel } from "./keys.ts";
 import { formatUsage, partialNote, Renderer, type Sink } from "./render.ts";
@@ -120,37 +120,18 @@ async function runOneTask(
   };
   // On a terminal, Esc or Ctrl-C cancels (raw keys); the approval prompt takes the keys while it asks.
   const keys = options.sink.isTerminal ? listenForCancel(cancel) : undefined;
-  const prompt = options.sink.isTerminal
-    ? terminalAsker({
-      beforeAsk: () => screen.pause(),
-      onInterrupt: cancel,
-      useColor: !Deno.env.get("NO_COLOR"),
-      show: (text) => screen.print(text),
-      offerRules: true,
-    })
-    : undefined;
-  const asker: AskHuman | undefined = prompt && (async (request, need) => {
-    keys?.pause();
-    try {
-      return await prompt(request, need);
-    } finally {
-      keys?.resume();
-    }
-  });
   Deno.addSignalListener("SIGINT", cancel);
   try {
     const result = await runTask(conversation, task, {
       ...options.loop,
       registry,
-      approve: createApprovalGate(options.policy, asker, {
-        session: conversation.approvals,
-        rules: options.rules,
-        saveRule: (rule) => {
-          options.saveRule?.(rule).then(
-            () => screen.print(`Saved "${rule}" in .tern/settings.json.`, "dim"),
-            (error) => screen.print(`Could not save "${rule}": ${error.message ?? error}`, "yellow"),
-          );
-        },
+      approve: replGate({
+        ...options,
+        conversation,
+        screen,
+        keys,
+        cancel,
+        useColor: !Deno.env.get("NO_COLOR"),
       }),
       signal: controller.signal,
       onEvent: (event) => {

@@ -9,6 +9,7 @@ import type { Renderer } from "./render.ts";
 import type { SessionStats } from "./session_stats.ts";
 import { contextCommand } from "./commands/context.ts";
 import { costCommand } from "./commands/cost.ts";
+import { expandCommand } from "./commands/expand.ts";
 import { permissionsCommand } from "./commands/permissions.ts";
 import { thinkingCommand } from "./commands/thinking.ts";
 
@@ -64,6 +65,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   clear,
   contextCommand,
   costCommand,
+  expandCommand,
   permissionsCommand,
   thinkingCommand,
   exit,

@@ -139,3 +139,23 @@ Deno.test("a prefix rule saved at the prompt lets npm test run unasked in the ne
   await tern.send("/permissions", "Enter");
   await tern.waitFor("  execute_command(npm test*)");
 });
+
+Deno.test("with --approve edits an edit runs unasked and its diff is still shown", async () => {
+  await using project = await tempProject({ "hello.txt": "Hello World\n" });
+  await using model = startFakeModel([
+    { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] },
+    {
+      toolCalls: [{
+        name: "edit_file",
+        arguments: '{"path":"hello.txt","old_text":"World","new_text":"Agent"}',
+      }],
+    },
+    { text: "Changed." },
+  ]);
+  await using tern = await startRepl(project, model, "--approve edits");
+  await tern.send("change it", "Enter");
+  const screen = await tern.waitFor("Changed.");
+  assertStringIncludes(screen, "-Hello World\n+Hello Agent\n+1 −1 lines");
+  assertStringIncludes(screen, "⎿ ok hello.txt: +1 −1 lines");
+  assert(!screen.includes("Allow edit_file"), screen);
+});

@@ -96,3 +96,19 @@ Deno.test("/cost, /context, /permissions and /thinking report from the session's
   assertStringIncludes(text, "Reasoning is hidden.");
   assertEquals(ctx.screen.showsReasoning, false);
 });
+
+Deno.test("/expand prints the last tool output in full, escapes made visible", async () => {
+  const { table, ctx, output } = setup();
+  await runSlashCommand("/expand", table, ctx);
+  ctx.screen.handle({
+    type: "tool_result",
+    id: "1",
+    name: "execute_command",
+    content: "line 1\n\x1b[31mline 2\n[exit code 0]",
+    isError: false,
+    details: { exitCode: 0 },
+  });
+  await runSlashCommand("/expand", table, ctx);
+  assertStringIncludes(output(), "No tool has run yet.");
+  assertStringIncludes(output(), "── execute_command output ──\nline 1\n␛[31mline 2\n[exit code 0]\n");
+});

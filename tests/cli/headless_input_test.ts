@@ -1,0 +1,39 @@
+import { assertEquals } from "../support/assert.ts";
+import { headlessTask, MAX_STDIN_CHARS, type StdinLike } from "../../src/cli/headless_input.ts";
+import { runTern } from "../support/cli.ts";
+import { startFakeModel } from "../support/fake_model_server.ts";
+import { tempProject } from "../support/temp_project.ts";
+
+function stdinOf(text: string, piped = true): StdinLike {
+  return { readable: new Blob([text]).stream(), isPiped: () => piped };
+}
+
+Deno.test("headlessTask() reads the task from stdin for -p -, and attaches piped input to -p TASK", async () => {
+  assertEquals(await headlessTask("-", stdinOf("  fix the build\n")), "fix the build");
+  assertEquals(
+    await headlessTask("why does this fail?", stdinOf("error: x\n")),
+    "why does this fail?\n\nInput piped to tern:\n<stdin>\nerror: x\n</stdin>",
+  );
+  assertEquals(await headlessTask("task", stdinOf("ignored", false)), "task");
+  assertEquals(await headlessTask("task", stdinOf("")), "task");
+  const long = await headlessTask("t", stdinOf("a".repeat(MAX_STDIN_CHARS) + "END"));
+  assertEquals(
+    long.includes(`the last ${MAX_STDIN_CHARS} characters`) && long.includes("END\n</stdin>"),
+    true,
+  );
+});
+
+Deno.test("tern -p - takes the task from stdin; piped input reaches the model with -p TASK", async () => {
+  await using project = await tempProject();
+  await using model = await startFakeModel([{ text: "one" }, { text: "two" }]);
+  const env = { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "m" };
+  const first = await runTern({ cwd: project.path, args: ["-p", "-"], env, input: "task from stdin\n" });
+  assertEquals([first.code, first.stdout.trim()], [0, "one"]);
+  const second = await runTern({ cwd: project.path, args: ["-p", "explain"], env, input: "log line\n" });
+  assertEquals([second.code, second.stdout.trim()], [0, "two"]);
+  const users = model.requests.map((request) =>
+    (request.messages as { role: string; content: string }[]).find((message) => message.role === "user")!
+      .content
+  );
+  assertEquals(users, ["task from stdin", "explain\n\nInput piped to tern:\n<stdin>\nlog line\n</stdin>"]);
+});
