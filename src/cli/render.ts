@@ -163,6 +163,12 @@ export class Renderer {
     const head = first === "" ? "" : ` ${this.#paint("dim", terminalSafe(clip(first, 100)))}`;
     const tail = facts === "" ? "" : first === "" ? ` ${facts}` : ` ${this.#paint("dim", `· ${facts}`)}`;
     let line = `  ${this.#paint("dim", "⎿")} ${status}${head}${tail}`;
+    // A refusal says what to do about it (which flag, which rule): shown whole, never cut.
+    if (event.errorKind === "denied" && event.content.length > 100) {
+      line = `  ${this.#paint("dim", "⎿")} ${status} ${
+        this.#paint("yellow", terminalSafe(event.content.replace(/\s+/g, " ")))
+      }`;
+    }
     // A failed command shows its last lines: usually the error that matters.
     if (ran && event.isError) {
       const last = event.content.split("\n").filter((l) =>

@@ -37,3 +37,23 @@ Deno.test("tern -p - takes the task from stdin; piped input reaches the model wi
   );
   assertEquals(users, ["task from stdin", "explain\n\nInput piped to tern:\n<stdin>\nlog line\n</stdin>"]);
 });
+
+Deno.test("a refused write is listed in --output json as a permission denial and told in full on stderr", async () => {
+  await using project = await tempProject({ "a.txt": "old\n" });
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "write_file", arguments: JSON.stringify({ path: "b.txt", content: "new\n" }) }] },
+    { text: "Could not write." },
+  ]);
+  const env = { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "m" };
+  const run = await runTern({ cwd: project.path, args: ["-p", "write it", "--output", "json"], env });
+  assertEquals(run.code, 0, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assertEquals(result.permission_denials.length, 1);
+  assertEquals(result.permission_denials[0].tool_name, "write_file");
+  assertEquals(result.permission_denials[0].reason.includes("--approve edits"), true);
+  assertEquals(
+    run.stderr.includes("rerunning tern with --approve edits. Continue without it"),
+    true,
+    run.stderr,
+  );
+});
