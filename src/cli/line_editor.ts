@@ -25,6 +25,9 @@ export type EditOutcome =
   | { kind: "clear-screen" }
   | { kind: "none" };
 
+/** A recalled history entry with more lines than this is shown behind a marker. */
+const MAX_SHOWN_LINES = 10;
+
 /** A paste at least this long (or of several lines) is kept behind a marker. */
 const PASTE_MARKER_CHARS = 200;
 
@@ -199,6 +202,7 @@ export class LineEditor {
     if (this.#browse === this.#history.length) this.#draft = this.text;
     this.#browse = next;
     this.#reset(next === this.#history.length ? this.#draft : this.#history[next], true);
+    this.#collapse();
     return { kind: "edit" };
   }
 
@@ -210,10 +214,24 @@ export class LineEditor {
       const found = this.searchMatch();
       this.search = undefined;
       if (key.kind === "escape" || key.kind === "ctrl-c") return { kind: "edit" };
-      if (found !== undefined) this.#reset(found, true);
+      if (found !== undefined) {
+        this.#reset(found, true);
+        this.#collapse();
+      }
       return key.kind === "enter" ? this.apply(key) : { kind: "edit" };
     }
     return { kind: "edit" };
+  }
+
+  /** A recalled entry too tall to edit on screen is held behind a paste marker, like the paste it was. */
+  #collapse(): void {
+    const lines = this.text.split("\n").length;
+    if (lines <= MAX_SHOWN_LINES || [...this.#pastes.keys()].some((marker) => this.text.includes(marker))) {
+      return;
+    }
+    const text = this.text;
+    this.#reset("", true);
+    this.#paste(text);
   }
 
   #paste(raw: string): void {

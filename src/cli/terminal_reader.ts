@@ -15,6 +15,9 @@ import { visibleWidth } from "./_text_layout.ts";
 /** How long a lone ESC waits for the rest of a sequence. */
 const ESC_WAIT_MS = 30;
 
+/** Quiet time after the last resize signal before the prompt is drawn again. */
+const RESIZE_SETTLE_MS = 100;
+
 /** What the terminal reader needs; everything but the history has a default. */
 export interface TerminalReaderOptions {
   history?: PromptHistory;
@@ -89,7 +92,12 @@ export function terminalReader(options: TerminalReaderOptions = {}): LineReader 
         const draw = (final = false) => {
           const searching = editor.search !== undefined;
           const shownPrompt = searching ? `(search: ${terminalSafe(editor.search!)}) › ` : prompt;
-          const shownText = searching ? editor.searchMatch() ?? "" : editor.text;
+          // A match of several lines shows its first; Enter takes it whole.
+          const match = editor.searchMatch() ?? "";
+          const firstLine = match.split("\n")[0];
+          const shownText = searching
+            ? firstLine + (match.includes("\n") ? ` … (${match.split("\n").length} lines)` : "")
+            : editor.text;
           const cursor = searching ? shownText.length : editor.cursor;
           const cols = columns();
           const view = layout(shownPrompt, shownText, final ? shownText.length : cursor, cols);
@@ -116,6 +124,7 @@ export function terminalReader(options: TerminalReaderOptions = {}): LineReader 
 
         const finish = (value: string | null) => {
           clearTimeout(timer);
+          clearTimeout(resizeTimer);
           input.off("data", onData);
           Deno.removeSignalListener("SIGWINCH", onResize);
           write("\x1b[?2004l");
@@ -176,10 +185,16 @@ export function terminalReader(options: TerminalReaderOptions = {}): LineReader 
           }, ESC_WAIT_MS);
         };
 
+        // After a resize, where the terminal put the old drawing is its own business (some re-flow, some
+        // cut): rather than guess, start a fresh area below it, once the resizing has settled.
+        let resizeTimer: ReturnType<typeof setTimeout> | undefined;
         const onResize = () => {
-          // The terminal re-flowed what was drawn: place the cursor by the new width, then draw again.
-          shownRow = layout(prompt, editor.text, editor.cursor, columns()).cursorRow;
-          draw();
+          clearTimeout(resizeTimer);
+          resizeTimer = setTimeout(() => {
+            write("\x1b[J\r\n");
+            shownRow = 0;
+            draw();
+          }, RESIZE_SETTLE_MS);
         };
 
         input.setRawMode(true);

@@ -68,3 +68,11 @@ Deno.test("LineEditor: Ctrl-C clears a line, then interrupts; Ctrl-D exits only 
   assertEquals(editor.apply(key("ctrl-c")), { kind: "interrupt" });
   assertEquals(editor.apply(key("ctrl-d")), { kind: "exit" });
 });
+
+Deno.test("LineEditor recalls a tall history entry behind a marker and submits it whole", () => {
+  const tall = Array.from({ length: 30 }, (_, i) => `row ${i}`).join("\n");
+  const editor = new LineEditor([tall]);
+  editor.apply(key("up"));
+  assertEquals(editor.text, "[pasted 30 lines #1]");
+  assertEquals(editor.apply(key("enter")), { kind: "submit", text: tall });
+});
