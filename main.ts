@@ -66,8 +66,10 @@ async function main(argv: string[]): Promise<number> {
       Deno.addSignalListener(signal, () => controller.abort());
     }
     const { conversation, registry } = startConversation();
+    const { task, note } = await headlessTask(config.prompt); // `-p -`, or piped input attached
+    if (note) console.error(`tern: ${note}`);
     return await runHeadless({
-      task: await headlessTask(config.prompt), // `-p -`, or piped input attached
+      task,
 
       output: config.output,
       conversation,

@@ -4,23 +4,35 @@ import { runTern } from "../support/cli.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
 import { tempProject } from "../support/temp_project.ts";
 
-function stdinOf(text: string, piped = true): StdinLike {
-  return { readable: new Blob([text]).stream(), isPiped: () => piped };
+function stdinOf(text: string, terminal = false): StdinLike {
+  return { readable: new Blob([text]).stream(), isTerminal: () => terminal };
+}
+
+/** A stdin that stays open and never sends anything. */
+function silentStdin(): StdinLike {
+  return { readable: new ReadableStream({ pull: () => new Promise(() => {}) }), isTerminal: () => false };
 }
 
 Deno.test("headlessTask() reads the task from stdin for -p -, and attaches piped input to -p TASK", async () => {
-  assertEquals(await headlessTask("-", stdinOf("  fix the build\n")), "fix the build");
+  assertEquals(await headlessTask("-", stdinOf("  fix the build\n")), { task: "fix the build" });
   assertEquals(
     await headlessTask("why does this fail?", stdinOf("error: x\n")),
-    "why does this fail?\n\nInput piped to tern:\n<stdin>\nerror: x\n</stdin>",
+    { task: "why does this fail?\n\nInput piped to tern:\n<stdin>\nerror: x\n</stdin>" },
   );
-  assertEquals(await headlessTask("task", stdinOf("ignored", false)), "task");
-  assertEquals(await headlessTask("task", stdinOf("")), "task");
-  const long = await headlessTask("t", stdinOf("a".repeat(MAX_STDIN_CHARS) + "END"));
+  assertEquals(await headlessTask("task", stdinOf("ignored", true)), { task: "task" });
+  assertEquals(await headlessTask("task", stdinOf("")), { task: "task" });
+  const { task: long } = await headlessTask("t", stdinOf("a".repeat(MAX_STDIN_CHARS) + "END"));
   assertEquals(
     long.includes(`the last ${MAX_STDIN_CHARS} characters`) && long.includes("END\n</stdin>"),
     true,
   );
+});
+
+Deno.test("headlessTask() gives up on a stdin that stays open and silent, with a note", async () => {
+  assertEquals(await headlessTask("task", silentStdin(), 50), {
+    task: "task",
+    note: "no input arrived on stdin within 0.05 s; running without it",
+  });
 });
 
 Deno.test("tern -p - takes the task from stdin; piped input reaches the model with -p TASK", async () => {
