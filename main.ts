@@ -33,6 +33,9 @@ async function main(argv: string[]): Promise<number> {
   const settings = await loadProjectSettings(root);
   for (const warning of settings.warnings) console.error(`tern: ${warning}`);
   const rules = new PermissionRules(settings.permissions);
+  for (const rule of rules.invalid) {
+    console.error(`tern: .tern/settings.json: "${rule}" is not a rule like "edit_file(src/**)"`);
+  }
   const client = createClient({ api: config.api, baseUrl: config.baseUrl, apiKey: config.apiKey });
   const preset = findProvider(config.provider);
   const sandbox = await sandboxStatus(config.sandbox);
@@ -70,7 +73,6 @@ async function main(argv: string[]): Promise<number> {
     if (note) console.error(`tern: ${note}`);
     return await runHeadless({
       task,
-
       output: config.output,
       conversation,
       stdout: streamSink(Deno.stdout),

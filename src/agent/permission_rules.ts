@@ -75,11 +75,14 @@ export function suggestRules(request: ApprovalRequest): { rule: string; label: s
 export class PermissionRules {
   #allow: PermissionRule[] = [];
   #deny: PermissionRule[] = [];
+  /** Given rules that did not parse (skipped), for a warning. */
+  readonly invalid: string[] = [];
 
-  /** Rules that do not parse are skipped (config reports them). */
+  /** Rules that do not parse are skipped and listed in `invalid`. */
   constructor(rules: { allow?: string[]; deny?: string[] } = {}) {
-    for (const text of rules.allow ?? []) this.add("allow", text);
-    for (const text of rules.deny ?? []) this.add("deny", text);
+    for (const list of ["allow", "deny"] as const) {
+      for (const text of rules[list] ?? []) if (!this.add(list, text)) this.invalid.push(text);
+    }
   }
 
   /** Adds a rule; false when it does not parse. */

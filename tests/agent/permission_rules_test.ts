@@ -26,6 +26,7 @@ Deno.test("parseRule() reads tool and tool(pattern), and refuses anything else",
   assertEquals(parseRule("edit_file"), { text: "edit_file", tool: "edit_file", pattern: undefined });
   assertEquals(parseRule("execute_command(npm test*)")?.pattern, "npm test*");
   assertEquals(parseRule("not a rule"), undefined);
+  assertEquals(new PermissionRules({ allow: ["edit_file", "bad rule("] }).invalid, ["bad rule("]);
 });
 
 Deno.test("a prefix rule allows the command and its longer forms, never a compound command", () => {
