@@ -18,6 +18,7 @@ import { BUILTIN_COMMANDS } from "./src/cli/slash_commands.ts";
 import { builtinTools } from "./src/tools/builtin.ts";
 import { createRegistry } from "./src/tools/registry.ts";
 import { runHeadless } from "./src/cli/headless.ts";
+import { headlessTask } from "./src/cli/headless_input.ts";
 import { adviseOnLlmProblem } from "./src/cli/errors.ts";
 import { runRepl } from "./src/cli/repl.ts";
 import { askOnTerminal, checkProjectEndpoint } from "./src/cli/endpoint_trust.ts";
@@ -32,6 +33,11 @@ import { COMMIT } from "./src/cli/build_info.ts";
 
 /** Run before exit: MCP servers are stopped. */
 const atExit: (() => Promise<void>)[] = [];
+import { PermissionRules } from "./src/agent/permission_rules.ts";
+import { loadProjectSettings, saveRule } from "./src/config/project_settings.ts";
+import { PromptHistory } from "./src/cli/prompt_history.ts";
+import { createCompleter } from "./src/cli/completion.ts";
+import { slashCommands } from "./src/cli/slash_commands.ts";
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "sessions") {
@@ -48,6 +54,13 @@ async function main(argv: string[]): Promise<number> {
     trusted: args.trustProjectEnv ?? false,
     ask: interactive ? askOnTerminal : undefined,
   });
+  // Permission rules from .tern/settings.json: allow and deny, for the REPL and headless runs alike.
+  const settings = await loadProjectSettings(root);
+  for (const warning of settings.warnings) console.error(`tern: ${warning}`);
+  const rules = new PermissionRules(settings.permissions);
+  for (const rule of rules.invalid) {
+    console.error(`tern: .tern/settings.json: "${rule}" is not a rule like "edit_file(src/**)"`);
+  }
   const sandbox = await sandboxStatus(config.sandbox);
   const shell = { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] };
   const web = { allowLocal: args.allowLocalFetch === true };
@@ -96,14 +109,21 @@ async function main(argv: string[]): Promise<number> {
       Deno.addSignalListener(signal, () => controller.abort());
     }
     const { conversation, registry, session } = first;
+    const { task, note } = await headlessTask(config.prompt); // `-p -`, or piped input attached
+    if (note) console.error(`tern: ${note}`);
     return await runHeadless({
-      task: config.prompt,
+      task,
       output: config.output,
       conversation,
       sessionId: session?.id,
       stdout: streamSink(Deno.stdout),
       stderr: streamSink(Deno.stderr),
-      loop: { ...loop, registry, signal: controller.signal, approve: createApprovalGate(config.approve) },
+      loop: {
+        ...loop,
+        registry,
+        signal: controller.signal,
+        approve: createApprovalGate(config.approve, undefined, { rules }),
+      },
       debug,
     });
   }
@@ -118,6 +138,25 @@ async function main(argv: string[]): Promise<number> {
   if (snapshots === null) {
     banner.push("git not found: /undo can rewind the conversation but not restore files");
   }
+  const commands = [
+    ...BUILTIN_COMMANDS,
+    mcpCommand(mcp.hub, mcp.notes),
+    skillsCommand(skills, skillProblems),
+    modelCommand({
+      presets: PROVIDERS,
+      current: () => ({
+        provider: config.provider,
+        label: config.label,
+        model: config.model,
+        api: config.api,
+      }),
+      switchTo: async (choice) => {
+        config = await switchProvider(config, choice, Deno.env.toObject());
+        Object.assign(loop, fields(config));
+        return { provider: config.provider, label: config.label, model: config.model, api: config.api };
+      },
+    }),
+  ];
   return await runRepl({
     banner,
     initial: first,
@@ -128,28 +167,18 @@ async function main(argv: string[]): Promise<number> {
     app: { root, starter, snapshots, loop },
     debug,
     policy: config.approve,
-    reader: createLineReader(),
+    rules,
+    saveRule: (rule) => saveRule(root, "allow", rule),
+    reader: createLineReader({
+      history: await PromptHistory.load(root),
+      complete: createCompleter(
+        () => slashCommands(commands).flatMap((c) => [c.name, ...(c.aliases ?? [])]),
+        root,
+      ),
+    }),
     sink: streamSink(Deno.stdout),
     loop,
-    commands: [
-      ...BUILTIN_COMMANDS,
-      mcpCommand(mcp.hub, mcp.notes),
-      skillsCommand(skills, skillProblems),
-      modelCommand({
-        presets: PROVIDERS,
-        current: () => ({
-          provider: config.provider,
-          label: config.label,
-          model: config.model,
-          api: config.api,
-        }),
-        switchTo: async (choice) => {
-          config = await switchProvider(config, choice, Deno.env.toObject());
-          Object.assign(loop, fields(config));
-          return { provider: config.provider, label: config.label, model: config.model, api: config.api };
-        },
-      }),
-    ],
+    commands,
   });
 }
 

@@ -89,7 +89,7 @@ Deno.test("tern -p --output stream-json prints one event per line, ending with f
   });
   assertEquals(run.code, 0, run.stderr);
   const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
-  assertEquals(events.at(-1), { type: "final", text: "Hi there.", exitReason: "done", partial: false });
+  assertEquals(events.at(-1), { type: "final", text: "Hi there.", exit_reason: "done", partial: false });
   assert(events.some((event) => event.type === "reasoning_delta"));
 });
 

@@ -8,6 +8,7 @@ import { protectedPathReason } from "../config/protected_paths.ts";
 export { protectedPathReason };
 import type { ToolCall } from "../llm/types.ts";
 import type { CallInspection } from "../tools/tool.ts";
+import type { PermissionRules } from "./permission_rules.ts";
 
 /** `ask`: ask before edits and risky commands; `edits`: edits run, risky commands ask; `all`: everything runs. */
 export type ApprovalPolicy = ApproveMode;
@@ -43,6 +44,8 @@ export type Assessment =
 export type ApprovalAnswer =
   | { kind: "once" }
   | { kind: "session" }
+  /** Yes, and allow what `rule` covers from now on (saved in the project's settings). */
+  | { kind: "rule"; rule: string }
   | { kind: "deny"; reason?: string }
   | { kind: "abort" };
 
@@ -130,21 +133,35 @@ export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest):
  * Builds the gate. Without `askHuman` (headless, or no terminal), every call that would ask is refused
  * with a result naming the flag that allows it. A "session" answer is remembered in `options.session`
  * (pass the REPL's, so it outlives the task) and covers later rememberable calls of the same tool.
+ * Permission rules: a deny rule refuses a call whatever the policy; an allow rule (or a "rule" answer,
+ * passed to `saveRule`) lets a call run unasked, but never a protected path or a network request.
  */
 export function createApprovalGate(
   policy: ApprovalPolicy,
   askHuman?: AskHuman,
-  options: { session?: ApprovalSession } = {},
+  options: { session?: ApprovalSession; rules?: PermissionRules; saveRule?: (rule: string) => void } = {},
 ): ApprovalGate {
   const session = options.session ?? new ApprovalSession();
   return async (request) => {
+    const denied = options.rules?.match("deny", request);
+    if (denied) {
+      return {
+        allow: false,
+        reason: `${request.call.name} was not run: the project's permission rule "deny ${denied.text}" ` +
+          `(.tern/settings.json) refuses it. Do not retry it; try another way or ask the user.`,
+      };
+    }
     const need = assessRequest(policy, request);
     if (!need.ask) return { allow: true };
     if (need.rememberable && session.allows(request.call.name)) return { allow: true };
+    if (need.rememberable && options.rules?.match("allow", request)) return { allow: true };
     if (!askHuman) return { allow: false, reason: headlessRefusal(policy, request, need) };
     const answer = toAnswer(await askHuman(request, need));
     if (answer.kind === "session" && need.rememberable) session.allow(request.call.name);
-    if (answer.kind === "once" || answer.kind === "session") return { allow: true };
+    if (answer.kind === "rule" && need.rememberable && options.rules?.add("allow", answer.rule)) {
+      options.saveRule?.(answer.rule);
+    }
+    if (answer.kind === "once" || answer.kind === "session" || answer.kind === "rule") return { allow: true };
     if (answer.kind === "abort") {
       return {
         allow: false,

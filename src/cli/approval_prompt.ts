@@ -1,7 +1,10 @@
 /** The REPL's approval prompt: shows what a call will do (its tool's preview: a diff, the whole command), then asks. */
 import { styleText } from "node:util";
 import type { ApprovalAnswer, ApprovalRequest, AskHuman, Assessment } from "../agent/approval.ts";
+import { suggestRules } from "../agent/permission_rules.ts";
+import { chooseOne } from "./choice_prompt.ts";
 import { diffSummary, formatDiffSummary, renderDiff, terminalSafe } from "./diff_view.ts";
+import { terminalReader } from "./terminal_reader.ts";
 
 /** Why the policy asks (the `ask: true` half of an Assessment). */
 export type ApprovalNeed = Extract<Assessment, { ask: true }>;
@@ -9,13 +12,17 @@ export type ApprovalNeed = Extract<Assessment, { ask: true }>;
 /** One answer offered at the prompt; a disabled one is shown greyed out with why, so numbers never shift. */
 export interface ApprovalChoice {
   name: string;
-  value: ApprovalAnswer["kind"];
+  /** The answer; "rule:<rule>" is "yes, and always allow what <rule> covers" (saved for the project). */
+  value: Exclude<ApprovalAnswer["kind"], "rule"> | `rule:${string}`;
   disabled?: string;
 }
 
-/** The two questions the asker puts; injectable so the flow is testable without a terminal. */
+/**
+ * The two questions the asker puts; injectable so the flow is testable without a terminal. Either rejects
+ * when the user cancels (Esc, Ctrl-C, Ctrl-D): the turn stops.
+ */
 export interface ApprovalPrompts {
-  choose(message: string, choices: ApprovalChoice[]): Promise<ApprovalAnswer["kind"]>;
+  choose(message: string, choices: ApprovalChoice[]): Promise<ApprovalChoice["value"]>;
   reason(message: string): Promise<string>;
 }
 
@@ -29,18 +36,23 @@ export interface TerminalAskerOptions {
   show?: (text: string) => void;
   useColor?: boolean;
   prompts?: ApprovalPrompts;
+  /** Offer "always allow" rules (saved in .tern/settings.json) besides "this session". */
+  offerRules?: boolean;
 }
 
-/** The inquirer prompts: a numbered select (1-4 or arrows, Enter), then an optional free-text reason. */
-export const inquirerPrompts: ApprovalPrompts = {
-  // Loaded on first use: the library costs ~60 ms of start-up that headless runs never need.
+/** The terminal prompts: a numbered choice (digits, or arrows and Enter), then an optional one-line reason. */
+export const terminalPrompts: ApprovalPrompts = {
   choose: async (message, choices) => {
-    const { select } = await import("@inquirer/prompts");
-    return await select({ message, choices, default: "once", theme: { indexMode: "number" } });
+    const value = await chooseOne(message, choices, {
+      useColor: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
+    });
+    if (value === undefined) throw new Error("cancelled at the prompt");
+    return value;
   },
   reason: async (message) => {
-    const { input } = await import("@inquirer/prompts");
-    return await input({ message });
+    const text = await terminalReader().read(`${message} › `, { interruptEnds: true });
+    if (text === null) throw new Error("cancelled at the prompt");
+    return text;
   },
 };
 
@@ -51,17 +63,19 @@ export const inquirerPrompts: ApprovalPrompts = {
 export function terminalAsker(options: TerminalAskerOptions): AskHuman {
   const useColor = options.useColor ?? Deno.stdout.isTerminal();
   const show = options.show ?? ((text: string) => console.log(text));
-  const prompts = options.prompts ?? inquirerPrompts;
+  const prompts = options.prompts ?? terminalPrompts;
   return async (request, need) => {
     options.beforeAsk();
     show(approvalView(request, need, { useColor }));
     try {
-      const kind = await prompts.choose(describeCall(request), approvalChoices(request, need));
+      const choices = approvalChoices(request, need, { offerRules: options.offerRules });
+      const kind = await prompts.choose(describeCall(request), choices);
+      if (kind.startsWith("rule:")) return { kind: "rule", rule: kind.slice("rule:".length) };
       if (kind === "abort") options.onInterrupt();
       if (kind !== "deny") return { kind } as ApprovalAnswer;
       return { kind, reason: await prompts.reason("Why? (sent to the model; Enter to skip)") };
     } catch {
-      // ExitPromptError: Ctrl-C (or the terminal went away) at the prompt stops the turn.
+      // Esc, Ctrl-C or Ctrl-D (or the terminal went away) at the prompt stops the turn.
       options.onInterrupt();
       return { kind: "abort" };
     }
@@ -72,7 +86,11 @@ export function terminalAsker(options: TerminalAskerOptions): AskHuman {
  * The four answers, always in the same places (1 yes, 2 yes for the session, 3 no with a reason, 4 abort);
  * "don't ask again" is disabled where the policy never remembers (protected paths, network).
  */
-export function approvalChoices(request: ApprovalRequest, need: ApprovalNeed): ApprovalChoice[] {
+export function approvalChoices(
+  request: ApprovalRequest,
+  need: ApprovalNeed,
+  options: { offerRules?: boolean } = {},
+): ApprovalChoice[] {
   const session: ApprovalChoice = {
     name: `Yes, and don't ask again for ${request.call.name} this session`,
     value: "session",
@@ -84,9 +102,17 @@ export function approvalChoices(request: ApprovalRequest, need: ApprovalNeed): A
     };
     session.disabled = every[need.why] ?? "(protected path: asked every time)";
   }
+  // "Always allow" rules, saved for the project; never offered where the policy always asks.
+  const rules: ApprovalChoice[] = options.offerRules && need.rememberable
+    ? suggestRules(request).map(({ rule, label }) => ({
+      name: `Yes, and always allow ${terminalSafe(label)} (saves ${terminalSafe(rule)})`,
+      value: `rule:${rule}` as const,
+    }))
+    : [];
   return [
     { name: "Yes", value: "once" },
     session,
+    ...rules,
     { name: "No, and tell the model why", value: "deny" },
     { name: "No, abort this turn", value: "abort" },
   ];

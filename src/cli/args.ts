@@ -56,7 +56,8 @@ Usage:
   tern -p "TASK" [options]  run one task headless: the answer to stdout, progress to stderr
 
 Options:
-  -p, --print TASK          run TASK without the interactive session
+  -p, --print TASK          run TASK without the interactive session; "-" reads TASK from stdin,
+                            and input piped to tern is attached to TASK as context
       --output FORMAT       text (default), json (one object at the end) or stream-json
                             (one event a line); json and stream-json need -p
       --provider NAME       deepseek (default), openai, anthropic, gemini, groq, mistral, xai, glm,

@@ -36,9 +36,15 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
     showReasoning: false,
     useColor: stderr.isTerminal,
   });
-  const onEvent: LoopOptions["onEvent"] = output === "stream-json"
-    ? (event) => stdout.write(JSON.stringify(event) + "\n")
-    : (event) => progress.handle(event);
+  // Calls refused for lack of approval: listed in the json result so a script sees what did not run.
+  const denials: PermissionDenial[] = [];
+  const onEvent: LoopOptions["onEvent"] = (event) => {
+    if (event.type === "tool_result" && event.errorKind === "denied") {
+      denials.push({ tool_name: event.name, tool_call_id: event.id, reason: event.content });
+    }
+    if (output === "stream-json") stdout.write(JSON.stringify(snakeCaseKeys(event)) + "\n");
+    else progress.handle(event);
+  };
   let result: TaskResult;
   try {
     result = await runTask(options.conversation, options.task, { ...options.loop, onEvent });
@@ -50,7 +56,8 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
   if (result.exitReason === "cancelled" && output !== "stream-json") stderr.write("tern: cancelled\n");
   if (output === "json") {
     const sessionId = options.sessionId ? { session_id: options.sessionId } : {};
-    stdout.write(JSON.stringify({ ...resultObject(result, options.loop.model), ...sessionId }) + "\n");
+    const object = { ...resultObject(result, options.loop.model), permission_denials: denials, ...sessionId };
+    stdout.write(JSON.stringify(object) + "\n");
   } else if (output === "text") {
     if (result.partial) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
     if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
@@ -58,16 +65,24 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
   return exitCodeFor(result.exitReason);
 }
 
+/** A call the approval gate refused, as `--output json` lists it. */
+export interface PermissionDenial {
+  tool_name: string;
+  tool_call_id: string;
+  reason: string;
+}
+
 /**
- * The `--output json` object: `{result, exit_reason, turns, tool_calls, usage}` (+ partial, error). `usage`
- * carries `cache_read_tokens` (prompt tokens read from the provider's cache; `cached_tokens` is the same
- * figure under its older name) and `cost_usd`, null when `model`'s price is not known.
+ * The `--output json` object: `{result, exit_reason, partial, turns, tool_calls, usage}` (+ error); a
+ * cancelled run is partial too. `usage` carries `cache_read_tokens` (prompt tokens read from the provider's
+ * cache; `cached_tokens` is the same figure under its older name) and `cost_usd`, null when `model`'s price
+ * is not known.
  */
 export function resultObject(result: TaskResult, model = ""): Record<string, unknown> {
   return {
     result: result.text,
     exit_reason: result.exitReason,
-    partial: result.partial,
+    partial: result.partial || result.exitReason === "cancelled",
     turns: result.turns,
     tool_calls: result.toolCalls,
     usage: {
@@ -81,4 +96,15 @@ export function resultObject(result: TaskResult, model = ""): Record<string, unk
     },
     ...(result.error ? { error: result.error } : {}),
   };
+}
+
+/** The same value with every object key in snake_case, so stream-json and json use the same names. */
+export function snakeCaseKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(snakeCaseKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map((
+      [key, inner],
+    ) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeCaseKeys(inner)]),
+  );
 }

@@ -1,72 +1,25 @@
 /** Reads the user's next prompt: line editing and history on a terminal, plain lines from a pipe. */
 import process from "node:process";
-import { createInterface, type Interface } from "node:readline";
+import { createInterface } from "node:readline";
+import { terminalReader, type TerminalReaderOptions } from "./terminal_reader.ts";
+
+/** What the REPL can hook into while a prompt is read. */
+export interface ReadHooks {
+  /** Shift+Tab: cycle something (the approval mode) and return the prompt to show from now on. */
+  cycle?: () => string;
+  /** Ctrl-C on an empty line ends the read at once (a sub-prompt), instead of asking for a second one. */
+  interruptEnds?: boolean;
+}
 
 /** Reads prompts; `read` resolves null when the user wants to leave (Ctrl-D, Ctrl-C twice, end of input). */
 export interface LineReader {
-  read(prompt: string): Promise<string | null>;
+  read(prompt: string, hooks?: ReadHooks): Promise<string | null>;
   close(): void;
 }
 
-/** A reader for the terminal when stdin is one, else for piped input. */
-export function createLineReader(): LineReader {
-  return process.stdin.isTTY ? terminalReader() : pipeReader();
-}
-
-/**
- * On a terminal, each prompt gets its own readline interface, closed before the task runs: the terminal is
- * back in cooked mode, so Ctrl-C during a task arrives as SIGINT and cancels it instead of being swallowed.
- */
-function terminalReader(): LineReader {
-  const history: string[] = [];
-  let lastInterrupt = 0;
-  return {
-    read: (text) =>
-      new Promise((resolve) => {
-        // A newline inside a readline prompt breaks its Ctrl-C handling in Deno: print it apart.
-        const prompt = text.slice(text.lastIndexOf("\n") + 1);
-        process.stdout.write(text.slice(0, text.length - prompt.length));
-        const rl = createInterface({
-          input: process.stdin,
-          output: process.stdout,
-          terminal: true,
-          history: [...history],
-          historySize: 1000,
-          removeHistoryDuplicates: true,
-        });
-        let settled = false;
-        const finish = (value: string | null) => {
-          if (settled) return;
-          settled = true;
-          rl.close();
-          resolve(value);
-        };
-        rl.on("line", (line) => {
-          if (line.trim() !== "" && history[0] !== line) history.unshift(line);
-          finish(line);
-        });
-        rl.on("SIGINT", () => {
-          if (rl.line.length > 0) return clearLine(rl, prompt);
-          if (Date.now() - lastInterrupt < 2000) return finish(null);
-          lastInterrupt = Date.now();
-          process.stdout.write("\n(press Ctrl-C again to exit, or Ctrl-D)\n");
-          rl.prompt();
-        });
-        rl.on("close", () => finish(null));
-        rl.setPrompt(prompt);
-        rl.prompt();
-      }),
-    close: () => {},
-  };
-}
-
-function clearLine(rl: Interface, prompt: string): void {
-  process.stdout.write("\n");
-  // Drop what was typed, as shells do on Ctrl-C.
-  (rl as unknown as { line: string; cursor: number }).line = "";
-  (rl as unknown as { line: string; cursor: number }).cursor = 0;
-  rl.setPrompt(prompt);
-  rl.prompt();
+/** A reader for the terminal when stdin is one (see terminal_reader.ts), else for piped input. */
+export function createLineReader(terminal: TerminalReaderOptions = {}): LineReader {
+  return process.stdin.isTTY ? terminalReader(terminal) : pipeReader();
 }
 
 /** Piped input: one interface for the whole run so no buffered line is lost between tasks. */

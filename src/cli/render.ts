@@ -4,6 +4,7 @@ import type { AgentEvent } from "../agent/events.ts";
 import type { Usage } from "../llm/types.ts";
 import type { ToolDetails } from "../tools/tool.ts";
 import { formatDiffSummary, terminalSafe } from "./diff_view.ts";
+import type { MarkdownOptions, MarkdownStream } from "./markdown.ts";
 
 type Color = "gray" | "red" | "green" | "yellow" | "cyan" | "bold" | "dim";
 
@@ -30,7 +31,16 @@ export function streamSink(stream: typeof Deno.stdout | typeof Deno.stderr): Sin
 export interface RenderOptions {
   showText: boolean;
   showReasoning: boolean;
+  /** A line per model call with its tokens (default true). */
+  showUsage?: boolean;
   useColor: boolean;
+  /**
+   * Renders the answer's markdown block by block (the REPL on a terminal); without it text streams raw.
+   * A factory, so headless runs never load the markdown modules.
+   */
+  markdown?: (options: MarkdownOptions) => MarkdownStream;
+  /** The terminal's width in cells, asked for each answer (default 80). */
+  width?: () => number;
 }
 
 const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -42,6 +52,10 @@ export class Renderer {
   #atLineStart = true;
   #mode: "none" | "reasoning" | "text" = "none";
   #spinner?: { timer: ReturnType<typeof setInterval>; started: number; label: string };
+  #markdown?: MarkdownStream;
+  #lastResult?: { name: string; content: string; spilledTo?: string };
+  /** Characters streamed since the model call began (the spinner's token estimate). */
+  #streamed = 0;
 
   constructor(sink: Sink, options: RenderOptions) {
     this.#sink = sink;
@@ -52,6 +66,7 @@ export class Renderer {
   handle(event: AgentEvent): void {
     switch (event.type) {
       case "model_start":
+        this.#streamed = 0;
         this.#startSpinner("thinking");
         break;
       case "reasoning_delta":
@@ -70,10 +85,13 @@ export class Renderer {
         if (event.effect === "exec" || event.effect === "network") this.#startSpinner("running");
         break;
       case "tool_result":
+        this.#lastResult = { name: event.name, content: event.content, spilledTo: event.details?.spilledTo };
         this.#line(this.#resultLine(event));
         break;
       case "usage":
-        this.#line(this.#paint("dim", formatUsage(event.usage)));
+        if (this.#options.showUsage !== false) {
+          this.#line(this.#paint("dim", formatUsage(event.usage)));
+        }
         break;
       case "retry":
         this.#line(
@@ -88,6 +106,7 @@ export class Renderer {
         this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", event.message));
         break;
       case "final":
+        this.#endMarkdown();
         this.#stopSpinner();
         if (!this.#atLineStart) this.#write("\n");
         this.#mode = "none";
@@ -97,9 +116,25 @@ export class Renderer {
 
   /** Stops the spinner and ends the current line, e.g. before an approval prompt takes the terminal. */
   pause(): void {
+    this.#endMarkdown();
     this.#stopSpinner();
     if (!this.#atLineStart) this.#write("\n");
     this.#mode = "none";
+  }
+
+  /** The last tool result shown (its tool, the text the model read, where the full output was saved). */
+  get lastResult(): { name: string; content: string; spilledTo?: string } | undefined {
+    return this.#lastResult;
+  }
+
+  /** Shows or hides the model's reasoning from now on (/thinking). */
+  setShowReasoning(show: boolean): void {
+    this.#options.showReasoning = show;
+  }
+
+  /** Whether reasoning is shown. */
+  get showsReasoning(): boolean {
+    return this.#options.showReasoning;
   }
 
   /** Prints a line of its own (banner, errors, notes). */
@@ -114,27 +149,80 @@ export class Renderer {
 
   #resultLine(event: Extract<AgentEvent, { type: "tool_result" }>): string {
     const status = event.isError ? this.#paint("red", "error") : this.#paint("green", "ok");
-    const diff = event.details?.diff;
-    // A change says what it did in its counts; anything else by its first line of output.
-    const first = diff && !event.isError
-      ? `${diff.path}${diff.created ? " (new)" : ""}: ${formatDiffSummary(diff)}`
-      : event.content.split("\n").find((line) => line.trim() !== "") ?? "";
-    const facts = resultFacts(event.details);
-    const tail = facts === "" ? "" : ` ${this.#paint("dim", `· ${facts}`)}`;
-    return `  ${this.#paint("dim", "⎿")} ${status} ${
-      this.#paint("dim", terminalSafe(clip(first, 100)))
-    }${tail}`;
+    const details = event.details;
+    const diff = details?.diff;
+    const ran = details?.exitCode !== undefined || details?.timedOut;
+    // A change says what it did in its counts, a command its exit, a page its range; else the first line.
+    let first: string;
+    if (diff && !event.isError) {
+      first = `${diff.path}${diff.created ? " (new)" : ""}: ${formatDiffSummary(diff)}`;
+    } else if (ran) first = "";
+    else if (details?.shown && !event.isError) first = "";
+    else first = event.content.split("\n").find((line) => line.trim() !== "") ?? "";
+    const facts = resultFacts(details, ran ? outputLines(event.content) : undefined);
+    const head = first === "" ? "" : ` ${this.#paint("dim", terminalSafe(clip(first, 100)))}`;
+    const tail = facts === "" ? "" : first === "" ? ` ${facts}` : ` ${this.#paint("dim", `· ${facts}`)}`;
+    let line = `  ${this.#paint("dim", "⎿")} ${status}${head}${tail}`;
+    // A refusal says what to do about it (which flag, which rule): shown whole, never cut.
+    if (event.errorKind === "denied" && event.content.length > 100) {
+      line = `  ${this.#paint("dim", "⎿")} ${status} ${
+        this.#paint("yellow", terminalSafe(event.content.replace(/\s+/g, " ")))
+      }`;
+    }
+    // A failed command shows its last lines: usually the error that matters.
+    if (ran && event.isError) {
+      const last = event.content.split("\n").filter((l) =>
+        l.trim() !== "" && !/^\[(exit code|timed out)/.test(l)
+      );
+      for (const text of last.slice(-3)) {
+        line += `\n      ${this.#paint("dim", terminalSafe(clip(text, 110)))}`;
+      }
+    }
+    return line;
   }
 
   #stream(mode: "reasoning" | "text", text: string): void {
     if (text === "") return;
+    this.#streamed += text.length;
+    if (mode === "text" && this.#options.markdown) return this.#streamMarkdown(text);
+    this.#endMarkdown();
     this.#stopSpinner();
     if (this.#mode !== mode && !this.#atLineStart) this.#write("\n");
     this.#mode = mode;
     this.#write(mode === "reasoning" ? this.#paint("gray", text) : text);
   }
 
+  /** Markdown prints whole blocks; until one is complete the spinner keeps showing time and tokens. */
+  #streamMarkdown(text: string): void {
+    if (this.#mode !== "text") {
+      this.#stopSpinner();
+      if (!this.#atLineStart) this.#write("\n");
+      if (this.#mode === "reasoning") this.#write("\n"); // a blank line between thinking and answer
+      this.#mode = "text";
+      const width = this.#options.width?.() ?? 80;
+      this.#markdown = this.#options.markdown!({
+        width: Math.max(20, width - 1),
+        color: this.#options.useColor,
+      });
+    }
+    const ready = this.#markdown!.push(text);
+    if (ready !== "") {
+      this.#stopSpinner();
+      this.#write(ready);
+    }
+    if (!this.#spinner) this.#startSpinner("writing", this.#spinnerStarted);
+  }
+
+  #endMarkdown(): void {
+    if (!this.#markdown) return;
+    const rest = this.#markdown.end();
+    this.#markdown = undefined;
+    this.#stopSpinner();
+    if (rest !== "") this.#write(rest);
+  }
+
   #line(text: string): void {
+    this.#endMarkdown();
     this.#stopSpinner();
     if (!this.#atLineStart) this.#write("\n");
     this.#mode = "none";
@@ -150,16 +238,22 @@ export class Renderer {
     return this.#options.useColor ? styleText(color, text) : text;
   }
 
-  #startSpinner(label: string): void {
+  #spinnerStarted = Date.now();
+
+  #startSpinner(label: string, started = Date.now()): void {
     this.#stopSpinner();
     if (!this.#sink.isTerminal) return;
-    const started = Date.now();
+    this.#spinnerStarted = started;
     let frame = 0;
     const draw = () => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      // About four characters a token: a live estimate until the usage arrives.
+      const tokens = this.#streamed > 0
+        ? ` · ~${Math.ceil(this.#streamed / 4).toLocaleString("en-US")} tokens`
+        : "";
       this.#sink.write(
         `\r${this.#paint("cyan", SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length])} ` +
-          this.#paint("dim", `${label} ${seconds}s`),
+          this.#paint("dim", `${label} ${seconds}s${tokens} · Esc cancels`),
       );
     };
     draw();
@@ -198,20 +292,37 @@ function clip(text: string, max: number): string {
   return line.length > max ? line.slice(0, max - 1) + "…" : line;
 }
 
-/** What a result's details add to its line: exit code, time, the page shown, where the full output went. */
-export function resultFacts(details: ToolDetails | undefined): string {
+/**
+ * What a result's details add to its line: the page shown ("lines 1–200 of 812", or "812 lines" when whole),
+ * exit code or timeout, time, a command's output size, where the full output went.
+ */
+export function resultFacts(details: ToolDetails | undefined, lines?: number): string {
   if (!details) return "";
   const facts: string[] = [];
-  if (details.shown && details.shown.to < details.shown.of) {
+  if (details.shown) {
     const { from, to, of, unit } = details.shown;
-    facts.push(`${unit} ${from}–${to} of ${of}`);
+    facts.push(
+      to < of || from > 1
+        ? `${unit} ${from}–${to} of ${of}`
+        : `${of} ${of === 1 ? unit.replace(/s$/, "") : unit}`,
+    );
   }
-  if (details.exitCode !== undefined) facts.push(`exit ${details.exitCode}`);
-  if (details.timedOut) facts.push("timed out");
-  if (details.durationMs !== undefined) facts.push(`${(details.durationMs / 1000).toFixed(1)} s`);
+  const seconds = details.durationMs !== undefined
+    ? `${(details.durationMs / 1000).toFixed(1)} s`
+    : undefined;
+  if (details.timedOut) facts.push(seconds ? `timed out after ${seconds}` : "timed out");
+  else if (details.exitCode !== undefined) facts.push(`exit ${details.exitCode}`);
+  if (seconds && !details.timedOut) facts.push(seconds);
+  if (lines !== undefined) facts.push(`${lines} line${lines === 1 ? "" : "s"} of output`);
   if (details.killedBackground) facts.push(`${details.killedBackground} background process(es) killed`);
-  if (details.spilledTo) facts.push(`full output saved to ${details.spilledTo}`);
+  if (details.spilledTo) facts.push(`full output: ${details.spilledTo}`);
   return facts.join(" · ");
+}
+
+/** Lines a command printed, without tern's own trailers ("[exit code 2]"). */
+function outputLines(content: string): number {
+  return content.split("\n").filter((line) => line.trim() !== "" && !/^\[(exit code|timed out)/.test(line))
+    .length;
 }
 
 /** "tokens: 1,234 in (1,000 cached) · 56 out (20 reasoning)". */

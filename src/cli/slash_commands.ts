@@ -24,6 +24,13 @@ export interface AppContext {
   /** Asks a question on the terminal; null at end of input. */
   ask(question: string): Promise<string | null>;
 }
+import type { ApprovalPolicy } from "../agent/approval.ts";
+import type { PermissionRules } from "../agent/permission_rules.ts";
+import type { SessionStats } from "./session_stats.ts";
+import { costCommand } from "./commands/cost.ts";
+import { expandCommand } from "./commands/expand.ts";
+import { permissionsCommand } from "./commands/permissions.ts";
+import { thinkingCommand } from "./commands/thinking.ts";
 
 /** What a command may see and do. */
 export interface SlashContext {
@@ -38,6 +45,10 @@ export interface SlashContext {
   screen: Renderer;
   /** Absent in tests of the table alone; commands that need it say they are unavailable. */
   app?: AppContext;
+  /** Tokens and cost so far (since start or /clear). */
+  stats: SessionStats;
+  /** The approval mode (Shift+Tab changes it) and the project's permission rules. */
+  approvals: { policy: ApprovalPolicy; rules: PermissionRules };
 }
 
 /** What the REPL does after a command. */
@@ -82,6 +93,10 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   memoryCommand,
   initCommand,
   undoCommand,
+  costCommand,
+  expandCommand,
+  permissionsCommand,
+  thinkingCommand,
   exit,
 ];
 
@@ -110,8 +125,33 @@ export async function runSlashCommand(
   const [name, ...args] = line.split(/\s+/);
   const command = table.find((entry) => entry.name === name || entry.aliases?.includes(name));
   if (command === undefined) {
-    ctx.screen.print(`Unknown command ${name}. /help lists the commands.`, "yellow");
+    const near = nearest(name, table.flatMap((entry) => [entry.name, ...(entry.aliases ?? [])]));
+    const hint = near ? `Did you mean ${near}? ` : "";
+    ctx.screen.print(`Unknown command ${name}. ${hint}/help lists the commands.`, "yellow");
     return "continue";
   }
   return await command.run({ ...ctx, args });
+}
+
+/** The name closest to `word` (edit distance at most 2), if any. */
+function nearest(word: string, names: string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = 3;
+  for (const name of names) {
+    const d = distance(word, name);
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best;
+}
+
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    row = next;
+  }
+  return row[b.length];
 }

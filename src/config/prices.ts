@@ -17,6 +17,8 @@ export const PRICES: Readonly<Record<string, ModelPrice>> = {
   "deepseek-reasoner": { input: 0.28, cachedInput: 0.028, output: 0.42 },
   "gpt-4.1": { input: 2, cachedInput: 0.5, output: 8 },
   "gpt-4.1-mini": { input: 0.4, cachedInput: 0.1, output: 1.6 },
+  "gpt-4.1-nano": { input: 0.1, cachedInput: 0.025, output: 0.4 },
+  "gpt-4o-mini": { input: 0.15, cachedInput: 0.075, output: 0.6 },
   "gpt-5": { input: 1.25, cachedInput: 0.125, output: 10 },
   "gpt-5-mini": { input: 0.25, cachedInput: 0.025, output: 2 },
   "claude-sonnet-4-5": { input: 3, cachedInput: 0.3, output: 15 },
@@ -45,9 +47,20 @@ export interface TokenCounts {
 /** What `tokens` cost on `model` in US dollars, or null when the model's price is not known. */
 export function costUsd(model: string, tokens: TokenCounts): number | null {
   const price = priceOf(model);
-  if (price === undefined) return null;
-  const cached = Math.min(tokens.cachedTokens ?? 0, tokens.promptTokens);
-  const dollars = (tokens.promptTokens - cached) * price.input + cached * price.cachedInput +
-    tokens.completionTokens * price.output;
-  return dollars / 1_000_000;
+  return price === undefined ? null : costOf(price, tokens);
+}
+
+/** The prices of `model`, if known (the status line's name for `priceOf`). */
+export function findPrice(model: string): ModelPrice | undefined {
+  return priceOf(model);
+}
+
+/** Dollars for token counts at a known `price`; cached prompt tokens at the cached rate. */
+export function costOf(
+  price: ModelPrice,
+  usage: { promptTokens: number; completionTokens: number; cachedTokens?: number },
+): number {
+  const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens);
+  return ((usage.promptTokens - cached) * price.input + cached * price.cachedInput +
+    usage.completionTokens * price.output) / 1_000_000;
 }

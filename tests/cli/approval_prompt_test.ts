@@ -1,6 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import {
-  type ApprovalAnswer,
   type ApprovalRequest,
   ApprovalSession,
   assessRequest,
@@ -159,7 +158,7 @@ Deno.test("approvalView() says why a file's current content is not shown, and sh
 });
 
 /** Prompts that give scripted answers and record the questions. */
-function fakePrompts(kinds: ApprovalAnswer["kind"][], reason = ""): ApprovalPrompts & { asked: string[] } {
+function fakePrompts(kinds: ApprovalChoice["value"][], reason = ""): ApprovalPrompts & { asked: string[] } {
   const asked: string[] = [];
   return {
     asked,

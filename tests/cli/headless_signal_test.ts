@@ -41,7 +41,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     const { run, requests } = await interrupted([SLOW_START], { signal, args: ["--output", "json"] });
     assertEquals([run.code, run.signal], [130, null], run.stderr);
     const result = JSON.parse(run.stdout);
-    assertEquals([result.exit_reason, result.partial, result.result], ["cancelled", false, ""]);
+    assertEquals([result.exit_reason, result.partial, result.result], ["cancelled", true, ""]); // issue 11: cancelled is partial
     assertEquals(requests, 1);
   });
 }

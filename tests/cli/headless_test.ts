@@ -1,5 +1,5 @@
 import { assertEquals } from "../support/assert.ts";
-import { exitCodeFor, resultObject } from "../../src/cli/headless.ts";
+import { exitCodeFor, resultObject, snakeCaseKeys } from "../../src/cli/headless.ts";
 
 Deno.test("exitCodeFor() maps each exit reason to the CLI contract's code", () => {
   assertEquals(exitCodeFor("done"), 0);
@@ -48,4 +48,20 @@ Deno.test("resultObject() prices the usage when the model's price is known", () 
   const priced = resultObject(result, "gpt-4.1-mini").usage as Record<string, unknown>;
   assertEquals(priced.cost_usd, 2.4);
   assertEquals((resultObject(result, "unknown-model").usage as Record<string, unknown>).cost_usd, null);
+});
+
+Deno.test("snakeCaseKeys() gives stream-json events the json result's names; a cancelled result is partial", () => {
+  assertEquals(
+    snakeCaseKeys({ type: "usage", usage: { promptTokens: 1, cachedTokens: 0 }, list: [{ isError: true }] }),
+    { type: "usage", usage: { prompt_tokens: 1, cached_tokens: 0 }, list: [{ is_error: true }] },
+  );
+  const cancelled = resultObject({
+    text: "",
+    exitReason: "cancelled",
+    partial: false,
+    turns: 1,
+    toolCalls: 0,
+    usage: { promptTokens: 0, completionTokens: 0, totalTokens: 0 },
+  });
+  assertEquals(cancelled.partial, true);
 });

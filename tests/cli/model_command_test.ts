@@ -1,3 +1,5 @@
+import { SessionStats } from "../../src/cli/session_stats.ts";
+import { PermissionRules } from "../../src/agent/permission_rules.ts";
 import { assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { Conversation } from "../../src/agent/conversation.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
@@ -28,7 +30,14 @@ function setup() {
       return Promise.resolve(current);
     },
   });
-  const ctx = { current: started, replace: () => {}, startConversation: () => started, screen };
+  const ctx = {
+    current: started,
+    replace: () => {},
+    startConversation: () => started,
+    screen,
+    stats: new SessionStats({ model: "m" }),
+    approvals: { policy: "ask" as const, rules: new PermissionRules() },
+  };
   const run = (line: string) => runSlashCommand(line, slashCommands([command]), ctx);
   return { run, switched, output: () => parts.join(""), started };
 }

@@ -93,13 +93,18 @@ Deno.test("Renderer says what a result did from its details, not from its text",
   result("execute_command", "FAIL\n[exit code 2]", { exitCode: 2, durationMs: 1234 }, true);
   result("read_file", "     1\tx", { shown: { from: 1, to: 200, of: 812, unit: "lines" } });
   result("grep_code", "[Output too long]", { spilledTo: ".tern/tool-outputs/x.txt" });
+  result("list_dir", "a\nb", { shown: { from: 1, to: 14, of: 14, unit: "entries" } });
+  result("execute_command", "[timed out]", { timedOut: true, durationMs: 60_000 }, true);
   screen.dispose();
-  assertEquals(sink.text().split("\n").slice(0, 5), [
+  assertEquals(sink.text().split("\n").slice(0, 8), [
     "  ⎿ ok a.ts: +2 −1 lines",
     "  ⎿ ok b.ts (new): +1 −0 line",
-    "  ⎿ error FAIL · exit 2 · 1.2 s",
-    "  ⎿ ok 1 x · lines 1–200 of 812",
-    "  ⎿ ok [Output too long] · full output saved to .tern/tool-outputs/x.txt",
+    "  ⎿ error exit 2 · 1.2 s · 1 line of output",
+    "      FAIL",
+    "  ⎿ ok lines 1–200 of 812",
+    "  ⎿ ok [Output too long] · full output: .tern/tool-outputs/x.txt",
+    "  ⎿ ok 14 entries",
+    "  ⎿ error timed out after 60.0 s · 0 lines of output",
   ]);
 });
 

@@ -35,9 +35,10 @@ function toolMessages(model: FakeModel, index: number): { content: string }[] {
   return messages.filter((message) => message.role === "tool");
 }
 
-/** A long answer streamed slowly: about 25 s unless cancelled. */
+/** A long answer streamed slowly: about 25 s unless cancelled. Its first paragraph shows at once (markdown
+ * prints a block when the next begins). */
 const SLOW_ANSWER: ScriptedTurn = {
-  text: `Streaming ${"and streaming ".repeat(80)}done.`,
+  text: `Streaming\n\n${"and streaming ".repeat(80)}done.`,
   chunkSize: 4,
   chunkDelayMs: 100,
 };

@@ -9,6 +9,8 @@ import {
   slashCommands,
 } from "../../src/cli/slash_commands.ts";
 import type { Started } from "../../src/cli/repl.ts";
+import { SessionStats } from "../../src/cli/session_stats.ts";
+import { PermissionRules } from "../../src/agent/permission_rules.ts";
 
 function setup(commands: SlashCommand[] = BUILTIN_COMMANDS) {
   const parts: string[] = [];
@@ -26,6 +28,8 @@ function setup(commands: SlashCommand[] = BUILTIN_COMMANDS) {
     replace: (next: Started) => void (state.current = next),
     startConversation: start,
     screen,
+    stats: new SessionStats({ model: "m", contextWindow: 1000 }),
+    approvals: { policy: "ask" as const, rules: new PermissionRules() },
   };
   return { table: slashCommands(commands), ctx, state, output: () => parts.join("") };
 }
@@ -63,4 +67,48 @@ Deno.test("a command added to the table gets its words and shows in /help", asyn
   assertEquals(seen, [["a", "b"]]);
   assertMatch(output(), /\/echo +say it back/);
   assertMatch(output(), /\/clear +start a new conversation/);
+});
+
+Deno.test("an unknown command suggests the nearest name", async () => {
+  const { table, ctx, output } = setup();
+  await runSlashCommand("/cots", table, ctx);
+  assertStringIncludes(output(), "Unknown command /cots. Did you mean /cost? /help lists the commands.");
+});
+
+Deno.test("/cost, /context, /permissions and /thinking report from the session's state", async () => {
+  const { table, ctx, output } = setup();
+  ctx.stats.handle({
+    type: "usage",
+    usage: { promptTokens: 400, completionTokens: 100, totalTokens: 500, cachedTokens: 300 },
+    total: { promptTokens: 400, completionTokens: 100, totalTokens: 500 },
+  });
+  ctx.approvals.rules.add("allow", "execute_command(npm test*)");
+  await runSlashCommand("/cost", table, ctx);
+  await runSlashCommand("/context", table, ctx);
+  await runSlashCommand("/permissions", table, ctx);
+  await runSlashCommand("/thinking off", table, ctx);
+  const text = output();
+  assertStringIncludes(text, "input   400 tokens (300 from cache, 75%)");
+  assertStringIncludes(text, "cost    unknown");
+  assertStringIncludes(text, "Context window: 128000 tokens (estimates: characters / 4)");
+  assertMatch(text, /system +\d+/);
+  assertStringIncludes(text, "  execute_command(npm test*)");
+  assertStringIncludes(text, "Reasoning is hidden.");
+  assertEquals(ctx.screen.showsReasoning, false);
+});
+
+Deno.test("/expand prints the last tool output in full, escapes made visible", async () => {
+  const { table, ctx, output } = setup();
+  await runSlashCommand("/expand", table, ctx);
+  ctx.screen.handle({
+    type: "tool_result",
+    id: "1",
+    name: "execute_command",
+    content: "line 1\n\x1b[31mline 2\n[exit code 0]",
+    isError: false,
+    details: { exitCode: 0 },
+  });
+  await runSlashCommand("/expand", table, ctx);
+  assertStringIncludes(output(), "No tool has run yet.");
+  assertStringIncludes(output(), "── execute_command output ──\nline 1\n␛[31mline 2\n[exit code 0]\n");
 });

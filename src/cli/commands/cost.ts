@@ -1,0 +1,33 @@
+/** /cost: tokens and the cost estimate of this conversation. */
+import type { SlashCommand } from "../slash_commands.ts";
+import { cacheHitPercent, dollars } from "../session_stats.ts";
+
+const n = (value: number) => value.toLocaleString("en-US");
+
+/** Prints the session's tokens by kind, the cache-hit share and, where the model's prices are known, the cost. */
+export const costCommand: SlashCommand = {
+  name: "/cost",
+  help: "tokens used and the estimated cost of this conversation",
+  run: (ctx) => {
+    const { total, calls, cost, info } = ctx.stats;
+    const hit = cacheHitPercent(ctx.stats);
+    ctx.screen.print(`${info.model}: ${calls} model call${calls === 1 ? "" : "s"}`);
+    ctx.screen.print(
+      `  input   ${n(total.promptTokens)} tokens (${n(total.cachedTokens ?? 0)} from cache${
+        hit === undefined ? "" : `, ${hit}%`
+      })`,
+    );
+    ctx.screen.print(
+      `  output  ${n(total.completionTokens)} tokens (${n(total.reasoningTokens ?? 0)} reasoning)`,
+    );
+    if (info.price) {
+      const { input, cachedInput, output } = info.price;
+      ctx.screen.print(
+        `  cost    ${dollars(cost)} (list prices per million: $${input} in, $${
+          cachedInput ?? input
+        } cached, $${output} out)`,
+      );
+    } else ctx.screen.print("  cost    unknown: tern has no prices for this model", "dim");
+    return "continue";
+  },
+};

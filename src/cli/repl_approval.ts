@@ -1,0 +1,75 @@
+/**
+ * The REPL's approval gate: the policy and the project's rules, the terminal prompt when a call needs a yes
+ * (the cancel-key listener steps aside while it asks), "always allow" answers saved for the project, and
+ * the diff of an edit that runs without asking (`--approve edits`, a rule, "don't ask again") printed anyway.
+ */
+import {
+  type ApprovalGate,
+  type ApprovalPolicy,
+  type AskHuman,
+  createApprovalGate,
+} from "../agent/approval.ts";
+import type { Conversation } from "../agent/conversation.ts";
+import type { PermissionRules } from "../agent/permission_rules.ts";
+import { terminalAsker } from "./approval_prompt.ts";
+import { diffSummary, formatDiffSummary, renderDiff } from "./diff_view.ts";
+import type { KeyListener } from "./keys.ts";
+import type { Renderer } from "./render.ts";
+
+/** What the gate needs from the REPL for one task. */
+export interface ReplGateOptions {
+  policy: ApprovalPolicy;
+  conversation: Conversation;
+  rules?: PermissionRules;
+  saveRule?: (rule: string) => Promise<void>;
+  screen: Renderer;
+  /** The cancel-key listener, paused while the prompt reads the keys; absent off a terminal. */
+  keys?: KeyListener;
+  /** Stops the task (abort at the prompt). */
+  cancel(): void;
+  useColor: boolean;
+}
+
+/** Builds the gate for one task. Off a terminal (no `keys`), calls that need a yes are refused. */
+export function replGate(options: ReplGateOptions): ApprovalGate {
+  const { screen, keys } = options;
+  const prompt = keys && terminalAsker({
+    beforeAsk: () => screen.pause(),
+    onInterrupt: options.cancel,
+    useColor: options.useColor,
+    show: (text) => screen.print(text),
+    offerRules: true,
+  });
+  const asked = new Set<string>(); // call ids the human saw (and so saw the diff of)
+  const asker: AskHuman | undefined = prompt && (async (request, need) => {
+    asked.add(request.call.id);
+    keys.pause();
+    try {
+      return await prompt(request, need);
+    } finally {
+      keys.resume();
+    }
+  });
+  const gate = createApprovalGate(options.policy, asker, {
+    session: options.conversation.approvals,
+    rules: options.rules,
+    saveRule: (rule) => {
+      options.saveRule?.(rule).then(
+        () => screen.print(`Saved "${rule}" in .tern/settings.json.`, "dim"),
+        (error) => screen.print(`Could not save "${rule}": ${error?.message ?? error}`, "yellow"),
+      );
+    },
+  });
+  return async (request) => {
+    const decision = await gate(request);
+    const preview = request.inspection.preview;
+    // An edit that runs unasked still shows what it changes: nothing is written out of sight.
+    if (decision.allow && !asked.has(request.call.id) && preview?.kind === "diff") {
+      screen.pause();
+      const view = { useColor: options.useColor, newFile: preview.created };
+      screen.print(renderDiff(preview.path, preview.before, preview.after, view));
+      screen.print(formatDiffSummary(diffSummary(preview.before, preview.after)), "dim");
+    }
+    return decision;
+  };
+}
