@@ -5,7 +5,7 @@
  */
 import type { SandboxMode } from "../config/settings.ts";
 import { loadMcpConfig, MCP_CONFIG_FILE } from "../tools/mcp/config.ts";
-import { McpHub } from "../tools/mcp/client.ts";
+import type { McpHub } from "../tools/mcp/client.ts";
 import { decideTrust, type TrustAsker } from "../tools/mcp/trust.ts";
 
 /** Default wait for servers at launch, in milliseconds (`TERN_MCP_STARTUP_MS` overrides it). */
@@ -52,6 +52,8 @@ export async function startMcp(options: McpStartupOptions): Promise<McpStartup> 
     );
     return { notes };
   }
+  // The SDK is loaded only for a project that has trusted servers: every other run starts without it.
+  const { McpHub } = await import("../tools/mcp/client.ts");
   const hub = new McpHub(config.servers, { root, sandbox: options.sandbox });
   const limit = Number(env.TERN_MCP_STARTUP_MS) > 0 ? Number(env.TERN_MCP_STARTUP_MS) : MCP_STARTUP_MS;
   await hub.ready(options.limitMs ?? limit);

@@ -5,7 +5,6 @@
  * each host (then that host runs without asking for the rest of the conversation).
  */
 import { isLocalAddress, isLocalName } from "./web/address.ts";
-import { htmlToMarkdown } from "./web/html.ts";
 import type { CallInspection, Tool, ToolContext, ToolResult } from "./tool.ts";
 import { ToolError } from "./tool.ts";
 
@@ -181,5 +180,7 @@ async function pageText(response: Response, signal: AbortSignal) {
     throw new ToolError(`${response.url} looks binary; web_fetch reads only text`, "binary");
   }
   const html = type === "text/html" || type === "application/xhtml+xml" || (type === "" && /^\s*</.test(raw));
-  return { type: type || "unknown", body: html ? htmlToMarkdown(raw) : raw, truncated };
+  // The HTML converter is loaded on the first page that needs it, not at every start of tern.
+  const body = html ? (await import("./web/html.ts")).htmlToMarkdown(raw) : raw;
+  return { type: type || "unknown", body, truncated };
 }
