@@ -16,6 +16,7 @@ import { callModel, type CallState, describeFailure, type ModelCallOptions } fro
 import { RequiredTools } from "./required_tools.ts";
 import { RunawayGuard, type RunawayVerdict, type StepCall } from "./runaway.ts";
 import { scheduleCalls } from "./scheduler.ts";
+import { countHidden } from "./untrusted.ts";
 import { MAX_CALLS_PER_TURN, overCapText, usedCallIds, withUniqueIds } from "./protocol.ts";
 
 /** Everything one task needs besides its conversation; the loop knows no tool and no terminal by name. */
@@ -282,8 +283,13 @@ async function runToolCalls(
       }
     },
     cancelled: notRun,
-    onSettled: (result, call, index) => {
+    onSettled: (settled, call, index) => {
       announce(index);
+      const hidden = countHidden(settled.content);
+      // Text that hides itself from a reader is removed for the model; the human is told how much.
+      const result = hidden === 0
+        ? settled
+        : { ...settled, details: { ...settled.details, hiddenCharacters: hidden } };
       const isError = result.error !== undefined;
       options.onEvent({
         type: "tool_result",

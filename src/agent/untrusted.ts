@@ -41,6 +41,11 @@ const ANSI = new RegExp(
 const INVISIBLE =
   /[\u00AD\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 
+/** How many invisible characters (zero-width, bidi, tag characters) `content` holds: the human is told. */
+export function countHidden(content: string): number {
+  return content.match(INVISIBLE)?.length ?? 0;
+}
+
 /** Removes terminal escape sequences and invisible format characters; the visible text is unchanged. */
 export function stripControls(content: string): string {
   return content.replace(ANSI, "").replace(INVISIBLE, "");

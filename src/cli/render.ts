@@ -315,6 +315,10 @@ export function resultFacts(details: ToolDetails | undefined, lines?: number): s
   if (seconds && !details.timedOut) facts.push(seconds);
   if (lines !== undefined) facts.push(`${lines} line${lines === 1 ? "" : "s"} of output`);
   if (details.killedBackground) facts.push(`${details.killedBackground} background process(es) killed`);
+  if (details.hiddenCharacters) {
+    const n = details.hiddenCharacters;
+    facts.push(`${n} hidden character${n === 1 ? "" : "s"} removed`);
+  }
   if (details.spilledTo) facts.push(`full output: ${details.spilledTo}`);
   return facts.join(" · ");
 }

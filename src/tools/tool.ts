@@ -92,6 +92,8 @@ export interface ToolDetails {
   spilledTo?: string;
   /** Background processes still alive at the command's end, killed with its process group. */
   killedBackground?: number;
+  /** Invisible characters (zero-width, bidi controls) removed before the model saw the output. */
+  hiddenCharacters?: number;
   /** Lines or entries shown, and how many there were, e.g. read_file's page. */
   shown?: { from: number; to: number; of: number; unit: string };
 }

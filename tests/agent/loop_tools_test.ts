@@ -119,3 +119,19 @@ Deno.test("runTask() applies ten edit_file calls on one file in one turn, each p
   assertEquals(previews.length, 10);
   previews.forEach((before, i) => assertEquals(before.includes(`DONE_${i - 1}`), i > 0, `preview ${i}`));
 });
+
+Deno.test("runTask() tells the human how many hidden characters it removed from a tool's output", async () => {
+  await using project = await tempProject({ "notes.md": "visible\u200B\u202Etext\u2066\n" });
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "read_file", arguments: '{"path":"notes.md"}' }] },
+    { text: "Done." },
+  ]);
+  const opts = loopOptions(model, { registry: createRegistry(builtinTools()), root: project.path });
+  await runTask(system(), "read it", opts);
+  const result = opts.events.find((event) => event.type === "tool_result");
+  assertEquals(result?.type === "tool_result" && result.details?.hiddenCharacters, 3);
+  const sent = (model.requests[1].messages as { role: string; content: string }[]).find((m) =>
+    m.role === "tool"
+  );
+  assertStringIncludes(sent!.content, "visibletext");
+});

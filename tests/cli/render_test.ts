@@ -131,3 +131,18 @@ Deno.test("Renderer never prints a tool's escape sequences to the terminal", () 
   assertEquals(text.includes("\x07"), false, JSON.stringify(text));
   assertStringIncludes(text, "␛[2J✔ Approved");
 });
+
+Deno.test("Renderer says how many hidden characters were removed from a result", () => {
+  const sink = capture();
+  const screen = new Renderer(sink, { showText: true, showReasoning: true, useColor: false });
+  screen.handle({
+    type: "tool_result",
+    id: "c",
+    name: "read_file",
+    content: "x",
+    isError: false,
+    details: { hiddenCharacters: 3 },
+  });
+  screen.dispose();
+  assertStringIncludes(sink.text(), "3 hidden characters removed");
+});
