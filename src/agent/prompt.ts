@@ -20,9 +20,8 @@ export function systemPrompt(
     "cannot reach outside it.",
     ...tools.map((tool) => `- ${tool.guidance}`),
     ...skillsPromptLines(extras.skills ?? []),
-    "Find code before changing it. Work until the task is done, then say briefly what you changed and how " +
-    "you checked it. On a tool error, fix the call instead of repeating it. Ask the user only when the task " +
-    "is truly ambiguous.",
+    "Work until the task is done, then say briefly what you changed and how you checked it. On a tool " +
+    "error, fix the call; do not repeat it. Ask the user only when the task is truly ambiguous.",
     TOOL_RESULT_NOTICE,
     ...(extras.memory ? ["", ...memorySection(extras.memory)] : []),
   ].join("\n");

@@ -40,8 +40,8 @@ const READ_ONLY_FAILURE = /Read-only file system/i;
 const NETWORK_FAILURE =
   /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|No address associated with hostname|getaddrinfo|EAI_AGAIN|ENETUNREACH|Connection refused|ECONNREFUSED/i;
 
-const description = `Run a bash command in the project root; returns its output (stdout and stderr) and \
-exit code. stdin is closed; killed after timeout_ms (default ${DEFAULT_TIMEOUT_MS}). With bubblewrap it runs \
+const description = `Run a bash command in the project root; returns stdout+stderr and the exit code. \
+stdin is closed; killed after timeout_ms (default ${DEFAULT_TIMEOUT_MS}). With bubblewrap it runs \
 sandboxed: no network, writes only inside the project (not .git/config or .git/hooks). A deny-list refuses \
 obvious disasters: a speed bump, not a security wall; never try to get around it.`;
 
