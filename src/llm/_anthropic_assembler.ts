@@ -2,7 +2,7 @@
 import { isObject, type Json, nonEmpty, num } from "./_json.ts";
 import type { SseEvent } from "./sse.ts";
 import { type AssistantTurn, LlmError, type StreamEvent, type ToolCall, type Usage } from "./types.ts";
-import { parseEventData, toFinishReason, type WireAssembler } from "./wire.ts";
+import { parseEventData, StreamedText, toFinishReason, type WireAssembler } from "./wire.ts";
 
 /** One content block as it streams: the block itself, plus the tool input's JSON text so far. */
 interface Block {
@@ -26,14 +26,12 @@ const KEPT_BLOCKS = new Set(["thinking", "redacted_thinking"]);
 export class AnthropicAssembler implements WireAssembler {
   #source: string;
   #blocks = new Map<number, Block>();
-  #text = "";
-  #reasoning = "";
+  readonly #streamed = new StreamedText();
   #stopReason: string | undefined;
   #stopped = false;
   #usage: Json = {};
   #model: string | undefined;
   #events = 0;
-  #output = false;
 
   constructor(options: { source?: string } = {}) {
     this.#source = options.source ?? "the model provider";
@@ -41,7 +39,7 @@ export class AnthropicAssembler implements WireAssembler {
 
   /** True once a text or thinking delta was emitted. */
   get hasOutput(): boolean {
-    return this.#output;
+    return this.#streamed.shown;
   }
 
   /** True once `message_delta` carried a stop_reason (or `message_stop` arrived). */
@@ -58,7 +56,7 @@ export class AnthropicAssembler implements WireAssembler {
   push(event: SseEvent): StreamEvent[] {
     const data = event.data.trim();
     if (data === "" || data === "[DONE]") return [];
-    return this.pushEvent(parseEventData(data, this.#source, this.#output));
+    return this.pushEvent(parseEventData(data, this.#source, this.#streamed.shown));
   }
 
   /** Consumes one parsed event payload. */
@@ -106,7 +104,12 @@ export class AnthropicAssembler implements WireAssembler {
     const ordered = [...this.#blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b);
     const toolCalls = ordered.filter((b) => b.block.type === "tool_use").map((b) => this.#toolCall(b));
     const finishReason = toFinishReason(this.#stopReason, toolCalls.length > 0);
-    const turn: AssistantTurn = { text: this.#text, reasoning: this.#reasoning, toolCalls, finishReason };
+    const turn: AssistantTurn = {
+      text: this.#streamed.text,
+      reasoning: this.#streamed.reasoning,
+      toolCalls,
+      finishReason,
+    };
     if (this.#stopReason !== undefined && this.#stopReason !== finishReason) {
       turn.rawFinishReason = this.#stopReason;
     }
@@ -121,8 +124,8 @@ export class AnthropicAssembler implements WireAssembler {
   /** A new message: a second `message_start` (a spliced, retried stream) replaces all of the first. */
   #start(message: Json): void {
     this.#blocks.clear();
-    this.#text = "";
-    this.#reasoning = "";
+    this.#streamed.text = "";
+    this.#streamed.reasoning = "";
     this.#stopReason = undefined;
     this.#usage = isObject(message.usage) ? { ...message.usage } : {};
     this.#model = nonEmpty(message.model) ?? this.#model;
@@ -132,9 +135,9 @@ export class AnthropicAssembler implements WireAssembler {
     const index = this.#index(payload.index);
     const block = isObject(payload.content_block) ? { ...payload.content_block } : {};
     this.#blocks.set(index, { block, json: "", streamed: false });
-    if (block.type === "text" && typeof block.text === "string") this.#addText(block.text, events);
+    if (block.type === "text" && typeof block.text === "string") this.#streamed.addText(block.text, events);
     if (block.type === "thinking" && typeof block.thinking === "string") {
-      this.#addReasoning(block.thinking, events);
+      this.#streamed.addReasoning(block.thinking, events);
     }
     if (block.type === "tool_use") {
       events.push({
@@ -162,13 +165,13 @@ export class AnthropicAssembler implements WireAssembler {
       case "text_delta":
         if (typeof delta.text === "string") {
           block.text = String(block.text ?? "") + delta.text;
-          this.#addText(delta.text, events);
+          this.#streamed.addText(delta.text, events);
         }
         break;
       case "thinking_delta":
         if (typeof delta.thinking === "string") {
           block.thinking = String(block.thinking ?? "") + delta.thinking;
-          this.#addReasoning(delta.thinking, events);
+          this.#streamed.addReasoning(delta.thinking, events);
         }
         break;
       case "signature_delta":
@@ -213,20 +216,6 @@ export class AnthropicAssembler implements WireAssembler {
     );
   }
 
-  #addText(text: string, events: StreamEvent[]): void {
-    if (text === "") return;
-    this.#text += text;
-    this.#output = true;
-    events.push({ type: "text_delta", text });
-  }
-
-  #addReasoning(text: string, events: StreamEvent[]): void {
-    if (text === "") return;
-    this.#reasoning += text;
-    this.#output = true;
-    events.push({ type: "reasoning_delta", text });
-  }
-
   #streamError(raw: unknown): LlmError {
     const err = isObject(raw) ? raw : {};
     const type = nonEmpty(err.type);
@@ -235,14 +224,14 @@ export class AnthropicAssembler implements WireAssembler {
       "stream_error",
       `Stream error from ${this.#source}: ${message}${type ? ` (${type})` : ""}`,
       {
-        partialOutput: this.#output,
+        partialOutput: this.#streamed.shown,
         retryable: type !== undefined && RETRYABLE_ERRORS.has(type),
       },
     );
   }
 
   #error(kind: "bad_response" | "interrupted", message: string): LlmError {
-    return new LlmError(kind, message, { partialOutput: this.#output });
+    return new LlmError(kind, message, { partialOutput: this.#streamed.shown });
   }
 }
 

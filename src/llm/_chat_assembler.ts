@@ -1,7 +1,7 @@
 /** Pure assembly of chat-completions stream chunks into one AssistantTurn; no I/O, tested with plain data. */
 import type { SseEvent } from "./sse.ts";
 import { type AssistantTurn, LlmError, type StreamEvent, type ToolCall, type Usage } from "./types.ts";
-import { parseEventData, toFinishReason, type WireAssembler } from "./wire.ts";
+import { parseEventData, StreamedText, toFinishReason, type WireAssembler } from "./wire.ts";
 
 type Json = Record<string, unknown>;
 
@@ -26,8 +26,7 @@ export interface ChatAssemblerOptions {
  */
 export class ChatAssembler implements WireAssembler {
   #source: string;
-  #text = "";
-  #reasoning = "";
+  readonly #streamed = new StreamedText();
   #calls = new Map<number, PendingCall>();
   #lastIndex: number | undefined;
   #finishReason: string | undefined;
@@ -35,7 +34,6 @@ export class ChatAssembler implements WireAssembler {
   #usage: Usage | undefined;
   #model: string | undefined;
   #chunks = 0;
-  #output = false;
 
   constructor(options: ChatAssemblerOptions = {}) {
     this.#source = options.source ?? "the model provider";
@@ -43,7 +41,7 @@ export class ChatAssembler implements WireAssembler {
 
   /** True once a text or reasoning delta was emitted (so a failure now loses visible output). */
   get hasOutput(): boolean {
-    return this.#output;
+    return this.#streamed.shown;
   }
 
   /** True once the stream said it is complete ([DONE] or a finish_reason). */
@@ -64,7 +62,7 @@ export class ChatAssembler implements WireAssembler {
       return [];
     }
     if (data === "") return [];
-    return this.pushChunk(parseEventData(data, this.#source, this.#output));
+    return this.pushChunk(parseEventData(data, this.#source, this.#streamed.shown));
   }
 
   /** Consumes one parsed `data:` payload; returns its deltas. Throws LlmError on an in-stream error. */
@@ -106,7 +104,12 @@ export class ChatAssembler implements WireAssembler {
     const toolCalls = this.#toolCalls();
     // Without a finish_reason, only [DONE] ended the stream: the reason is inferred from what arrived.
     const finishReason = toFinishReason(this.#finishReason, toolCalls.length > 0);
-    const turn: AssistantTurn = { text: this.#text, reasoning: this.#reasoning, toolCalls, finishReason };
+    const turn: AssistantTurn = {
+      text: this.#streamed.text,
+      reasoning: this.#streamed.reasoning,
+      toolCalls,
+      finishReason,
+    };
     const raw = this.#finishReason;
     if (raw !== undefined && raw !== finishReason) turn.rawFinishReason = raw;
     if (this.#usage) turn.usage = this.#usage;
@@ -115,14 +118,14 @@ export class ChatAssembler implements WireAssembler {
   }
 
   #error(kind: "bad_response" | "stream_error" | "interrupted", message: string): LlmError {
-    return new LlmError(kind, message, { partialOutput: this.#output });
+    return new LlmError(kind, message, { partialOutput: this.#streamed.shown });
   }
 
   #takeDelta(delta: Json, events: StreamEvent[]): void {
     // vLLM may send both fields with the same text; prefer reasoning_content, never add both.
     const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
-    if (reasoning) this.#addReasoning(reasoning, events);
-    if (typeof delta.content === "string") this.#addText(delta.content, events);
+    if (reasoning) this.#streamed.addReasoning(reasoning, events);
+    if (typeof delta.content === "string") this.#streamed.addText(delta.content, events);
     else if (Array.isArray(delta.content)) this.#takeContentParts(delta.content, events);
     if (Array.isArray(delta.tool_calls)) {
       const several = delta.tool_calls.length > 1;
@@ -136,29 +139,17 @@ export class ChatAssembler implements WireAssembler {
   #takeContentParts(parts: unknown[], events: StreamEvent[]): void {
     for (const part of parts) {
       if (!isObject(part)) continue;
-      if (part.type === "text" && typeof part.text === "string") this.#addText(part.text, events);
+      if (part.type === "text" && typeof part.text === "string") this.#streamed.addText(part.text, events);
       if (part.type !== "thinking") continue;
-      if (typeof part.thinking === "string") this.#addReasoning(part.thinking, events);
+      if (typeof part.thinking === "string") this.#streamed.addReasoning(part.thinking, events);
       else if (Array.isArray(part.thinking)) {
         for (const inner of part.thinking) {
-          if (isObject(inner) && typeof inner.text === "string") this.#addReasoning(inner.text, events);
+          if (isObject(inner) && typeof inner.text === "string") {
+            this.#streamed.addReasoning(inner.text, events);
+          }
         }
       }
     }
-  }
-
-  #addText(text: string, events: StreamEvent[]): void {
-    if (text === "") return;
-    this.#text += text;
-    this.#output = true;
-    events.push({ type: "text_delta", text });
-  }
-
-  #addReasoning(text: string, events: StreamEvent[]): void {
-    if (text === "") return;
-    this.#reasoning += text;
-    this.#output = true;
-    events.push({ type: "reasoning_delta", text });
   }
 
   #takeToolFragment(fragment: Json, where: { position: number; several: boolean }): StreamEvent {

@@ -2,7 +2,7 @@
 import { isObject, type Json, nonEmpty, num } from "./_json.ts";
 import type { SseEvent } from "./sse.ts";
 import { type AssistantTurn, LlmError, type StreamEvent, type ToolCall, type Usage } from "./types.ts";
-import { parseEventData, toFinishReason, type WireAssembler } from "./wire.ts";
+import { parseEventData, StreamedText, toFinishReason, type WireAssembler } from "./wire.ts";
 
 /** One output item as it streams. */
 interface Item {
@@ -39,14 +39,12 @@ const PARALLEL_WRAPPERS = new Set(["parallel", "multi_tool_use.parallel"]);
 export class ResponsesAssembler implements WireAssembler {
   #source: string;
   #items = new Map<number, Item>();
-  #text = "";
-  #reasoning = "";
+  readonly #streamed = new StreamedText();
   #status: "completed" | "incomplete" | undefined;
   #incompleteReason: string | undefined;
   #usage: Usage | undefined;
   #model: string | undefined;
   #events = 0;
-  #output = false;
 
   constructor(options: { source?: string } = {}) {
     this.#source = options.source ?? "the model provider";
@@ -54,7 +52,7 @@ export class ResponsesAssembler implements WireAssembler {
 
   /** True once a text or reasoning delta was emitted. */
   get hasOutput(): boolean {
-    return this.#output;
+    return this.#streamed.shown;
   }
 
   /** True once `response.completed` or `response.incomplete` arrived. */
@@ -71,7 +69,7 @@ export class ResponsesAssembler implements WireAssembler {
   push(event: SseEvent): StreamEvent[] {
     const data = event.data.trim();
     if (data === "" || data === "[DONE]") return [];
-    return this.pushEvent(parseEventData(data, this.#source, this.#output));
+    return this.pushEvent(parseEventData(data, this.#source, this.#streamed.shown));
   }
 
   /** Consumes one parsed event payload. */
@@ -96,17 +94,17 @@ export class ResponsesAssembler implements WireAssembler {
         break;
       case "response.output_text.delta":
         this.#itemFor(payload).sawText = true;
-        this.#addText(String(payload.delta ?? ""), events);
+        this.#streamed.addText(String(payload.delta ?? ""), events);
         break;
       case "response.reasoning_summary_part.added":
         // Summary parts are paragraphs: keep them apart.
-        if ((num(payload.summary_index) ?? 0) > 0 && this.#reasoning !== "") {
-          this.#addReasoning("\n\n", events);
+        if ((num(payload.summary_index) ?? 0) > 0 && this.#streamed.reasoning !== "") {
+          this.#streamed.addReasoning("\n\n", events);
         }
         break;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
-        this.#addReasoning(String(payload.delta ?? ""), events);
+        this.#streamed.addReasoning(String(payload.delta ?? ""), events);
         break;
       case "response.function_call_arguments.delta":
       case "response.custom_tool_call_input.delta":
@@ -143,7 +141,12 @@ export class ResponsesAssembler implements WireAssembler {
     const finishReason = this.#status === "incomplete"
       ? (toFinishReason(this.#incompleteReason, false) === "content_filter" ? "content_filter" : "length")
       : toFinishReason(undefined, toolCalls.length > 0);
-    const turn: AssistantTurn = { text: this.#text, reasoning: this.#reasoning, toolCalls, finishReason };
+    const turn: AssistantTurn = {
+      text: this.#streamed.text,
+      reasoning: this.#streamed.reasoning,
+      toolCalls,
+      finishReason,
+    };
     if (this.#incompleteReason !== undefined && this.#incompleteReason !== finishReason) {
       turn.rawFinishReason = this.#incompleteReason;
     }
@@ -213,7 +216,9 @@ export class ResponsesAssembler implements WireAssembler {
     // A server that sends a message only whole (no deltas): its text still counts.
     if (item.type === "message" && !item.sawText && Array.isArray(raw.content)) {
       for (const part of raw.content) {
-        if (isObject(part) && part.type === "output_text") this.#addText(String(part.text ?? ""), events);
+        if (isObject(part) && part.type === "output_text") {
+          this.#streamed.addText(String(part.text ?? ""), events);
+        }
       }
     }
   }
@@ -255,20 +260,6 @@ export class ResponsesAssembler implements WireAssembler {
     return PARALLEL_WRAPPERS.has(name) ? unwrapParallel(call) : [call];
   }
 
-  #addText(text: string, events: StreamEvent[]): void {
-    if (text === "") return;
-    this.#text += text;
-    this.#output = true;
-    events.push({ type: "text_delta", text });
-  }
-
-  #addReasoning(text: string, events: StreamEvent[]): void {
-    if (text === "") return;
-    this.#reasoning += text;
-    this.#output = true;
-    events.push({ type: "reasoning_delta", text });
-  }
-
   #failure(raw: unknown): LlmError {
     const err = isObject(raw) ? raw : {};
     const code = nonEmpty(err.code) ?? nonEmpty(err.type);
@@ -277,14 +268,14 @@ export class ResponsesAssembler implements WireAssembler {
       "stream_error",
       `Stream error from ${this.#source}: ${message}${code ? ` (${code})` : ""}`,
       {
-        partialOutput: this.#output,
+        partialOutput: this.#streamed.shown,
         retryable: code !== undefined && RETRYABLE_CODES.has(code),
       },
     );
   }
 
   #error(kind: "bad_response" | "interrupted", message: string): LlmError {
-    return new LlmError(kind, message, { partialOutput: this.#output });
+    return new LlmError(kind, message, { partialOutput: this.#streamed.shown });
   }
 }
 

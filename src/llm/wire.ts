@@ -89,3 +89,27 @@ export function parseEventData(data: string, source: string, partialOutput: bool
     throw new LlmError("bad_response", message, { partialOutput });
   }
 }
+
+/** The text and reasoning one turn has streamed so far; every piece also goes out as a delta event. */
+export class StreamedText {
+  text = "";
+  reasoning = "";
+  /** True once any text or reasoning was delivered: a failure now loses output the user saw. */
+  shown = false;
+
+  /** Adds answer text and emits it as a text delta. */
+  addText(text: string, events: StreamEvent[]): void {
+    if (text === "") return;
+    this.text += text;
+    this.shown = true;
+    events.push({ type: "text_delta", text });
+  }
+
+  /** Adds reasoning and emits it as a reasoning delta. */
+  addReasoning(text: string, events: StreamEvent[]): void {
+    if (text === "") return;
+    this.reasoning += text;
+    this.shown = true;
+    events.push({ type: "reasoning_delta", text });
+  }
+}
