@@ -226,13 +226,26 @@ interface Plan extends Applied {
   data: Uint8Array;
 }
 
-async function plan(args: EditFileArgs, ctx: ToolContext, files?: FileTracker): Promise<Plan> {
+/**
+ * Plans the edit against the file as it is now. `previous` is the dry run made for the approval preview: when
+ * the file still holds exactly the text it was made against, its result is reused (matching a large file is
+ * the costly part; reading and checking it again is not).
+ */
+async function plan(
+  args: EditFileArgs,
+  ctx: ToolContext,
+  files?: FileTracker,
+  previous?: Plan,
+): Promise<Plan> {
   const edits = editsOf(args);
   checkShape(edits);
   const file = await readTextFile(ctx.root, args.path);
   refuseReadOnly(file.rel, file.info);
   await guardFresh(files, file, () => snapshotOfText(file), "edit");
-  const applied = applyAll(file, edits);
+  const same = previous !== undefined && previous.file.real === file.real &&
+    previous.file.text === file.text &&
+    previous.file.bom === file.bom;
+  const applied = same ? previous : applyAll(file, edits);
   const body = new TextEncoder().encode(applied.text);
   const data = file.bom ? prependBom(body) : body;
   if (data.length > MAX_FILE_BYTES) {
@@ -254,16 +267,25 @@ export interface EditFileOptions {
 /** Builds the edit_file tool; its preview is a dry run of the very edit it will write. */
 export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFileArgs> {
   const { files } = options;
+  // The dry run of each call, by its arguments, until the call runs (one conversation's tools: small).
+  const dryRuns = new Map<string, Plan>();
   const inspect = async (args: EditFileArgs, ctx: ToolContext): Promise<CallInspection> => {
-    const { file, text } = await plan(args, ctx, files);
+    const planned = await plan(args, ctx, files);
+    dryRuns.set(JSON.stringify(args), planned);
+    // A denied call never runs: keep only the latest few dry runs (each holds a copy of its file).
+    for (const key of dryRuns.keys()) if (dryRuns.size > 4) dryRuns.delete(key);
+    const { file, text } = planned;
     const preview = { kind: "diff" as const, path: file.rel, before: file.text, after: text, created: false };
     return { effect: "write", paths: [file.rel], summary: file.rel, preview };
   };
   const run = async (args: EditFileArgs, ctx: ToolContext): Promise<ToolResult> => {
     checkShape(editsOf(args));
     const { real } = await resolveForRead(ctx.root, args.path);
+    const key = JSON.stringify(args);
+    const previous = dryRuns.get(key);
+    dryRuns.delete(key);
     return await withFileLock(real, async () => {
-      const { file, data, summary, added, removed } = await plan(args, ctx, files);
+      const { file, data, summary, added, removed } = await plan(args, ctx, files, previous);
       const mode = file.info.mode === null ? undefined : file.info.mode & 0o7777;
       await atomicWrite(file.real, data, { mode });
       await recordWrite(files, file.real, data);
