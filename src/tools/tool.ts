@@ -92,6 +92,10 @@ export interface ToolDetails {
   spilledTo?: string;
   /** Background processes still alive at the command's end, killed with its process group. */
   killedBackground?: number;
+  /** Background processes still running after the command's end, outside its session: "pid command line". */
+  survivors?: string[];
+  /** Set when the command was killed for printing past the hard output cap: the cap and the bytes read. */
+  outputCapped?: { capBytes: number; bytes: number };
   /** Lines or entries shown, and how many there were, e.g. read_file's page. */
   shown?: { from: number; to: number; of: number; unit: string };
 }
