@@ -103,6 +103,8 @@ async function main(argv: string[]): Promise<number> {
     requireTools: config.requireTools,
   };
   if (config.prompt !== undefined) {
+    // Headless has no banner: a sandbox that cannot start is still said, in one line.
+    if (!sandbox.active && config.sandbox !== "off") console.error(`tern: ${sandbox.reason}`);
     const controller = new AbortController();
     // SIGINT/SIGTERM cancel the task; the loop still ends it cleanly (exit 130, json result printed).
     for (const signal of ["SIGINT", "SIGTERM"] as const) {

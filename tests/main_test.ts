@@ -167,6 +167,20 @@ Deno.test("tern -p --sandbox required without bubblewrap ends the task with exit
   assert(!run.stderr.includes("    at "), "no stack without TERN_DEBUG");
 });
 
+Deno.test("tern -p says on stderr, in one line, that the sandbox cannot start (the banner's line)", async () => {
+  await using project = await helloProject();
+  await using model = await startFakeModel([{ text: "Hi." }, { text: "Hi." }]);
+  // No bwrap on this PATH: under --sandbox auto commands would run unconfined, and headless says so.
+  const env = { ...modelEnv(model.url), PATH: "/nonexistent" };
+  const run = await runTern({ cwd: project.path, args: ["-p", "hi"], env });
+  assertEquals([run.code, run.stdout], [0, "Hi.\n"], run.stderr);
+  const lines = run.stderr.split("\n").filter((line) => line.includes("sandbox"));
+  assertEquals(lines.length, 1, run.stderr);
+  assertMatch(lines[0], /^tern: sandbox: unavailable \(.+\) — commands run unconfined and always ask$/);
+  const off = await runTern({ cwd: project.path, args: ["-p", "hi", "--sandbox", "off"], env });
+  assertEquals([off.code, off.stderr.includes("sandbox")], [0, false], off.stderr);
+});
+
 Deno.test("tern -p never sends the user's key to a base URL a cloned project's .env chose, unless trusted", async () => {
   await using project = await helloProject();
   const root = project.path;

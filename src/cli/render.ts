@@ -315,6 +315,10 @@ export function resultFacts(details: ToolDetails | undefined, lines?: number): s
   if (seconds && !details.timedOut) facts.push(seconds);
   if (lines !== undefined) facts.push(`${lines} line${lines === 1 ? "" : "s"} of output`);
   if (details.killedBackground) facts.push(`${details.killedBackground} background process(es) killed`);
+  if (details.outputCapped) {
+    facts.push(`killed at the ${Math.round(details.outputCapped.capBytes / 1048576)} MiB output cap`);
+  }
+  if (details.survivors?.length) facts.push(`${details.survivors.length} process(es) left running`);
   if (details.hiddenCharacters) {
     const n = details.hiddenCharacters;
     facts.push(`${n} hidden character${n === 1 ? "" : "s"} removed`);

@@ -1,6 +1,7 @@
 /**
  * execute_command: run a shell command in the project root — deny-listed disasters refused, a reduced
- * environment, secrets redacted, inside bubblewrap when it works, in its own process group with a timeout.
+ * environment, secrets redacted, inside bubblewrap when it works, in its own process group with a timeout
+ * and an output cap; binary output shown escaped, background processes left at its end killed and said.
  */
 
 import { deniedReason } from "./shell/deny_list.ts";
@@ -9,13 +10,14 @@ import { guardedPaths } from "./shell/guarded_paths.ts";
 import { Redactor } from "./shell/redact.ts";
 import { type Finished, runInGroup } from "./shell/process_group.ts";
 import { confinedArgv, detectBubblewrap, type SandboxDetector } from "./shell/sandbox.ts";
-import { HeadTail, MAX_OUTPUT_CHARS } from "./_truncate.ts";
+import { HeadTail, MAX_OUTPUT_CHARS, truncateMiddle } from "./_truncate.ts";
 import type { SandboxMode } from "../config/settings.ts";
 import {
   type CallInspection,
   FatalToolError,
   type Tool,
   type ToolContext,
+  type ToolDetails,
   ToolError,
   type ToolResult,
 } from "./tool.ts";
@@ -28,6 +30,15 @@ export const MAX_TIMEOUT_MS = 600_000;
 
 /** Characters of output kept for the spill file at most (its first and last halves); the rest is counted. */
 export const MAX_SPILL_CHARS = 2 * 1024 * 1024;
+
+/**
+ * Bytes of output after which a command is killed (8× the spill capture): past it nothing more is kept,
+ * so a flood (`yes`) would only burn CPU until its timeout.
+ */
+export const MAX_OUTPUT_BYTES = 8 * MAX_SPILL_CHARS;
+
+/** Background processes named in a result at most. */
+const MAX_SURVIVORS_SHOWN = 5;
 
 /** Environment variables passed to commands (plus LC_*); everything else (API keys above all) stays behind. */
 const PASSED_ENV = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TMPDIR", "TZ"];
@@ -143,20 +154,54 @@ function sandboxHint(text: string, network: boolean): string {
   return `\n(commands run in a sandbox: no network, ${writes}; ask with network: true if you need the network)`;
 }
 
+/** Lines about what the command printed and left behind: binary output, background processes. */
+function aftermath(run: Finished): { note: string; details: ToolDetails } {
+  let note = run.binary ? `\n[binary output, ${run.bytes} bytes, shown escaped]` : "";
+  const details: ToolDetails = {};
+  const { killed = 0, survivors = [] } = run.leftovers ?? {};
+  if (killed > 0) {
+    note += `\n[${killed} background process${killed === 1 ? " was" : "es were"} still running at the ` +
+      "command's end and killed]";
+    details.killedBackground = killed;
+  }
+  if (survivors.length > 0) {
+    const shown = survivors.slice(0, MAX_SURVIVORS_SHOWN).map((line) => truncateMiddle(line, 120));
+    const more = survivors.length > shown.length ? `; and ${survivors.length - shown.length} more` : "";
+    note += `\n[still running after the command's end (they left its session): ${shown.join("; ")}${more}; ` +
+      "kill them if they should not outlive it]";
+    details.survivors = survivors;
+  }
+  return { note, details };
+}
+
 async function report(
   run: Finished & { output: Output; durationMs: number },
   context: { ctx: ToolContext; timeoutMs: number; sandbox?: { network: boolean } },
 ): Promise<ToolResult> {
   const shown = run.output.view.toString();
   const spill = await spillNote(run.output, context.ctx);
-  const body = (shown === "" ? "(no output)" : shown.replace(/\n$/, "")) + spill.note;
-  const details = { durationMs: run.durationMs, spilledTo: spill.savedAs };
+  const after = aftermath(run);
+  const body = (shown === "" ? "(no output)" : shown.replace(/\n$/, "")) + spill.note + after.note;
+  const details = { durationMs: run.durationMs, spilledTo: spill.savedAs, ...after.details };
   const killed = "the command and its child processes were killed";
   if (run.stopped === "timeout") {
     return {
       content: `${body}\n[timed out after ${seconds(context.timeoutMs)}: ${killed}]`,
       details: { ...details, timedOut: true },
       error: { kind: "timeout" },
+    };
+  }
+  if (run.stopped === "output_cap") {
+    const cap = `${MAX_OUTPUT_BYTES / (1024 * 1024)} MiB`;
+    return {
+      content: `${body}\n[output passed ${cap} (${run.bytes} bytes read) after ${seconds(run.durationMs)}: ` +
+        `${killed}. Send long output to a file and search it with grep_code, or limit it (head, grep, -q)]`,
+      details: {
+        ...details,
+        timedOut: false,
+        outputCapped: { capBytes: MAX_OUTPUT_BYTES, bytes: run.bytes },
+      },
+      error: { kind: "too_large" },
     };
   }
   if (run.stopped === "cancel") {
@@ -234,6 +279,7 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
       signal: ctx.signal,
       timeoutMs,
       sink: output,
+      maxOutputBytes: MAX_OUTPUT_BYTES,
     });
     const durationMs = Math.round(performance.now() - started);
     await guarded?.cleanUp();

@@ -94,6 +94,10 @@ export interface ToolDetails {
   killedBackground?: number;
   /** Invisible characters (zero-width, bidi controls) removed before the model saw the output. */
   hiddenCharacters?: number;
+  /** Background processes still running after the command's end, outside its session: "pid command line". */
+  survivors?: string[];
+  /** Set when the command was killed for printing past the hard output cap: the cap and the bytes read. */
+  outputCapped?: { capBytes: number; bytes: number };
   /** Lines or entries shown, and how many there were, e.g. read_file's page. */
   shown?: { from: number; to: number; of: number; unit: string };
 }

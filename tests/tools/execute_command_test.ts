@@ -1,9 +1,15 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
-import { childEnv, createExecuteCommandTool, MAX_SPILL_CHARS } from "../../src/tools/execute_command.ts";
+import {
+  childEnv,
+  createExecuteCommandTool,
+  MAX_OUTPUT_BYTES,
+  MAX_SPILL_CHARS,
+} from "../../src/tools/execute_command.ts";
 import { FatalToolError, type SandboxMode } from "../../src/tools/tool.ts";
 import {
   call,
+  callResult,
   executeCommandTool,
   inspect,
   shellTool,
@@ -90,22 +96,95 @@ Deno.test("executeCommand() keeps the head and tail of long output and saves the
   assert(content.length < 8300, `length ${content.length}`);
 });
 
-Deno.test("executeCommand() caps a `yes` flood, saves only its head and tail, and kills it at the timeout", async () => {
+Deno.test("executeCommand() kills a `yes` flood once its output passes the hard cap, long before its timeout", async () => {
   await using p = await tempProject();
-  const { content, isError } = await call(executeCommandTool, { command: "yes", timeout_ms: 1000 }, p.ctx);
-  assertStrictEquals(isError, true);
-  assert(content.startsWith("y\ny\n"));
-  assertMatch(content, /characters cut/);
-  assertMatch(content, /\[timed out after 1 s: the command and its child processes were killed\]$/);
-  assert(content.length < 8400);
-  const note =
-    /\[output: (\d+) characters, too long to keep whole: its first and last \d+ characters are in (\S+);/
-      .exec(content);
-  assert(note, content.slice(-400));
-  assert(Number(note[1]) > MAX_SPILL_CHARS);
-  const saved = await Deno.readTextFile(join(p.root, note[2]));
-  assert(saved.startsWith("y\ny\n") && saved.length < MAX_SPILL_CHARS + 100, `${saved.length}`);
-  assertMatch(saved, /characters cut/);
+  for (const mode of ["auto", "off"] as const) {
+    // Before the cap, `yes` ran at full CPU until its timeout (60 s by default); this one ends on the cap.
+    const result = await callResult(
+      executeCommandTool,
+      { command: "yes", timeout_ms: 30_000 },
+      shellCtx(p.root, mode),
+    );
+    const { content, details, error } = result;
+    assertStrictEquals(error?.kind, "too_large", mode);
+    assertStrictEquals(details?.timedOut, false);
+    assertStrictEquals(details?.exitCode, undefined);
+    assertStrictEquals(details?.outputCapped?.capBytes, MAX_OUTPUT_BYTES);
+    assert(details!.outputCapped!.bytes > MAX_OUTPUT_BYTES, `${details!.outputCapped!.bytes}`);
+    assert(content.startsWith("y\ny\n"));
+    assertMatch(content, /characters cut/);
+    assertMatch(
+      content,
+      /\n\[output passed 16 MiB \(\d+ bytes read\) after [\d.]+ s: the command and its child processes were killed\. Send long output to a file and search it with grep_code, or limit it \(head, grep, -q\)\]$/,
+    );
+    assert(content.length < 8600, `${content.length}`);
+    const note =
+      /\[output: (\d+) characters, too long to keep whole: its first and last \d+ characters are in (\S+);/
+        .exec(content);
+    assert(note, content.slice(-600));
+    assert(Number(note[1]) > MAX_SPILL_CHARS);
+    const saved = await Deno.readTextFile(join(p.root, note[2]));
+    assert(saved.startsWith("y\ny\n") && saved.length < MAX_SPILL_CHARS + 100, `${saved.length}`);
+    assertMatch(saved, /characters cut/);
+  }
+});
+
+Deno.test("executeCommand() shows binary output escaped, with a note, instead of garbage", async () => {
+  await using p = await tempProject();
+  const command = "printf '\\177ELF\\002\\000\\377 ok\\n'";
+  const result = await callResult(executeCommandTool, { command }, p.ctx);
+  assertEquals(result, {
+    content: "\\x7fELF\\x02\\x00\\xff ok\n[binary output, 11 bytes, shown escaped]\n[exit code 0]",
+    details: result.details,
+  });
+  assertStrictEquals(result.details?.exitCode, 0);
+  const text = await callResult(
+    executeCommandTool,
+    { command: "printf 'h\\303\\251 \\342\\202\\254\\n'" },
+    p.ctx,
+  );
+  assertStrictEquals(text.content, "hé €\n[exit code 0]");
+});
+
+Deno.test("executeCommand() kills background processes left at the command's end and says how many", async () => {
+  await using p = await tempProject();
+  const marker = sleepMarker();
+  // Not holding the output: before, such a child outlived the command unconfined.
+  const command = `sleep ${marker} >/dev/null 2>&1 & sleep ${marker} >/dev/null 2>&1 & echo started`;
+  const result = await callResult(executeCommandTool, { command }, shellCtx(p.root, "off"));
+  assertStrictEquals(
+    result.content,
+    "started\n[2 background processes were still running at the command's end and killed]\n[exit code 0]",
+  );
+  assertStrictEquals(result.details?.killedBackground, 2);
+  assertStrictEquals(result.details?.survivors, undefined);
+  assertStrictEquals(await running(marker), false);
+  // In the sandbox they die with its PID namespace, whatever they hold.
+  const sandboxed = await call(executeCommandTool, { command }, shellCtx(p.root, "auto"));
+  assertEquals(sandboxed.isError, false);
+  assertStrictEquals(await running(marker), false);
+});
+
+Deno.test("executeCommand() unconfined names a background process that left the session and survived", async () => {
+  await using p = await tempProject();
+  const marker = sleepMarker();
+  const command = `setsid sleep ${marker} >/dev/null 2>&1 & echo started`;
+  const result = await callResult(executeCommandTool, { command }, shellCtx(p.root, "off"));
+  const survivors = result.details?.survivors ?? [];
+  try {
+    assertEquals(survivors.map((line) => line.replace(/^\d+ /, "")), [`sleep ${marker}`]);
+    assertStrictEquals(result.details?.killedBackground, undefined);
+    assertStrictEquals(
+      result.content,
+      `started\n[still running after the command's end (they left its session): ${
+        survivors[0]
+      }; kill them if ` +
+        "they should not outlive it]\n[exit code 0]",
+    );
+  } finally {
+    for (const line of survivors) Deno.kill(Number(line.split(" ")[0]), "SIGKILL");
+  }
+  assertStrictEquals(await running(marker), false);
 });
 
 Deno.test("executeCommand() timeout kills a background child of the command, sandboxed or not", async () => {
@@ -142,7 +221,10 @@ Deno.test("executeCommand() returns when a background child keeps the output ope
       { command: `sleep ${marker} & echo started` },
       shellCtx(p.root, mode),
     );
-    assertEquals(result, { content: "started\n[exit code 0]", isError: false });
+    const killed = mode === "off"
+      ? "\n[1 background process was still running at the command's end and killed]"
+      : "";
+    assertEquals(result, { content: `started${killed}\n[exit code 0]`, isError: false });
     assertStrictEquals(await running(marker), false, mode);
   }
 });

@@ -1,7 +1,9 @@
 /**
- * Running a command in a process group of its own, killed whole (background children included) on timeout
- * or abort, with its output streamed to a sink and never waited on forever.
+ * Running a command in a process group of its own, killed whole (background children included) on timeout,
+ * abort or a flood of output, with its output streamed to a sink and never waited on forever.
  */
+
+import { OutputText } from "./output_text.ts";
 
 /** The system directories, searched first by tern's own helpers. */
 const FALLBACK_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
@@ -30,12 +32,26 @@ export interface OutputSink {
 }
 
 /** Why a command was stopped before it finished on its own. */
-export type Stop = "timeout" | "cancel";
+export type Stop = "timeout" | "cancel" | "output_cap";
 
-/** How a run ended: the exit code, and whether tern stopped it. */
+/** Processes the command left running when it ended. */
+export interface Leftovers {
+  /** How many were still in its session at its end, and were killed then. */
+  killed: number;
+  /** Those still running afterwards ("pid command line"): they left its session, or resisted SIGKILL. */
+  survivors: string[];
+}
+
+/** How a run ended: the exit code, whether tern stopped it, what it printed and what it left behind. */
 export interface Finished {
   code: number;
   stopped: Stop | null;
+  /** Bytes of output read. */
+  bytes: number;
+  /** True when the output held NUL bytes or bytes that are not UTF-8 (shown escaped). */
+  binary: boolean;
+  /** Background processes at the command's end; absent where /proc cannot tell (macOS). */
+  leftovers?: Leftovers;
 }
 
 /** What `runInGroup` needs besides the command. */
@@ -45,6 +61,8 @@ export interface GroupOptions {
   signal: AbortSignal;
   timeoutMs: number;
   sink: OutputSink;
+  /** Bytes of output after which the command is killed (stopped: "output_cap"); default: no cap. */
+  maxOutputBytes?: number;
 }
 
 /** How long output may keep flowing after the command exits (stray background writers) before they are killed. */
@@ -80,6 +98,64 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 done
 kill -KILL -- "-$1" 2>/dev/null || kill -KILL -- "$1" 2>/dev/null
 exit 0`;
+
+/**
+ * At the command's end, on Linux: every process still in its session (`$1`, the session id = group id,
+ * which `setpgid` cannot leave) is TERMed, then KILLed; the script prints one line `killed N`, then
+ * `left PID ARGS` for each process still alive after that. A process that left the session (`setsid`) is
+ * found by the marker in its environment (`$2`, from `/proc/PID/environ`), and only reported: it chose to
+ * outlive the command (a daemon), and the model decides. Without /proc (macOS) it prints nothing.
+ */
+const REAP_SESSION = `[ -r /proc/self/stat ] || exit 0
+members() {
+  local dir stat
+  for dir in /proc/[0-9]*; do
+    [ "\${dir#/proc/}" = "$$" ] && continue
+    read -r stat < "$dir/stat" 2>/dev/null || continue
+    set -- \${stat##*) }
+    [ "$1" != Z ] && [ "$4" = "$SID" ] && printf '%s ' "\${dir#/proc/}"
+  done
+}
+SID=$1 MARK=$2
+found=$(members)
+set -- $found
+echo "killed $#"
+if [ $# -gt 0 ]; then
+  kill -TERM $found 2>/dev/null
+  for i in 1 2 3 4 5 6 7 8 9 10; do
+    found=$(members)
+    [ -z "$found" ] && break
+    sleep 0.02
+  done
+  [ -n "$found" ] && kill -KILL $found 2>/dev/null && sleep 0.02
+fi
+for pid in $(members) $(grep -lzxF -- "$MARK" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do
+  [ -r "/proc/$pid/cmdline" ] && [ "$pid" != "$$" ] || continue
+  mapfile -d '' -t argv < "/proc/$pid/cmdline" 2>/dev/null
+  echo "left $pid \${argv[*]}"
+done
+exit 0`;
+
+/** Runs REAP_SESSION for session `sid`; resolves with what it found (undefined without /proc). */
+async function reapSession(sid: number, marker: string): Promise<Leftovers | undefined> {
+  try {
+    const { stdout } = await new Deno.Command(CLEAN_BASH[0], {
+      args: [...CLEAN_BASH.slice(1), "-c", REAP_SESSION, "tern-reap", String(sid), marker],
+      clearEnv: true,
+      env: helperEnv(),
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const lines = new TextDecoder().decode(stdout).split("\n").filter(Boolean);
+    const killed = /^killed (\d+)$/.exec(lines[0] ?? "");
+    if (!killed) return undefined;
+    const survivors = lines.slice(1).filter((line) => line.startsWith("left ")).map((line) => line.slice(5));
+    return { killed: Number(killed[1]), survivors: [...new Set(survivors)] };
+  } catch {
+    return undefined; // a helper that cannot start must not crash tern
+  }
+}
 
 /**
  * Kills process group `pgid` (TERM, then KILL) through bash, in a clean environment; resolves when done.
@@ -121,23 +197,25 @@ function watchPgid(
   return { pgid, done };
 }
 
-/** Streams the command's output into `into`; `cancel` stops waiting for it. */
+/** Streams the command's output into `into` as text; `over` is called whenever it is past `maxBytes`. */
 function capture(
   stdout: ReadableStream<Uint8Array>,
   into: OutputSink,
-): { done: Promise<void>; cancel(): void } {
+  limit: { maxBytes: number; over(): void },
+): { done: Promise<void>; cancel(): void; text: OutputText } {
   const reader = stdout.getReader();
-  const decoder = new TextDecoder();
+  const text = new OutputText();
   const done = (async () => {
     while (true) {
       const { value, done } = await reader.read();
       if (done) break;
-      into.push(decoder.decode(value, { stream: true }));
+      into.push(text.push(value));
+      if (text.bytes > limit.maxBytes) limit.over();
     }
-    into.push(decoder.decode());
+    into.push(text.flush());
     into.end();
   })();
-  return { done, cancel: () => void reader.cancel().catch(() => {}) };
+  return { done, cancel: () => void reader.cancel().catch(() => {}), text };
 }
 
 function delay(ms: number): { wait: Promise<"late">; clear(): void } {
@@ -168,17 +246,18 @@ async function drain(
  */
 export async function runInGroup(argv: string[], options: GroupOptions): Promise<Finished> {
   const { signal, timeoutMs } = options;
+  // Inherited by everything the command starts, even what leaves its session: how survivors are found.
+  const marker = `TERN_COMMAND_ID=${crypto.randomUUID()}`;
   const child = new Deno.Command(CLEAN_BASH[0], {
     args: [...CLEAN_BASH.slice(1), "-c", WRAPPER, "tern", ...argv],
     cwd: options.cwd,
     clearEnv: true,
-    env: options.env,
+    env: { ...options.env, TERN_COMMAND_ID: marker.split("=")[1] },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   const { pgid, done: stderrDone } = watchPgid(child.stderr);
-  const reading = capture(child.stdout, options.sink);
   const kills: Promise<void>[] = [];
   const kill = () => {
     const killing = pgid.then((id) => id === null ? undefined : killGroup(id)).catch(() => {});
@@ -191,13 +270,18 @@ export async function runInGroup(argv: string[], options: GroupOptions): Promise
     stopped = why;
     kill();
   };
+  const maxBytes = options.maxOutputBytes ?? Number.POSITIVE_INFINITY;
+  const reading = capture(child.stdout, options.sink, { maxBytes, over: () => stop("output_cap") });
   const timer = setTimeout(() => stop("timeout"), timeoutMs);
   const onAbort = () => stop("cancel");
   signal.addEventListener("abort", onAbort);
   try {
     const { code } = await child.status;
+    await Promise.all(kills);
+    const id = await pgid;
+    const leftovers = id === null ? undefined : await reapSession(id, marker);
     await drain(reading, kill);
-    return { code, stopped };
+    return { code, stopped, bytes: reading.text.bytes, binary: reading.text.binary, leftovers };
   } finally {
     clearTimeout(timer);
     signal.removeEventListener("abort", onAbort);

@@ -1,4 +1,4 @@
-import { assertEquals, assertStrictEquals } from "../../support/assert.ts";
+import { assert, assertEquals, assertStrictEquals } from "../../support/assert.ts";
 import { type OutputSink, runInGroup } from "../../../src/tools/shell/process_group.ts";
 
 function collector(): OutputSink & { text: string; ends: number } {
@@ -25,7 +25,13 @@ Deno.test("runInGroup() streams output to the sink and ends it once", async () =
     timeoutMs: 10_000,
     sink,
   });
-  assertEquals(finished, { code: 4, stopped: null });
+  assertEquals(finished, {
+    code: 4,
+    stopped: null,
+    bytes: 4,
+    binary: false,
+    leftovers: { killed: 0, survivors: [] },
+  });
   assertStrictEquals(sink.text, "a\nb\n");
   assertStrictEquals(sink.ends, 1);
 });
@@ -41,4 +47,19 @@ Deno.test("runInGroup() stops a command at its timeout and says so", async () =>
   });
   assertStrictEquals(finished.stopped, "timeout");
   assertStrictEquals(sink.text, "start\n");
+});
+
+Deno.test("runInGroup() kills a command whose output passes maxOutputBytes, and says so", async () => {
+  const sink = collector();
+  const finished = await runInGroup(["bash", "-c", "yes"], {
+    cwd: Deno.cwd(),
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    signal: new AbortController().signal,
+    timeoutMs: 30_000,
+    sink,
+    maxOutputBytes: 100_000,
+  });
+  assertStrictEquals(finished.stopped, "output_cap");
+  assert(finished.bytes > 100_000 && sink.text.length === finished.bytes, `${finished.bytes}`);
+  assertStrictEquals(sink.ends, 1);
 });
