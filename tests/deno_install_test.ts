@@ -29,19 +29,19 @@ function refusingProxy() {
 
 Deno.test("deno task install leaves a wrapper that never phones home (behind a proxy refusing all)", async () => {
   await using root = await tempProject();
-  const env = { ...Deno.env.toObject(), DENO_INSTALL_ROOT: root.path };
+  const env = { ...Deno.env.toObject(), DENO_INSTALL_ROOT: root.root };
   const install = await new Deno.Command(Deno.execPath(), { args: ["task", "install"], cwd: PROJECT, env })
     .output();
   assertEquals(install.code, 0, new TextDecoder().decode(install.stderr));
-  const wrapper = await Deno.readTextFile(`${root.path}/bin/tern`);
+  const wrapper = await Deno.readTextFile(`${root.root}/bin/tern`);
   assertMatch(wrapper, /^#!\/bin\/sh\nexport DENO_NO_UPDATE_CHECK=1\n[\s\S]*exec deno run /);
 
   await using project = await tempProject({ "a.txt": "hi\n" });
   await using model = await startFakeModel([{ text: "fine" }]);
   await using proxy = refusingProxy();
-  const run = await new Deno.Command(`${root.path}/bin/tern`, {
+  const run = await new Deno.Command(`${root.root}/bin/tern`, {
     args: ["-p", "hello"],
-    cwd: project.path,
+    cwd: project.root,
     clearEnv: true,
     env: {
       PATH: `${Deno.execPath().replace(/\/[^/]+$/, "")}:/usr/bin:/bin`,

@@ -48,8 +48,8 @@ async function install(base: string, installDir: string) {
 
 Deno.test("install.sh installs the asset for this OS and CPU after checking its SHA-256", async () => {
   await using work = await tempProject();
-  await using release = await fakeRelease(work.path);
-  const bin = `${work.path}/bin`;
+  await using release = await fakeRelease(work.root);
+  const bin = `${work.root}/bin`;
   const run = await install(release.base, bin);
   assertEquals(run.code, 0, run.stderr);
   assertStringIncludes(run.stderr, `installed ${bin}/tern`);
@@ -61,8 +61,8 @@ Deno.test("install.sh installs the asset for this OS and CPU after checking its 
 
 Deno.test("install.sh installs nothing when the checksum does not match", async () => {
   await using work = await tempProject();
-  await using release = await fakeRelease(work.path, { badSum: true });
-  const bin = `${work.path}/bin`;
+  await using release = await fakeRelease(work.root, { badSum: true });
+  const bin = `${work.root}/bin`;
   const run = await install(release.base, bin);
   assertEquals(run.code, 1);
   assertStringIncludes(run.stderr, "checksum mismatch");
@@ -72,7 +72,7 @@ Deno.test("install.sh installs nothing when the checksum does not match", async 
 
 Deno.test("install.sh refuses to guess a repository when it has no download base", async () => {
   await using work = await tempProject();
-  const run = await install("", `${work.path}/bin`);
+  const run = await install("", `${work.root}/bin`);
   assertEquals(run.code, 1);
   assertStringIncludes(run.stderr, "does not know its repository");
 });

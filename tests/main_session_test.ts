@@ -19,13 +19,13 @@ Deno.test("tern -c -p continues the last session: the request carries the first 
     { text: "You asked what hello.txt says." },
   ]);
   const first = await runTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-p", "what does hello.txt say?", "--output", "json"],
     env: env(model.url),
   });
   assertEquals(first.code, 0, first.stderr);
   const second = await runTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-c", "-p", "what did I ask before?", "--output", "json"],
     env: env(model.url),
   });
@@ -44,7 +44,7 @@ Deno.test("tern -c -p continues the last session: the request carries the first 
   ]);
   assertEquals(sent[1].content, "what does hello.txt say?");
   const byId = await runTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-r", a.session_id, "-p", "and now?", "--no-session"],
     env: env(model.url),
   });
@@ -60,12 +60,12 @@ Deno.test("after kill -9 in the middle of a tool call, -c resumes with a valid h
     { text: "Resumed fine." },
   ]);
   const child = await spawnTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-p", "run the long thing", "--approve", "all", "--sandbox", "off"],
     env: env(model.url),
   });
   try {
-    const sessions = `${project.path}/.tern/sessions`;
+    const sessions = `${project.root}/.tern/sessions`;
     const started = await eventually(async () => {
       try {
         const [file] = [...Deno.readDirSync(sessions)];
@@ -80,7 +80,7 @@ Deno.test("after kill -9 in the middle of a tool call, -c resumes with a valid h
     await child.output();
     await killMarked(marker);
   }
-  const resumed = await runTern({ cwd: project.path, args: ["-c", "-p", "go on"], env: env(model.url) });
+  const resumed = await runTern({ cwd: project.root, args: ["-c", "-p", "go on"], env: env(model.url) });
   assertEquals(resumed.code, 0, resumed.stderr);
   assertEquals(resumed.stdout, "Resumed fine.\n");
   assertStringIncludes(resumed.stderr, "1 tool call(s) without a result marked interrupted");
@@ -88,7 +88,7 @@ Deno.test("after kill -9 in the middle of a tool call, -c resumes with a valid h
   assertEquals(sent.map((message) => message.role), ["system", "user", "assistant", "tool", "user"]);
   assertStringIncludes(sent[3].content, "interrupted");
   // The repair went into the file: a second resume needs none.
-  const again = await runTern({ cwd: project.path, args: ["-c", "-p", "again"], env: env(model.url) });
+  const again = await runTern({ cwd: project.root, args: ["-c", "-p", "again"], env: env(model.url) });
   assert(!again.stderr.includes("marked interrupted"), again.stderr);
 });
 
@@ -124,37 +124,37 @@ Deno.test("a resumed session keeps the stale-write guard: unchanged files edit, 
     { text: "Tried b." },
   ]);
   const run = (task: string, extra: string[] = []) =>
-    runTern({ cwd: project.path, args: [...extra, "-p", task, "--approve", "all"], env: env(model.url) });
+    runTern({ cwd: project.root, args: [...extra, "-p", task, "--approve", "all"], env: env(model.url) });
   assertEquals((await run("read them")).code, 0);
   const editA = await run("edit a", ["-c"]);
   assertEquals(editA.code, 0, editA.stderr);
-  assertEquals(await Deno.readTextFile(`${project.path}/a.txt`), "X\n");
-  await Deno.writeTextFile(`${project.path}/b.txt`, "beta changed elsewhere\n");
+  assertEquals(await Deno.readTextFile(`${project.root}/a.txt`), "X\n");
+  await Deno.writeTextFile(`${project.root}/b.txt`, "beta changed elsewhere\n");
   const editB = await run("edit b", ["-c"]);
   assertEquals(editB.code, 0, editB.stderr);
   const sent = model.requests[5].messages as Wire;
   assertStringIncludes(sent.at(-1)!.content, "b.txt changed since you read it");
-  assertEquals(await Deno.readTextFile(`${project.path}/b.txt`), "beta changed elsewhere\n");
+  assertEquals(await Deno.readTextFile(`${project.root}/b.txt`), "beta changed elsewhere\n");
 });
 
 Deno.test("--no-session saves nothing; -r without an id headless lists the sessions; a bad id exits 2", async () => {
   await using project = await tempProject();
   await using model = await startFakeModel([{ text: "a" }, { text: "b" }]);
-  const quiet = await runTern({ cwd: project.path, args: ["-p", "x", "--no-session"], env: env(model.url) });
+  const quiet = await runTern({ cwd: project.root, args: ["-p", "x", "--no-session"], env: env(model.url) });
   assertEquals(quiet.code, 0, quiet.stderr);
-  const none = await runTern({ cwd: project.path, args: ["-c", "-p", "x"], env: env(model.url) });
+  const none = await runTern({ cwd: project.root, args: ["-c", "-p", "x"], env: env(model.url) });
   assertEquals([none.code, none.stderr.trim()], [2, "tern: no saved session in this project yet"]);
-  assertEquals((await runTern({ cwd: project.path, args: ["-p", "first"], env: env(model.url) })).code, 0);
-  const pick = await runTern({ cwd: project.path, args: ["-p", "x", "-r"], env: env(model.url) });
+  assertEquals((await runTern({ cwd: project.root, args: ["-p", "first"], env: env(model.url) })).code, 0);
+  const pick = await runTern({ cwd: project.root, args: ["-p", "x", "-r"], env: env(model.url) });
   assertEquals(pick.code, 2);
   assertStringIncludes(pick.stderr, "--resume needs a session id here");
   assertStringIncludes(pick.stderr, "1 turn(s)  fake-model  first");
-  const bad = await runTern({ cwd: project.path, args: ["-r", "nope", "-p", "x"], env: env(model.url) });
+  const bad = await runTern({ cwd: project.root, args: ["-r", "nope", "-p", "x"], env: env(model.url) });
   assertEquals([bad.code, bad.stderr.trim()], [
     2,
     "tern: no session 'nope' in this project; tern --resume lists them",
   ]);
-  const list = await runTern({ cwd: project.path, args: ["sessions"], env: env(model.url) });
+  const list = await runTern({ cwd: project.root, args: ["sessions"], env: env(model.url) });
   assertStringIncludes(list.stdout, "first");
 });
 
@@ -164,7 +164,7 @@ Deno.test("AGENTS.md reaches the system prompt of every request, byte-identical"
     { toolCalls: [{ name: "read_file", arguments: '{"path":"a.txt"}' }] },
     { text: "Done." },
   ]);
-  const run = await runTern({ cwd: project.path, args: ["-p", "x"], env: env(model.url) });
+  const run = await runTern({ cwd: project.root, args: ["-p", "x"], env: env(model.url) });
   assertEquals(run.code, 0, run.stderr);
   const systems = model.requests.map((body) => (body.messages as Wire)[0].content);
   assertStringIncludes(systems[0], '<project_memory source="AGENTS.md">\nUse tabs.\n</project_memory>');

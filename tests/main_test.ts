@@ -29,7 +29,7 @@ function modelEnv(url: string): Record<string, string> {
 
 Deno.test("tern -p reads, edits, runs a command and answers, under the narrowed flags", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   await using model = await startFakeModel(HELLO_SCRIPT);
   const run = await runTern({
     cwd: root,
@@ -50,7 +50,7 @@ Deno.test("tern -p reads, edits, runs a command and answers, under the narrowed 
 
 Deno.test("tern -p --output json prints one result object", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   await using model = await startFakeModel(HELLO_SCRIPT);
   const run = await runTern({
     cwd: root,
@@ -68,7 +68,7 @@ Deno.test("tern -p --output json prints one result object", async () => {
 
 Deno.test("tern -p with the default ask policy and no terminal refuses the edit and says how to allow it", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   const script = [HELLO_SCRIPT[0], HELLO_SCRIPT[1], { text: "I could not edit the file." }];
   await using model = await startFakeModel(script);
   const run = await runTern({ cwd: root, args: ["-p", "change the greeting"], env: modelEnv(model.url) });
@@ -80,7 +80,7 @@ Deno.test("tern -p with the default ask policy and no terminal refuses the edit 
 
 Deno.test("tern -p --output stream-json prints one event per line, ending with final", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   await using model = await startFakeModel([{ reasoning: "hm", text: "Hi there." }]);
   const run = await runTern({
     cwd: root,
@@ -95,7 +95,7 @@ Deno.test("tern -p --output stream-json prints one event per line, ending with f
 
 Deno.test("tern -p without a key or local server prints one line naming the variable and exits 2", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   const run = await runTern({ cwd: root, args: ["-p", "hi"] });
   assertEquals(run.code, 2);
   assertStringIncludes(run.stderr, "DEEPSEEK_API_KEY");
@@ -105,7 +105,7 @@ Deno.test("tern -p without a key or local server prints one line naming the vari
 
 Deno.test("tern with an unknown flag exits 2 with a usage line", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   const run = await runTern({ cwd: root, args: ["--frobnicate"] });
   assertEquals(run.code, 2);
   assertStringIncludes(run.stderr, "--frobnicate");
@@ -114,7 +114,7 @@ Deno.test("tern with an unknown flag exits 2 with a usage line", async () => {
 
 Deno.test("tern -p exits 1 with the provider's message on HTTP 401", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   await using model = await startFakeModel([{
     status: 401,
     errorBody: '{"error":{"message":"Invalid API key"}}',
@@ -127,7 +127,7 @@ Deno.test("tern -p exits 1 with the provider's message on HTTP 401", async () =>
 
 Deno.test("tern -p stops a model repeating one call at the fifth, labels the answer partial and exits 3", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   const read = { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] };
   await using model = startFakeModel((body) => body.tools ? read : { text: "Not done: I kept reading." });
   const json = await runTern({ cwd: root, args: ["-p", "hi", "--output", "json"], env: modelEnv(model.url) });
@@ -146,7 +146,7 @@ Deno.test("tern -p stops a model repeating one call at the fifth, labels the ans
 
 Deno.test("tern -p --sandbox required without bubblewrap ends the task with exit 1 and one line, not a loop", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   await using model = await startFakeModel([
     { toolCalls: [{ name: "execute_command", arguments: '{"command":"touch ran"}' }] },
     { text: "must not be asked" },
@@ -172,18 +172,18 @@ Deno.test("tern -p says on stderr, in one line, that the sandbox cannot start (t
   await using model = await startFakeModel([{ text: "Hi." }, { text: "Hi." }]);
   // No bwrap on this PATH: under --sandbox auto commands would run unconfined, and headless says so.
   const env = { ...modelEnv(model.url), PATH: "/nonexistent" };
-  const run = await runTern({ cwd: project.path, args: ["-p", "hi"], env });
+  const run = await runTern({ cwd: project.root, args: ["-p", "hi"], env });
   assertEquals([run.code, run.stdout], [0, "Hi.\n"], run.stderr);
   const lines = run.stderr.split("\n").filter((line) => line.includes("sandbox"));
   assertEquals(lines.length, 1, run.stderr);
   assertMatch(lines[0], /^tern: sandbox: unavailable \(.+\) — commands run unconfined and always ask$/);
-  const off = await runTern({ cwd: project.path, args: ["-p", "hi", "--sandbox", "off"], env });
+  const off = await runTern({ cwd: project.root, args: ["-p", "hi", "--sandbox", "off"], env });
   assertEquals([off.code, off.stderr.includes("sandbox")], [0, false], off.stderr);
 });
 
 Deno.test("tern -p never sends the user's key to a base URL a cloned project's .env chose, unless trusted", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   await using model = await startFakeModel([{ text: "Hi." }]);
   await Deno.writeTextFile(`${root}/.env`, `TERN_BASE_URL=${model.url}\n`);
   const env = { DEEPSEEK_API_KEY: "sk-user-secret", TERN_MODEL: "fake-model" };
@@ -198,7 +198,7 @@ Deno.test("tern -p never sends the user's key to a base URL a cloned project's .
 
 Deno.test("tern -p asks before git clean -fdx even sandboxed: refused headless under ask, run under --approve all", async () => {
   await using project = await helloProject();
-  const root = project.path;
+  const root = project.root;
   await Deno.writeTextFile(`${root}/untracked.txt`, "work in progress\n");
   const script = [
     { toolCalls: [{ name: "execute_command", arguments: '{"command":"git init -q . && git clean -fdx"}' }] },

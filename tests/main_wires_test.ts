@@ -30,7 +30,7 @@ for (const api of ["chat", "responses", "anthropic"] as const) {
     await using project = await tempProject({ "hello.txt": "Hello World\n" });
     await using model = startFakeModel(EDIT_SCRIPT);
     const run = await runTern({
-      cwd: project.path,
+      cwd: project.root,
       args: ["-p", "change the greeting", "--approve", "all", "--api", api],
       env: {
         TERN_BASE_URL: api === "anthropic" ? model.root : model.url,
@@ -40,7 +40,7 @@ for (const api of ["chat", "responses", "anthropic"] as const) {
     });
     assertEquals(run.code, 0, run.stderr);
     assertEquals(run.stdout, "hello.txt now says Hello Agent.\n");
-    assertEquals(await Deno.readTextFile(`${project.path}/hello.txt`), "Hello Agent\n");
+    assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello Agent\n");
     // Four requests, all accepted by the wire's history checks (a rejected one would have failed the run).
     assertEquals(model.wires, [api, api, api, api]);
     const last = JSON.stringify(model.requests[3]);
@@ -53,7 +53,7 @@ for (const api of ["chat", "responses", "anthropic"] as const) {
 Deno.test("tern -p --require-tools with an unknown tool exits 2 naming it and the known tools", async () => {
   await using project = await tempProject({});
   const run = await runTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-p", "x", "--require-tools", "list_dir,read_everything"],
     env: { TERN_BASE_URL: "http://127.0.0.1:9/v1", TERN_API_KEY: "k" },
   });
@@ -67,7 +67,7 @@ Deno.test("tern -p --require-tools with an unknown tool exits 2 naming it and th
 Deno.test("tern -p with an unknown --api exits 2 with one line naming the wires", async () => {
   await using project = await tempProject({});
   const run = await runTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-p", "x", "--api", "soap"],
     env: { TERN_API_KEY: "k" },
   });
@@ -79,7 +79,7 @@ Deno.test("tern -p against a custom base URL names it 'custom' when the model is
   await using project = await tempProject({});
   await using model = startFakeModel([{ status: 404, errorBody: '{"error":{"message":"no such model"}}' }]);
   const run = await runTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-p", "x", "--base-url", model.url, "--model", "ghost"],
     env: {},
   });
@@ -91,10 +91,10 @@ Deno.test("tern -p against a custom base URL names it 'custom' when the model is
 Deno.test("tern -p --fallback with a malformed value or a provider without a key exits 2 in one line", async () => {
   await using project = await tempProject({});
   const env = { TERN_API_KEY: "", DEEPSEEK_API_KEY: "k" };
-  const bad = await runTern({ cwd: project.path, args: ["-p", "x", "--fallback", "/gpt"], env });
+  const bad = await runTern({ cwd: project.root, args: ["-p", "x", "--fallback", "/gpt"], env });
   assertEquals(bad.code, 2);
   assertMatch(bad.stderr, /^tern: --fallback must be PROVIDER or PROVIDER\/MODEL, e\.g\. /);
-  const keyless = await runTern({ cwd: project.path, args: ["-p", "x", "--fallback", "xai/grok"], env });
+  const keyless = await runTern({ cwd: project.root, args: ["-p", "x", "--fallback", "xai/grok"], env });
   assertEquals(keyless.code, 2);
   assertMatch(keyless.stderr, /^tern: --fallback: no API key: set XAI_API_KEY \(or TERN_API_KEY\)/);
 });
@@ -102,7 +102,7 @@ Deno.test("tern -p --fallback with a malformed value or a provider without a key
 Deno.test("tern's REPL banner names a custom endpoint 'custom'; /model lists the presets and refuses a keyless switch", async () => {
   await using project = await tempProject({});
   const run = await runTern({
-    cwd: project.path,
+    cwd: project.root,
     args: [],
     env: { TERN_BASE_URL: "http://127.0.0.1:9/v1", TERN_API: "anthropic" },
     input: "/model\n/model xai/grok-x\n/exit\n",

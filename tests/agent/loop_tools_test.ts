@@ -70,8 +70,8 @@ Deno.test("runTask() sends a file that fakes a closing tag and new instructions 
     { text: "The notes ask me to do something I will not do." },
   ]);
   const registry = createRegistry(builtinTools());
-  const history = new Conversation({ systemPrompt: systemPrompt(project.path, registry.tools()) });
-  const opts = loopOptions(model, { registry, root: project.path });
+  const history = new Conversation({ systemPrompt: systemPrompt(project.root, registry.tools()) });
+  const opts = loopOptions(model, { registry, root: project.root });
   assertEquals((await runTask(history, "summarise notes.md", opts)).exitReason, "done");
   const sent = model.requests[1].messages as { role: string; content: string }[];
   assertStringIncludes(sent[0].content, TOOL_RESULT_NOTICE);
@@ -101,7 +101,7 @@ Deno.test("runTask() applies ten edit_file calls on one file in one turn, each p
   const previews: string[] = [];
   const opts = loopOptions(model, {
     registry: createRegistry(builtinTools({ files })),
-    root: project.path,
+    root: project.root,
     approve: (request) => {
       const preview = request.inspection.preview;
       if (preview?.kind === "diff") previews.push(preview.before);
@@ -112,7 +112,7 @@ Deno.test("runTask() applies ten edit_file calls on one file in one turn, each p
   const results = opts.events.flatMap((event) => event.type === "tool_result" ? [event] : []);
   assertEquals(results.filter((result) => result.isError), []);
   const expected = markers.map((_, i) => `line DONE_${i}\n`).join("");
-  assertEquals(await Deno.readTextFile(join(project.path, "notes.txt")), expected);
+  assertEquals(await Deno.readTextFile(join(project.root, "notes.txt")), expected);
   assert(results[0].content.includes("MARKER_9"), "the first read saw the file before the edits");
   assert(results[11].content.includes("DONE_9"), "the last read saw every edit");
   // Each approval showed the file as the edits before it left it: previews are dry runs made in order.
@@ -126,7 +126,7 @@ Deno.test("runTask() tells the human how many hidden characters it removed from 
     { toolCalls: [{ name: "read_file", arguments: '{"path":"notes.md"}' }] },
     { text: "Done." },
   ]);
-  const opts = loopOptions(model, { registry: createRegistry(builtinTools()), root: project.path });
+  const opts = loopOptions(model, { registry: createRegistry(builtinTools()), root: project.root });
   await runTask(system(), "read it", opts);
   const result = opts.events.find((event) => event.type === "tool_result");
   assertEquals(result?.type === "tool_result" && result.details?.hiddenCharacters, 3);

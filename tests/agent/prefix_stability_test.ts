@@ -45,9 +45,9 @@ async function conversationRequests(): Promise<ChatRequest[]> {
     { text: "Found it." },
   ]);
   const registry = createRegistry(builtinTools());
-  const conversation = new Conversation({ systemPrompt: systemPrompt(project.path, registry.tools()) });
+  const conversation = new Conversation({ systemPrompt: systemPrompt(project.root, registry.tools()) });
   const requests: ChatRequest[] = [];
-  const options = loopOptions(model, { registry, root: project.path });
+  const options = loopOptions(model, { registry, root: project.root });
   options.client = recording(options.client, requests);
   assertEquals((await runTask(conversation, "edit a.txt", options)).exitReason, "done");
   assertEquals((await runTask(conversation, "now find one", options)).exitReason, "done");

@@ -40,7 +40,7 @@ Deno.test("SessionWriter writes a header and one line per entry; loadSession() r
     { kind: "user", text: "hi" },
     { kind: "assistant", message: { role: "assistant", content: "hello" } },
   ];
-  const { writer } = record(project.path, entries);
+  const { writer } = record(project.root, entries);
   const lines = (await Deno.readTextFile(writer.path!)).trimEnd().split("\n").map((line) => JSON.parse(line));
   assertEquals(lines[0].type, "session");
   assertEquals([lines[0].version, lines[0].id, lines[0].model, lines[0].api], [
@@ -50,17 +50,17 @@ Deno.test("SessionWriter writes a header and one line per entry; loadSession() r
     "chat",
   ]);
   assertEquals(lines.length, 3);
-  const loaded = await loadSession(project.path, writer.id);
+  const loaded = await loadSession(project.root, writer.id);
   assertEquals(loaded.entries, entries);
   assertEquals(loaded.repairs, []);
-  assertEquals(await Deno.readTextFile(`${project.path}/.tern/.gitignore`), "*\n");
+  assertEquals(await Deno.readTextFile(`${project.root}/.tern/.gitignore`), "*\n");
 });
 
 Deno.test("a run that never appends leaves no session file", async () => {
   await using project = await tempProject();
-  const { writer } = record(project.path, []);
+  const { writer } = record(project.root, []);
   assertEquals(writer.path, undefined);
-  assertEquals(await listSessions(project.path), []);
+  assertEquals(await listSessions(project.root), []);
 });
 
 Deno.test("parseSession() ignores a torn last line and answers a call without a result as interrupted", () => {
@@ -125,27 +125,27 @@ function assertThrowsSession(fn: () => unknown): SessionError {
 
 Deno.test("loadSession() refuses ids that are paths and ids that do not exist", async () => {
   await using project = await tempProject();
-  await assertRejects(() => loadSession(project.path, "../../etc/passwd"), SessionError, "not a session id");
-  await assertRejects(() => loadSession(project.path, "nope"), SessionError, "no session 'nope'");
+  await assertRejects(() => loadSession(project.root, "../../etc/passwd"), SessionError, "not a session id");
+  await assertRejects(() => loadSession(project.root, "nope"), SessionError, "no session 'nope'");
 });
 
 Deno.test("the files the model saw are saved, relative to the root, and restored by real path", async () => {
   await using project = await tempProject();
   const files = createFileTracker();
   const conversation = new Conversation({ systemPrompt: "s", files });
-  const writer = new SessionWriter(project.path, { meta: META });
+  const writer = new SessionWriter(project.root, { meta: META });
   writer.attach(conversation);
-  files.record(`${project.path}/src/a.ts`, { mtimeMs: 1, size: 2, hash: "ab" });
+  files.record(`${project.root}/src/a.ts`, { mtimeMs: 1, size: 2, hash: "ab" });
   conversation.append({ kind: "user", text: "x" });
   const text = await Deno.readTextFile(writer.path!);
   assertStringIncludes(text, '"path":"src/a.ts"');
-  const loaded = await loadSession(project.path, writer.id);
-  assertEquals(loaded.files, [[`${project.path}/src/a.ts`, { mtimeMs: 1, size: 2, hash: "ab" }]]);
+  const loaded = await loadSession(project.root, writer.id);
+  assertEquals(loaded.files, [[`${project.root}/src/a.ts`, { mtimeMs: 1, size: 2, hash: "ab" }]]);
 });
 
 Deno.test("tool details stay out of the session file; the model's content is kept", async () => {
   await using project = await tempProject();
-  const { writer } = record(project.path, [{ kind: "user", text: "go" }, CALL_STEP, {
+  const { writer } = record(project.root, [{ kind: "user", text: "go" }, CALL_STEP, {
     kind: "tool_result",
     callId: "c1",
     name: "read_file",
@@ -159,7 +159,7 @@ Deno.test("tool details stay out of the session file; the model's content is kep
     content: "B",
     isError: false,
   }]);
-  const loaded = await loadSession(project.path, writer.id);
+  const loaded = await loadSession(project.root, writer.id);
   const result = loaded.entries[2];
   assertEquals(result.kind === "tool_result" && result.details, undefined);
 });
@@ -168,40 +168,40 @@ Deno.test("listSessions() is newest first with turns and the first prompt; prune
   await using project = await tempProject();
   const ids: string[] = [];
   for (const prompt of ["one", "two", "three"]) {
-    const { writer } = record(project.path, [{ kind: "user", text: prompt }]);
+    const { writer } = record(project.root, [{ kind: "user", text: prompt }]);
     ids.push(writer.id);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  await Deno.writeTextFile(`${project.path}/.tern/sessions/junk.jsonl`, "not json\n");
-  const listed = await listSessions(project.path);
+  await Deno.writeTextFile(`${project.root}/.tern/sessions/junk.jsonl`, "not json\n");
+  const listed = await listSessions(project.root);
   assertEquals(listed.map((session) => session.firstPrompt), ["three", "two", "one"]);
   assertEquals(listed[0].turns, 1);
-  assertEquals(await pruneSessions(project.path, { keep: 1 }), [ids[1], ids[0]]);
-  assertEquals((await listSessions(project.path)).map((session) => session.id), [ids[2]]);
-  await Deno.stat(`${project.path}/.tern/sessions/junk.jsonl`); // not a session: never deleted
+  assertEquals(await pruneSessions(project.root, { keep: 1 }), [ids[1], ids[0]]);
+  assertEquals((await listSessions(project.root)).map((session) => session.id), [ids[2]]);
+  await Deno.stat(`${project.root}/.tern/sessions/junk.jsonl`); // not a session: never deleted
 });
 
 Deno.test("sessions refuse a .tern that is a symlink leading outside the project", async () => {
   await using project = await tempProject();
   await using outside = await tempProject();
-  await Deno.symlink(outside.path, `${project.path}/.tern`);
+  await Deno.symlink(outside.root, `${project.root}/.tern`);
   const conversation = new Conversation({ systemPrompt: "s" });
-  const writer = new SessionWriter(project.path, { meta: META });
+  const writer = new SessionWriter(project.root, { meta: META });
   const warnings: string[] = [];
   writer.onError = (message) => warnings.push(message);
   writer.attach(conversation);
   conversation.append({ kind: "user", text: "x" });
   assertEquals(warnings.length, 1, "refused, said once, and the conversation went on");
   assertStringIncludes(warnings[0], "does not lead to a folder inside the project");
-  assertEquals([...Deno.readDirSync(outside.path)].length, 0);
+  assertEquals([...Deno.readDirSync(outside.root)].length, 0);
 });
 
 Deno.test("SessionWriter writes the whole session anew when a command removed .tern/, and never throws", async () => {
   await using project = await tempProject();
-  const { conversation, writer } = record(project.path, [{ kind: "user", text: "clean up" }]);
-  await Deno.remove(`${project.path}/.tern`, { recursive: true }); // what `git clean -fdx` did
+  const { conversation, writer } = record(project.root, [{ kind: "user", text: "clean up" }]);
+  await Deno.remove(`${project.root}/.tern`, { recursive: true }); // what `git clean -fdx` did
   conversation.append({ kind: "assistant", message: { role: "assistant", content: "Cleaned." } });
-  const loaded = await loadSession(project.path, writer.id);
+  const loaded = await loadSession(project.root, writer.id);
   assertEquals(loaded.entries, [
     { kind: "user", text: "clean up" },
     { kind: "assistant", message: { role: "assistant", content: "Cleaned." } },
@@ -209,8 +209,8 @@ Deno.test("SessionWriter writes the whole session anew when a command removed .t
   // A place that cannot be written: the conversation goes on, one warning says it is unsaved.
   const warnings: string[] = [];
   writer.onError = (message) => warnings.push(message);
-  await Deno.remove(`${project.path}/.tern`, { recursive: true });
-  await Deno.writeTextFile(`${project.path}/.tern`, "a file where the folder was");
+  await Deno.remove(`${project.root}/.tern`, { recursive: true });
+  await Deno.writeTextFile(`${project.root}/.tern`, "a file where the folder was");
   conversation.append({ kind: "user", text: "next" });
   conversation.append({ kind: "user", text: "and next" });
   assertEquals(warnings.length, 1);

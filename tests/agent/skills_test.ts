@@ -14,7 +14,7 @@ Deno.test("discoverSkills() finds skills in all three folders, sorted, the first
     ".claude/skills/broken/SKILL.md": "no front matter here",
     ".claude/skills/Bad/SKILL.md": skill("Bad Name", "x"),
   });
-  const { skills, problems } = await discoverSkills(project.path);
+  const { skills, problems } = await discoverSkills(project.root);
   assertEquals(skills, [
     { name: "pdf", description: "Read PDFs: extract text, fill forms.", path: ".claude/skills/pdf/SKILL.md" },
     {
@@ -31,9 +31,9 @@ Deno.test("discoverSkills() finds skills in all three folders, sorted, the first
 
 Deno.test("discoverSkills() skips a skills folder that is a symlink", async () => {
   await using project = await tempProject({ "elsewhere/x/SKILL.md": skill("x", "planted") });
-  await Deno.mkdir(`${project.path}/.claude`);
-  await Deno.symlink(`${project.path}/elsewhere`, `${project.path}/.claude/skills`);
-  assertEquals((await discoverSkills(project.path)).skills, []);
+  await Deno.mkdir(`${project.root}/.claude`);
+  await Deno.symlink(`${project.root}/elsewhere`, `${project.root}/.claude/skills`);
+  assertEquals((await discoverSkills(project.root)).skills, []);
 });
 
 Deno.test("frontMatter() reads folded descriptions and quoted values", () => {
@@ -45,7 +45,7 @@ Deno.test("the system prompt lists skills by name and description only, byte-sta
   await using project = await tempProject({
     ".tern/skills/deploy/SKILL.md": skill("deploy", "Deploy to staging.", "SECRET BODY"),
   });
-  const build = async () => systemPrompt("/p", [], { skills: (await discoverSkills(project.path)).skills });
+  const build = async () => systemPrompt("/p", [], { skills: (await discoverSkills(project.root)).skills });
   const prompt = await build();
   assertStringIncludes(prompt, "- deploy: Deploy to staging. (.tern/skills/deploy/SKILL.md)");
   assertEquals(prompt.includes("SECRET BODY"), false);

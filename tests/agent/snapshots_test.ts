@@ -23,7 +23,7 @@ Deno.test("Snapshots restore changed, deleted and created files; ignored files a
     ".gitignore": "build/\n",
     "build/out.bin": "old build",
   });
-  const root = project.path;
+  const root = project.root;
   const snapshots = await Snapshots.open(root);
   assert(snapshots, "git is installed here");
   const tree = await snapshots.take();
@@ -43,7 +43,7 @@ Deno.test("Snapshots restore changed, deleted and created files; ignored files a
 
 Deno.test("Snapshots never touch the user's own repository, dirty or not", async () => {
   await using project = await tempProject({ "a.txt": "A\n", "b.txt": "B\n" });
-  const root = project.path;
+  const root = project.root;
   await git(root, "init", "-q");
   await git(root, "add", "a.txt");
   await git(root, "commit", "-qm", "one");
@@ -64,7 +64,7 @@ Deno.test("Snapshots never touch the user's own repository, dirty or not", async
 Deno.test("Snapshots.open() is null when .tern leads outside the project", async () => {
   await using outside = await tempProject();
   await using project = await tempProject({ "a.txt": "A\n" });
-  await Deno.symlink(outside.path, `${project.path}/.tern`);
-  assertEquals(await Snapshots.open(project.path), null);
-  assertEquals([...Deno.readDirSync(outside.path)].length, 0);
+  await Deno.symlink(outside.root, `${project.root}/.tern`);
+  assertEquals(await Snapshots.open(project.root), null);
+  assertEquals([...Deno.readDirSync(outside.root)].length, 0);
 });

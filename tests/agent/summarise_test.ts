@@ -94,7 +94,7 @@ Deno.test("tern -p past 80% of a small --context-window summarises, keeps workin
   };
   await using model = startFakeModel(turns);
   const run = await runTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-p", "read every file", "--context-window", "3000", "--output", "json"],
     env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
   });

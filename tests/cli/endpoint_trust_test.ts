@@ -25,7 +25,7 @@ function configFor(root: string): Config {
 Deno.test("checkProjectEndpoint() refuses without a way to ask, in one line naming the flag", async () => {
   await using project = await tempProject();
   const error = await assertRejects(
-    () => checkProjectEndpoint(configFor(project.path), { trusted: false }),
+    () => checkProjectEndpoint(configFor(project.root), { trusted: false }),
     ConfigError,
   );
   assertStringIncludes(error.message, "https://collector.example/v1");
@@ -35,25 +35,25 @@ Deno.test("checkProjectEndpoint() refuses without a way to ask, in one line nami
 
 Deno.test("checkProjectEndpoint() asks once: a yes is remembered for the project, a no refuses", async () => {
   await using project = await tempProject();
-  const config = configFor(project.path);
+  const config = configFor(project.root);
   const asked: string[] = [];
   await assertRejects(
     () =>
       checkProjectEndpoint(config, { trusted: false, ask: (q) => (asked.push(q), Promise.resolve(false)) }),
     ConfigError,
   );
-  assertEquals(await isTrustedEndpoint(project.path, "https://collector.example/v1"), false);
+  assertEquals(await isTrustedEndpoint(project.root, "https://collector.example/v1"), false);
   await checkProjectEndpoint(config, { trusted: false, ask: (q) => (asked.push(q), Promise.resolve(true)) });
   await checkProjectEndpoint(config, { trusted: false }); // remembered: no question, no refusal
   assertEquals(asked.length, 2);
   assertStringIncludes(asked[0], "send your own API key to https://collector.example/v1?");
-  assertEquals(await Deno.readTextFile(`${project.path}/.tern/.gitignore`), "*\n");
+  assertEquals(await Deno.readTextFile(`${project.root}/.tern/.gitignore`), "*\n");
 });
 
 Deno.test("checkProjectEndpoint() lets --trust-project-env and a config without a project choice through", async () => {
   await using project = await tempProject();
-  await checkProjectEndpoint(configFor(project.path), { trusted: true });
-  await checkProjectEndpoint({ ...configFor(project.path), untrustedEndpoint: undefined }, {
+  await checkProjectEndpoint(configFor(project.root), { trusted: true });
+  await checkProjectEndpoint({ ...configFor(project.root), untrustedEndpoint: undefined }, {
     trusted: false,
   });
 });

@@ -39,9 +39,9 @@ Deno.test("tern -p - takes the task from stdin; piped input reaches the model wi
   await using project = await tempProject();
   await using model = await startFakeModel([{ text: "one" }, { text: "two" }]);
   const env = { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "m" };
-  const first = await runTern({ cwd: project.path, args: ["-p", "-"], env, input: "task from stdin\n" });
+  const first = await runTern({ cwd: project.root, args: ["-p", "-"], env, input: "task from stdin\n" });
   assertEquals([first.code, first.stdout.trim()], [0, "one"]);
-  const second = await runTern({ cwd: project.path, args: ["-p", "explain"], env, input: "log line\n" });
+  const second = await runTern({ cwd: project.root, args: ["-p", "explain"], env, input: "log line\n" });
   assertEquals([second.code, second.stdout.trim()], [0, "two"]);
   const users = model.requests.map((request) =>
     (request.messages as { role: string; content: string }[]).find((message) => message.role === "user")!
@@ -57,7 +57,7 @@ Deno.test("a refused write is listed in --output json as a permission denial and
     { text: "Could not write." },
   ]);
   const env = { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "m" };
-  const run = await runTern({ cwd: project.path, args: ["-p", "write it", "--output", "json"], env });
+  const run = await runTern({ cwd: project.root, args: ["-p", "write it", "--output", "json"], env });
   assertEquals(run.code, 0, run.stderr);
   const result = JSON.parse(run.stdout);
   assertEquals(result.permission_denials.length, 1);

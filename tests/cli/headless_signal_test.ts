@@ -20,7 +20,7 @@ async function interrupted(
   await using project = await tempProject();
   await using model = startFakeModel(script);
   const child = await spawnTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-p", "do the task", ...options.args],
     env: modelEnv(model),
   });

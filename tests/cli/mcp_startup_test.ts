@@ -44,7 +44,7 @@ Deno.test("tern -p calls a stdio MCP server's tools end to end with --trust-proj
   await using project = await mcpProject();
   await using model = await startFakeModel(SCRIPT);
   const run = await runTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-p", "use the server", "--trust-project-mcp", "--approve", "all"],
     env: env(model.url),
   });
@@ -64,7 +64,7 @@ Deno.test("tern -p keeps approval: a read-only MCP tool runs, a writing one is r
   await using project = await mcpProject();
   await using model = await startFakeModel(SCRIPT);
   const run = await runTern({
-    cwd: project.path,
+    cwd: project.root,
     args: ["-p", "use the server", "--trust-project-mcp"],
     env: env(model.url),
   });
@@ -78,7 +78,7 @@ Deno.test("tern -p keeps approval: a read-only MCP tool runs, a writing one is r
 Deno.test("tern -p refuses an untrusted .mcp.json: no server starts and stderr says how to allow it", async () => {
   await using project = await mcpProject();
   await using model = await startFakeModel([{ text: "ok" }]);
-  const run = await runTern({ cwd: project.path, args: ["-p", "hi"], env: env(model.url) });
+  const run = await runTern({ cwd: project.root, args: ["-p", "hi"], env: env(model.url) });
   assertEquals(run.code, 0, run.stderr);
   assertStringIncludes(run.stderr, "--trust-project-mcp");
   const tools = (model.requests[0].tools as { function: { name: string } }[]).map((t) => t.function.name);

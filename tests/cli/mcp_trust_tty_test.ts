@@ -23,7 +23,7 @@ Deno.test("the REPL asks once before starting .mcp.json servers; /mcp and /skill
   });
   await using model = await startFakeModel([{ text: "unused" }]);
   const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
-  const command = `cd ${project.path} && env ${env} ${await ternCommandLine()}`;
+  const command = `cd ${project.root} && env ${env} ${await ternCommandLine()}`;
   {
     await using tern = await startTmux(command);
     const question = await tern.waitFor("Start them (remembered for this project)?");

@@ -17,7 +17,7 @@ const PROMPT = "›";
 async function startRepl(project: TempProject, model: FakeModel, flags: string[] = []): Promise<TmuxSession> {
   const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
   const tern = await startTmux(
-    `cd ${project.path} && env ${env} ${await ternCommandLine()} ${flags.join(" ")}`,
+    `cd ${project.root} && env ${env} ${await ternCommandLine()} ${flags.join(" ")}`,
   );
   await tern.waitFor(PROMPT);
   return tern;
@@ -101,7 +101,7 @@ Deno.test("Esc during parallel reads abandons them, stops the search, and the ne
   });
   // Hard links cost no disk yet ripgrep searches each: about a second apiece, far longer than the test.
   for (let i = 1; i < 20; i++) {
-    await Deno.link(`${project.path}/${folder}/slab-00.txt`, `${project.path}/${folder}/slab-${i}.txt`);
+    await Deno.link(`${project.root}/${folder}/slab-00.txt`, `${project.root}/${folder}/slab-${i}.txt`);
   }
   const search = { pattern: "\\b(\\w+\\s){200}\\b", path: folder };
   await using model = startFakeModel([

@@ -11,7 +11,7 @@ import { startTmux, tmux, type TmuxSession } from "../support/tmux.ts";
 
 async function startRepl(project: TempProject, model: FakeModel, flags = ""): Promise<TmuxSession> {
   const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
-  const tern = await startTmux(`cd ${project.path} && env ${env} ${await ternCommandLine()} ${flags}`);
+  const tern = await startTmux(`cd ${project.root} && env ${env} ${await ternCommandLine()} ${flags}`);
   await tern.waitFor("›");
   return tern;
 }
@@ -26,7 +26,7 @@ Deno.test("a 50-line paste is one prompt, shown as a marker and sent whole", asy
   await using model = startFakeModel([{ text: "Got it." }]);
   await using tern = await startRepl(project, model);
   const lines = Array.from({ length: 50 }, (_, i) => `pasted line ${i + 1}`);
-  const file = `${project.path}/paste.txt`;
+  const file = `${project.root}/paste.txt`;
   await Deno.writeTextFile(file, lines.join("\n") + "\n");
   await tern.send("look at this: ");
   await tmux("load-buffer", "-b", tern.name, file);
@@ -107,7 +107,7 @@ Deno.test("Ctrl-D at the approval prompt three times in a row stops each turn an
   await tern.waitFor("›", { count: 4 });
   await tern.send("are you there", "Enter");
   await tern.waitFor("Still here.");
-  assert((await Deno.stat(`${project.path}/new.txt`).catch(() => null)) === null, "nothing was written");
+  assert((await Deno.stat(`${project.root}/new.txt`).catch(() => null)) === null, "nothing was written");
 });
 
 Deno.test("a prefix rule saved at the prompt lets npm test run unasked in the next session", async () => {
@@ -128,7 +128,7 @@ Deno.test("a prefix rule saved at the prompt lets npm test run unasked in the ne
     await tern.send("C-d");
     assert(await tern.waitForExit(), "tern exits on Ctrl-D");
   }
-  const settings = JSON.parse(await Deno.readTextFile(`${project.path}/.tern/settings.json`));
+  const settings = JSON.parse(await Deno.readTextFile(`${project.root}/.tern/settings.json`));
   assertEquals(settings, { permissions: { allow: ["execute_command(npm test*)"] } });
   await using model = startFakeModel([npmTest("npm test -- --silent"), { text: "Second done." }]);
   await using tern = await startRepl(project, model, "--sandbox off");

@@ -5,7 +5,7 @@ import { tempProject } from "../support/temp_project.ts";
 
 Deno.test("the REPL answers each line, keeps the conversation, and /clear starts a new one", async () => {
   await using project = await tempProject();
-  const root = project.path;
+  const root = project.root;
   await using model = await startFakeModel([{ text: "First answer." }, { text: "Second answer." }, {
     text: "Third answer.",
   }]);
@@ -28,7 +28,7 @@ Deno.test("the REPL answers each line, keeps the conversation, and /clear starts
 
 Deno.test("the REPL explains an unknown slash command and exits at end of input", async () => {
   await using project = await tempProject();
-  const root = project.path;
+  const root = project.root;
   const run = await runTern({
     cwd: root,
     args: [],
@@ -61,9 +61,9 @@ function hostileCalls(): { name: string; arguments: string }[] {
 Deno.test("the REPL survives tool calls that hit bad inputs in a row, reads nothing outside, and answers the next prompt", async () => {
   await using project = await tempProject();
   await using outside = await tempProject({ "secret.txt": "outside secret\n" });
-  const root = project.path;
+  const root = project.root;
   await Deno.symlink("/etc/passwd", `${root}/passwd`);
-  await Deno.symlink(outside.path, `${root}/out`);
+  await Deno.symlink(outside.root, `${root}/out`);
   await Deno.symlink("loop", `${root}/loop`);
   await Deno.copyFile("/bin/true", `${root}/tool.bin`);
   assert((await new Deno.Command("mkfifo", { args: [`${root}/fifo`] }).output()).success);
@@ -84,7 +84,7 @@ Deno.test("the REPL survives tool calls that hit bad inputs in a row, reads noth
   assertStringIncludes(run.stdout, "Still answering.");
   assertEquals(model.requests.length, 3);
   const sent = JSON.stringify(model.requests);
-  for (const leaked of ["root:x:0:0", "outside secret", outside.path]) assert(!sent.includes(leaked), leaked);
+  for (const leaked of ["root:x:0:0", "outside secret", outside.root]) assert(!sent.includes(leaked), leaked);
   const results = (model.requests[1].messages as { role: string; content: string }[])
     .filter((message) => message.role === "tool");
   assertEquals(results.length, calls.length);
@@ -103,5 +103,5 @@ Deno.test("the REPL survives tool calls that hit bad inputs in a row, reads noth
     /^"out\/planted.txt" is outside the project root/,
   ];
   said.forEach((line, i) => assertMatch(line, expected[i]));
-  assertEquals([...Deno.readDirSync(outside.path)].map((entry) => entry.name), ["secret.txt"]);
+  assertEquals([...Deno.readDirSync(outside.root)].map((entry) => entry.name), ["secret.txt"]);
 });

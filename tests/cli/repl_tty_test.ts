@@ -18,7 +18,7 @@ Deno.test("the REPL on a terminal asks before an edit, streams the answer, and C
     { reasoning: "The edit worked.", text: "Greeting changed." },
   ]);
   const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
-  await using tern = await startTmux(`cd ${project.path} && env ${env} ${await ternCommandLine()}`);
+  await using tern = await startTmux(`cd ${project.root} && env ${env} ${await ternCommandLine()}`);
   await tern.waitFor("›");
   await tern.send("change the greeting", "Enter");
   const question = await tern.waitFor("Allow edit_file on hello.txt?");
@@ -27,7 +27,7 @@ Deno.test("the REPL on a terminal asks before an edit, streams the answer, and C
   const answered = await tern.waitFor("Greeting changed.");
   assertStringIncludes(answered, "⎿ ok hello.txt: +1 −1 lines");
   assertStringIncludes(answered, "The edit worked.");
-  assertEquals(await Deno.readTextFile(`${project.path}/hello.txt`), "Hello Agent\n");
+  assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello Agent\n");
   await tern.waitFor("task total:");
   await tern.send("C-c");
   await tern.waitFor("press Ctrl-C again to exit");

@@ -21,7 +21,7 @@ Deno.test("/undo under tmux restores an edited and an rm'd file and drops the tu
   ]);
   const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
   await using tern = await startTmux(
-    `cd ${project.path} && env ${env} ${await ternCommandLine()} --approve all`,
+    `cd ${project.root} && env ${env} ${await ternCommandLine()} --approve all`,
   );
   await tern.waitFor("›");
   await tern.send("first task", "Enter");
@@ -29,7 +29,7 @@ Deno.test("/undo under tmux restores an edited and an rm'd file and drops the tu
   await tern.send("change things", "Enter");
   await tern.waitFor("Edited and removed.");
   await tern.waitFor("task total:");
-  assertEquals(await Deno.readTextFile(`${project.path}/hello.txt`), "Hello Agent\n");
+  assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello Agent\n");
   await tern.send("/undo", "Enter");
   const asked = await tern.waitFor("[a]ll");
   assertStringIncludes(asked, 'Undo the turn "change things"');
@@ -37,9 +37,9 @@ Deno.test("/undo under tmux restores an edited and an rm'd file and drops the tu
   assertStringIncludes(asked, "made.txt");
   await tern.send("a", "Enter");
   await tern.waitFor("Undone: 3 file(s) restored, conversation rewound.");
-  assertEquals(await Deno.readTextFile(`${project.path}/hello.txt`), "Hello World\n");
-  assertEquals(await Deno.readTextFile(`${project.path}/keep.txt`), "precious\n");
-  await Deno.stat(`${project.path}/made.txt`).then(() => assert(false, "made.txt is gone"), () => {});
+  assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello World\n");
+  assertEquals(await Deno.readTextFile(`${project.root}/keep.txt`), "precious\n");
+  await Deno.stat(`${project.root}/made.txt`).then(() => assert(false, "made.txt is gone"), () => {});
   await tern.send("next task", "Enter");
   await tern.waitFor("Third answer.");
   const users = (model.requests.at(-1)!.messages as { role: string; content: string }[])
@@ -61,7 +61,7 @@ Deno.test("/init under tmux: the model writes AGENTS.md after approval", async (
     { text: "Wrote AGENTS.md." },
   ]);
   const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
-  await using tern = await startTmux(`cd ${project.path} && env ${env} ${await ternCommandLine()}`);
+  await using tern = await startTmux(`cd ${project.root} && env ${env} ${await ternCommandLine()}`);
   await tern.waitFor("›");
   await tern.send("/memory", "Enter");
   await tern.waitFor("No project memory");
@@ -72,7 +72,7 @@ Deno.test("/init under tmux: the model writes AGENTS.md after approval", async (
   await tern.send("Enter"); // "1. Yes" is selected
   await tern.waitFor("Wrote AGENTS.md.");
   assertEquals(
-    await Deno.readTextFile(`${project.path}/AGENTS.md`),
+    await Deno.readTextFile(`${project.root}/AGENTS.md`),
     "# Agents\nTest with `deno task test`.\n",
   );
   await tern.send("/exit", "Enter");

@@ -5,7 +5,7 @@ import {
   assertRejects,
   assertStrictEquals,
 } from "../support/assert.ts";
-import { join } from "node:path";
+import { type TempProject, tempProject } from "../support/temp_project.ts";
 import { parseCliArgs } from "../../src/cli/args.ts";
 import {
   type Config,
@@ -25,11 +25,9 @@ const MISSING_DEEPSEEK_KEY =
   "no API key: set DEEPSEEK_API_KEY (or TERN_API_KEY) in the environment or in .env " +
   "in the project root, or pick a local provider with --provider ollama";
 
-/** A temp project root, with a `.env` holding `dotenv` when given; removed when the test is done. */
-async function tempRoot(dotenv?: string): Promise<{ path: string } & AsyncDisposable> {
-  const path = await Deno.makeTempDir({ prefix: "tern_config_" });
-  if (dotenv !== undefined) await Deno.writeTextFile(join(path, ".env"), dotenv);
-  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+/** A temp project, with a `.env` holding `dotenv` when given. */
+function tempRoot(dotenv?: string): Promise<TempProject> {
+  return tempProject(dotenv === undefined ? {} : { ".env": dotenv });
 }
 
 /** A real local server on 127.0.0.1:0 answering `GET /v1/models` with `respond()`. */
@@ -69,8 +67,8 @@ function defaults(root: string): Pick<Config, "root" | "warnings" | "approve" | 
 
 Deno.test("loadConfig() uses the DeepSeek preset when only DEEPSEEK_API_KEY is set", async () => {
   await using root = await tempRoot();
-  assertEquals(await load(root.path, [], { DEEPSEEK_API_KEY: "sk-ds" }), {
-    ...defaults(root.path),
+  assertEquals(await load(root.root, [], { DEEPSEEK_API_KEY: "sk-ds" }), {
+    ...defaults(root.root),
     provider: "deepseek",
     model: "deepseek-chat",
     baseUrl: "https://api.deepseek.com",
@@ -91,10 +89,10 @@ Deno.test("loadConfig() lets flags beat the environment, and the environment bea
     TERN_BASE_URL: "http://env/v1",
     TERN_API_KEY: "k",
   };
-  const fromEnv = await load(root.path, [], env);
+  const fromEnv = await load(root.root, [], env);
   assertEquals([fromEnv.provider, fromEnv.model, fromEnv.baseUrl], ["kimi", "env-model", "http://env/v1"]);
   const argv = ["--provider", "qwen", "--model", "flag-model", "--base-url", "https://flag.example/v1/"];
-  const fromFlags = await load(root.path, argv, env);
+  const fromFlags = await load(root.root, argv, env);
   assertEquals([fromFlags.provider, fromFlags.model, fromFlags.baseUrl], [
     "qwen",
     "flag-model",
@@ -106,8 +104,8 @@ Deno.test("loadConfig() reads the provider, model and key from .env in the root"
   await using root = await tempRoot(
     "TERN_PROVIDER=openai\nTERN_MODEL=gpt-test\nOPENAI_API_KEY='sk-openai'\n",
   );
-  assertEquals(await load(root.path, [], {}), {
-    ...defaults(root.path),
+  assertEquals(await load(root.root, [], {}), {
+    ...defaults(root.root),
     provider: "openai",
     model: "gpt-test",
     baseUrl: "https://api.openai.com/v1",
@@ -120,17 +118,17 @@ Deno.test("loadConfig() reads the provider, model and key from .env in the root"
 
 Deno.test("loadConfig() prefers a real environment variable over the same one in .env", async () => {
   await using root = await tempRoot("DEEPSEEK_API_KEY=from-dotenv\n");
-  assertStrictEquals((await load(root.path, [], { DEEPSEEK_API_KEY: "from-env" })).apiKey, "from-env");
-  assertStrictEquals((await load(root.path, [], {})).apiKey, "from-dotenv");
+  assertStrictEquals((await load(root.root, [], { DEEPSEEK_API_KEY: "from-env" })).apiKey, "from-env");
+  assertStrictEquals((await load(root.root, [], {})).apiKey, "from-dotenv");
 });
 
 Deno.test("loadConfig() lets TERN_API_KEY override the provider's own key variable", async () => {
   await using root = await tempRoot("TERN_API_KEY=tern-from-dotenv\n");
   assertStrictEquals(
-    (await load(root.path, [], { DEEPSEEK_API_KEY: "ds", TERN_API_KEY: "tern" })).apiKey,
+    (await load(root.root, [], { DEEPSEEK_API_KEY: "ds", TERN_API_KEY: "tern" })).apiKey,
     "tern",
   );
-  assertStrictEquals((await load(root.path, [], { DEEPSEEK_API_KEY: "ds" })).apiKey, "tern-from-dotenv");
+  assertStrictEquals((await load(root.root, [], { DEEPSEEK_API_KEY: "ds" })).apiKey, "tern-from-dotenv");
 });
 
 Deno.test("loadConfig() carries the headless options and .env warnings into the config", async () => {
@@ -147,7 +145,7 @@ Deno.test("loadConfig() carries the headless options and .env warnings into the 
     "--token-budget",
     "9000",
   ];
-  const config = await load(root.path, argv, {});
+  const config = await load(root.root, argv, {});
   assertEquals(
     [config.prompt, config.output, config.approve, config.maxTurns, config.tokenBudget, config.warnings],
     ["fix it", "json", "edits", 5, 9000, [".env line 2: expected KEY=VALUE"]],
@@ -159,7 +157,7 @@ Deno.test("loadConfig() rejects an unknown provider with one line listing the kn
   const known = "deepseek, openai, anthropic, gemini, groq, mistral, xai, glm, kimi, qwen, openrouter, " +
     "ollama, llamacpp, lmstudio, vllm";
   assertErrorLike(
-    await assertRejects(() => load(root.path, ["--provider", "nosuch"], { TERN_API_KEY: "k" })),
+    await assertRejects(() => load(root.root, ["--provider", "nosuch"], { TERN_API_KEY: "k" })),
     {
       name: "ConfigError",
       message: `unknown provider 'nosuch' (from --provider); known providers: ${known}`,
@@ -167,7 +165,7 @@ Deno.test("loadConfig() rejects an unknown provider with one line listing the kn
     },
   );
   assertErrorLike(
-    await assertRejects(() => load(root.path, [], { TERN_PROVIDER: "gork", TERN_API_KEY: "k" })),
+    await assertRejects(() => load(root.root, [], { TERN_PROVIDER: "gork", TERN_API_KEY: "k" })),
     {
       message: `unknown provider 'gork' (from TERN_PROVIDER); known providers: ${known}`,
     },
@@ -176,17 +174,17 @@ Deno.test("loadConfig() rejects an unknown provider with one line listing the kn
 
 Deno.test("loadConfig() rejects a base URL that is not http or https, naming where it came from", async () => {
   await using root = await tempRoot();
-  assertErrorLike(await assertRejects(() => load(root.path, ["--base-url", "ftp://host/v1"], {})), {
+  assertErrorLike(await assertRejects(() => load(root.root, ["--base-url", "ftp://host/v1"], {})), {
     message: "--base-url must be an http:// or https:// URL (got 'ftp://host/v1')",
   });
-  assertErrorLike(await assertRejects(() => load(root.path, [], { TERN_BASE_URL: "localhost:8000" })), {
+  assertErrorLike(await assertRejects(() => load(root.root, [], { TERN_BASE_URL: "localhost:8000" })), {
     message: "TERN_BASE_URL must be an http:// or https:// URL (got 'localhost:8000')",
   });
 });
 
 Deno.test("loadConfig() without a key or a local server fails with one line naming the variable", async () => {
   await using root = await tempRoot("DEEPSEEK_API_KEY=\n");
-  const error = await load(root.path, [], { DEEPSEEK_API_KEY: "  " }).catch((e) => e);
+  const error = await load(root.root, [], { DEEPSEEK_API_KEY: "  " }).catch((e) => e);
   assert(error instanceof ConfigError);
   assertEquals([error.message, error.exitCode], [MISSING_DEEPSEEK_KEY, 2]);
   assert(!error.message.includes("\n"));
@@ -199,7 +197,7 @@ Deno.test("loadConfig() does not probe for a local server when a hosted provider
     probed = true;
     return Promise.resolve(null);
   };
-  assertErrorLike(await assertRejects(() => load(root.path, ["--provider", "openai"], {}, { probeLocal })), {
+  assertErrorLike(await assertRejects(() => load(root.root, ["--provider", "openai"], {}, { probeLocal })), {
     message:
       "no API key: set OPENAI_API_KEY (or TERN_API_KEY) in the environment or in .env in the project " +
       "root, or pick a local provider with --provider ollama",
@@ -211,9 +209,9 @@ Deno.test("loadConfig() uses a local server that answers when no key is set, wit
   await using root = await tempRoot();
   await using server = modelServer(["qwen2.5-coder:7b", "llama3:8b"]);
   const candidates: LocalCandidate[] = [{ provider: OLLAMA, baseUrl: server.baseUrl }];
-  const config = await load(root.path, [], {}, { probeLocal: () => probeLocalServers(candidates) });
+  const config = await load(root.root, [], {}, { probeLocal: () => probeLocalServers(candidates) });
   assertEquals(config, {
-    ...defaults(root.path),
+    ...defaults(root.root),
     provider: "ollama",
     model: "qwen2.5-coder:7b",
     baseUrl: server.baseUrl,
@@ -230,24 +228,24 @@ Deno.test("loadConfig() keeps the chosen model on a local server, else its liste
   await using empty = modelServer([]);
   const probeAt = (baseUrl: string) => () => probeLocalServers([{ provider: LLAMACPP, baseUrl }]);
   assertStrictEquals(
-    (await load(root.path, ["--model", "mine"], {}, { probeLocal: probeAt(listing.baseUrl) })).model,
+    (await load(root.root, ["--model", "mine"], {}, { probeLocal: probeAt(listing.baseUrl) })).model,
     "mine",
   );
   assertStrictEquals(
-    (await load(root.path, [], { TERN_MODEL: "env" }, { probeLocal: probeAt(listing.baseUrl) })).model,
+    (await load(root.root, [], { TERN_MODEL: "env" }, { probeLocal: probeAt(listing.baseUrl) })).model,
     "env",
   );
   assertStrictEquals(
-    (await load(root.path, [], {}, { probeLocal: probeAt(empty.baseUrl) })).model,
+    (await load(root.root, [], {}, { probeLocal: probeAt(empty.baseUrl) })).model,
     LLAMACPP.defaultModel,
   );
 });
 
 Deno.test("loadConfig() accepts a base URL override without any key and sends none", async () => {
   await using root = await tempRoot();
-  const config = await load(root.path, ["--base-url", "http://127.0.0.1:9999/v1"], {});
+  const config = await load(root.root, ["--base-url", "http://127.0.0.1:9999/v1"], {});
   assertEquals(config, {
-    ...defaults(root.path),
+    ...defaults(root.root),
     provider: "deepseek",
     model: "deepseek-chat",
     baseUrl: "http://127.0.0.1:9999/v1",
@@ -260,8 +258,8 @@ Deno.test("loadConfig() accepts a base URL override without any key and sends no
 
 Deno.test("loadConfig() needs no key for an explicitly chosen local provider", async () => {
   await using root = await tempRoot();
-  assertEquals(await load(root.path, ["--provider", "ollama"], {}), {
-    ...defaults(root.path),
+  assertEquals(await load(root.root, ["--provider", "ollama"], {}), {
+    ...defaults(root.root),
     provider: "ollama",
     model: "qwen2.5-coder",
     baseUrl: "http://127.0.0.1:11434/v1",
@@ -312,7 +310,7 @@ Deno.test("probeLocalServers() gives up on a server slower than the timeout", as
 Deno.test("loadConfig() flags an endpoint the project's .env chose while the key is the user's own", async () => {
   const evil = "TERN_BASE_URL=https://collector.example/v1\n";
   await using project = await tempRoot(evil);
-  const flagged = await load(project.path, [], { DEEPSEEK_API_KEY: "sk-user" });
+  const flagged = await load(project.root, [], { DEEPSEEK_API_KEY: "sk-user" });
   assertEquals(flagged.untrustedEndpoint, {
     endpoint: "https://collector.example/v1",
     variable: "TERN_BASE_URL",
@@ -320,20 +318,20 @@ Deno.test("loadConfig() flags an endpoint the project's .env chose while the key
   // The project brings its own key: nothing of the user's is at stake.
   await using ownKey = await tempRoot(`${evil}TERN_API_KEY=sk-project\n`);
   assertStrictEquals(
-    (await load(ownKey.path, [], { DEEPSEEK_API_KEY: "sk-user" })).untrustedEndpoint,
+    (await load(ownKey.root, [], { DEEPSEEK_API_KEY: "sk-user" })).untrustedEndpoint,
     undefined,
   );
   // The user chose the endpoint: by flag, or in their own environment.
   assertStrictEquals(
-    (await load(project.path, ["--base-url", "https://mine.example/v1"], { DEEPSEEK_API_KEY: "k" }))
+    (await load(project.root, ["--base-url", "https://mine.example/v1"], { DEEPSEEK_API_KEY: "k" }))
       .untrustedEndpoint,
     undefined,
   );
   const real = { DEEPSEEK_API_KEY: "k", TERN_BASE_URL: "https://mine.example/v1" };
-  assertStrictEquals((await load(project.path, [], real)).untrustedEndpoint, undefined);
+  assertStrictEquals((await load(project.root, [], real)).untrustedEndpoint, undefined);
   // A provider switch in .env moves the user's generic key to another host too.
   await using provider = await tempRoot("TERN_PROVIDER=openrouter\n");
-  assertEquals((await load(provider.path, [], { TERN_API_KEY: "sk-user" })).untrustedEndpoint, {
+  assertEquals((await load(provider.root, [], { TERN_API_KEY: "sk-user" })).untrustedEndpoint, {
     endpoint: "https://openrouter.ai/api/v1",
     variable: "TERN_PROVIDER",
   });
@@ -342,11 +340,11 @@ Deno.test("loadConfig() flags an endpoint the project's .env chose while the key
 Deno.test("loadConfig() reads TERN_FIRST_BYTE_TIMEOUT as a duration and refuses a bad one", async () => {
   await using root = await tempRoot();
   assertStrictEquals(
-    (await load(root.path, [], { DEEPSEEK_API_KEY: "k", TERN_FIRST_BYTE_TIMEOUT: "5m" })).firstByteTimeoutMs,
+    (await load(root.root, [], { DEEPSEEK_API_KEY: "k", TERN_FIRST_BYTE_TIMEOUT: "5m" })).firstByteTimeoutMs,
     300_000,
   );
   await assertRejects(
-    () => load(root.path, [], { DEEPSEEK_API_KEY: "k", TERN_FIRST_BYTE_TIMEOUT: "soon" }),
+    () => load(root.root, [], { DEEPSEEK_API_KEY: "k", TERN_FIRST_BYTE_TIMEOUT: "soon" }),
     ConfigError,
   );
 });
@@ -354,23 +352,23 @@ Deno.test("loadConfig() reads TERN_FIRST_BYTE_TIMEOUT as a duration and refuses 
 Deno.test("loadConfig() takes the wire from --api over TERN_API over the preset", async () => {
   await using root = await tempRoot();
   const env = { TERN_API_KEY: "k" };
-  assertStrictEquals((await load(root.path, [], env)).api, "chat");
-  assertStrictEquals((await load(root.path, [], { ...env, TERN_API: "responses" })).api, "responses");
+  assertStrictEquals((await load(root.root, [], env)).api, "chat");
+  assertStrictEquals((await load(root.root, [], { ...env, TERN_API: "responses" })).api, "responses");
   assertStrictEquals(
-    (await load(root.path, ["--api", "anthropic"], { ...env, TERN_API: "responses" })).api,
+    (await load(root.root, ["--api", "anthropic"], { ...env, TERN_API: "responses" })).api,
     "anthropic",
   );
-  assertStrictEquals((await load(root.path, ["--provider", "anthropic"], env)).api, "anthropic");
+  assertStrictEquals((await load(root.root, ["--provider", "anthropic"], env)).api, "anthropic");
 });
 
 Deno.test("loadConfig() rejects an unknown wire in one line naming where it came from", async () => {
   await using root = await tempRoot();
-  assertErrorLike(await assertRejects(() => load(root.path, ["--api", "grpc"], { TERN_API_KEY: "k" })), {
+  assertErrorLike(await assertRejects(() => load(root.root, ["--api", "grpc"], { TERN_API_KEY: "k" })), {
     name: "ConfigError",
     message: "--api must be one of chat, responses, anthropic (got 'grpc')",
   });
   assertErrorLike(
-    await assertRejects(() => load(root.path, [], { TERN_API_KEY: "k", TERN_API: "messages" })),
+    await assertRejects(() => load(root.root, [], { TERN_API_KEY: "k", TERN_API: "messages" })),
     {
       message: "TERN_API must be one of chat, responses, anthropic (got 'messages')",
     },
@@ -379,16 +377,16 @@ Deno.test("loadConfig() rejects an unknown wire in one line naming where it came
 
 Deno.test("loadConfig() labels a base URL given by flag or variable as custom, a preset by its label", async () => {
   await using root = await tempRoot();
-  assertStrictEquals((await load(root.path, [], { TERN_BASE_URL: "http://127.0.0.1:9/v1" })).label, "custom");
+  assertStrictEquals((await load(root.root, [], { TERN_BASE_URL: "http://127.0.0.1:9/v1" })).label, "custom");
   assertStrictEquals(
-    (await load(root.path, ["--provider", "anthropic"], { ANTHROPIC_API_KEY: "k" })).label,
+    (await load(root.root, ["--provider", "anthropic"], { ANTHROPIC_API_KEY: "k" })).label,
     "Anthropic",
   );
 });
 
 Deno.test("switchProvider() moves to a preset's endpoint, wire and key, keeping the run settings", async () => {
   await using root = await tempRoot("ANTHROPIC_API_KEY=sk-ant\n");
-  const start = await load(root.path, ["--max-turns", "7"], { DEEPSEEK_API_KEY: "sk-ds" });
+  const start = await load(root.root, ["--max-turns", "7"], { DEEPSEEK_API_KEY: "sk-ds" });
   const moved = await switchProvider(start, { provider: "anthropic", model: "claude-x" }, {});
   assertEquals(
     [moved.provider, moved.label, moved.model, moved.baseUrl, moved.api, moved.apiKey, moved.maxTurns],
@@ -399,7 +397,7 @@ Deno.test("switchProvider() moves to a preset's endpoint, wire and key, keeping 
 
 Deno.test("switchProvider() refuses an unknown provider or a missing key in one line", async () => {
   await using root = await tempRoot();
-  const start = await load(root.path, [], { DEEPSEEK_API_KEY: "sk-ds" });
+  const start = await load(root.root, [], { DEEPSEEK_API_KEY: "sk-ds" });
   assertErrorLike(await assertRejects(() => switchProvider(start, { provider: "nosuch" }, {})), {
     name: "ConfigError",
     message: /^unknown provider 'nosuch' \(from \/model\); known providers: deepseek, /,

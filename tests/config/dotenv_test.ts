@@ -1,12 +1,10 @@
 import { assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { loadDotenv, parseDotenv } from "../../src/config/dotenv.ts";
+import { tempProject } from "../support/temp_project.ts";
 
-/** A temp directory removed when the test is done. */
-async function tempDir(): Promise<{ path: string } & AsyncDisposable> {
-  const path = await Deno.makeTempDir({ prefix: "tern_dotenv_" });
-  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
-}
+/** An empty temp project. */
+const tempDir = () => tempProject();
 
 Deno.test("parseDotenv() reads KEY=VALUE lines, skipping blank lines and comments", () => {
   const text = "# a comment\n\nA=1\n  B = two words  \n   # indented comment\nC=\n";
@@ -70,13 +68,13 @@ Deno.test("parseDotenv() skips malformed lines and reports each by line number w
 
 Deno.test("loadDotenv() gives no values and no warnings when the root has no .env", async () => {
   await using dir = await tempDir();
-  assertEquals(await loadDotenv(dir.path), { values: {}, warnings: [] });
+  assertEquals(await loadDotenv(dir.root), { values: {}, warnings: [] });
 });
 
 Deno.test("loadDotenv() reads .env from the root", async () => {
   await using dir = await tempDir();
-  await Deno.writeTextFile(join(dir.path, ".env"), "DEEPSEEK_API_KEY=sk-test\nbroken\n");
-  assertEquals(await loadDotenv(dir.path), {
+  await Deno.writeTextFile(join(dir.root, ".env"), "DEEPSEEK_API_KEY=sk-test\nbroken\n");
+  assertEquals(await loadDotenv(dir.root), {
     values: { DEEPSEEK_API_KEY: "sk-test" },
     warnings: [".env line 2: expected KEY=VALUE"],
   });
@@ -84,8 +82,8 @@ Deno.test("loadDotenv() reads .env from the root", async () => {
 
 Deno.test("loadDotenv() warns and carries on when .env cannot be read as a file", async () => {
   await using dir = await tempDir();
-  await Deno.mkdir(join(dir.path, ".env"));
-  const result = await loadDotenv(dir.path);
+  await Deno.mkdir(join(dir.root, ".env"));
+  const result = await loadDotenv(dir.root);
   assertEquals(result.values, {});
   assertStrictEquals(result.warnings.length, 1);
   assertMatch(result.warnings[0], /^\.env: could not be read \(.+\); ignored$/);

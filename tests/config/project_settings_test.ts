@@ -4,9 +4,9 @@ import { tempProject } from "../support/temp_project.ts";
 
 Deno.test("loadProjectSettings() reads the rules; a missing file is none, broken JSON a warning", async () => {
   await using empty = await tempProject();
-  assertEquals(await loadProjectSettings(empty.path), { permissions: { allow: [], deny: [] }, warnings: [] });
+  assertEquals(await loadProjectSettings(empty.root), { permissions: { allow: [], deny: [] }, warnings: [] });
   await using broken = await tempProject({ ".tern/settings.json": "{ nope" });
-  const loaded = await loadProjectSettings(broken.path);
+  const loaded = await loadProjectSettings(broken.root);
   assertStringIncludes(loaded.warnings[0], ".tern/settings.json is not valid JSON");
 });
 
@@ -17,12 +17,12 @@ Deno.test("saveRule() adds a rule and keeps the file's other keys", async () => 
       permissions: { deny: ["execute_command(rm *)"] },
     }),
   });
-  await saveRule(project.path, "allow", "execute_command(npm test*)");
-  await saveRule(project.path, "allow", "execute_command(npm test*)");
-  const data = JSON.parse(await Deno.readTextFile(`${project.path}/.tern/settings.json`));
+  await saveRule(project.root, "allow", "execute_command(npm test*)");
+  await saveRule(project.root, "allow", "execute_command(npm test*)");
+  const data = JSON.parse(await Deno.readTextFile(`${project.root}/.tern/settings.json`));
   assertEquals(data, {
     theme: "dark",
     permissions: { deny: ["execute_command(rm *)"], allow: ["execute_command(npm test*)"] },
   });
-  assertEquals((await loadProjectSettings(project.path)).permissions.allow, ["execute_command(npm test*)"]);
+  assertEquals((await loadProjectSettings(project.root)).permissions.allow, ["execute_command(npm test*)"]);
 });

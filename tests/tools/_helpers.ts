@@ -1,6 +1,5 @@
-/** Test helpers for the tools: temp projects with an outside neighbour, and calling tools like the registry does. */
+/** Test helpers for the tools: building tools as the loop does, calling them as the registry does. */
 
-import { join } from "node:path";
 import type { SandboxMode } from "../../src/config/settings.ts";
 import { createEditFileTool } from "../../src/tools/edit_file.ts";
 import { createExecuteCommandTool } from "../../src/tools/execute_command.ts";
@@ -63,35 +62,8 @@ function fullContext(ctx: TestContext): ToolContext {
   };
 }
 
-/** A temp project root plus siblings outside it; removed on dispose. */
-export interface TempProject extends AsyncDisposable {
-  /** Real path of the project root. */
-  root: string;
-  /** A directory next to the root, outside it, holding `secret.txt`. */
-  outside: string;
-  /** `<root>-evil`: a sibling whose name starts with the root's name. */
-  evil: string;
-  /** A context for tool runs in this project. */
-  ctx: TestContext;
-}
-
-/** Creates `parent/{proj, proj-evil, outside}` in a fresh temp dir. */
-export async function tempProject(): Promise<TempProject> {
-  const parent = await Deno.realPath(await Deno.makeTempDir({ prefix: "tern-tools-" }));
-  const root = join(parent, "proj");
-  const evil = join(parent, "proj-evil");
-  const outside = join(parent, "outside");
-  for (const dir of [root, evil, outside]) await Deno.mkdir(dir);
-  await Deno.writeTextFile(join(outside, "secret.txt"), "outside secret\n");
-  await Deno.writeTextFile(join(evil, "secret.txt"), "evil secret\n");
-  return {
-    root,
-    outside,
-    evil,
-    ctx: testContext(root),
-    [Symbol.asyncDispose]: () => Deno.remove(parent, { recursive: true }),
-  };
-}
+/** The tests' one temp-project helper, re-exported beside the tool helpers. */
+export { tempProject } from "../support/temp_project.ts";
 
 /** A result as most tests compare it: the model's text and whether it is an error. */
 export interface Outcome {

@@ -148,7 +148,7 @@ Deno.test("globFiles() refuses paths and patterns that leave the project, and a 
 });
 
 Deno.test({
-  name: "globFiles() skips a device node",
+  name: "globFiles() skips a device node (root only: mknod)",
   // mknod needs root; CI containers run tests as root, a developer's machine may not.
   ignore: Deno.uid() !== 0,
   fn: async () => {

@@ -392,7 +392,8 @@ Deno.test("grep_code and glob_files run ripgrep, spill and refuse the outside un
 });
 
 Deno.test({
-  name: "grepCode() skips a device node (a /dev/zero twin) in the tree and refuses it by name",
+  name:
+    "grepCode() skips a device node (a /dev/zero twin) in the tree and refuses it by name (root only: mknod)",
   // mknod needs root; CI containers run tests as root, a developer's machine may not.
   ignore: Deno.uid() !== 0,
   fn: async () => {

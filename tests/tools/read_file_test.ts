@@ -209,7 +209,8 @@ Deno.test("readFile() refuses a link to /dev/zero as outside the project, never 
 });
 
 Deno.test({
-  name: "readFile() refuses a device node inside the project (a /dev/zero twin) as not a regular file",
+  name:
+    "readFile() refuses a device node inside the project (a /dev/zero twin) as not a regular file (root only: mknod)",
   // mknod needs root; CI containers run tests as root, a developer's machine may not.
   ignore: Deno.uid() !== 0,
   fn: async () => {

@@ -8,15 +8,16 @@ import {
   runPrepared,
   type ToolCallRequest,
 } from "../../src/tools/registry.ts";
+import { tempProject } from "../support/temp_project.ts";
 import { FatalToolError, type Tool, ToolError, type ToolResult } from "../../src/tools/tool.ts";
 
 /** A real, empty project root: an error is only an error result while the root exists. */
 async function project(): Promise<CallContext & AsyncDisposable> {
-  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "tern-registry-" }));
+  const made = await tempProject();
   return {
-    root,
-    signal: new AbortController().signal,
-    [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }).catch(() => {}),
+    root: made.root,
+    signal: made.ctx.signal,
+    [Symbol.asyncDispose]: () => made[Symbol.asyncDispose](),
   };
 }
 

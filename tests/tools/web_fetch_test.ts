@@ -45,7 +45,7 @@ async function fetchPage(url: string, allowLocal: boolean, root: string): Promis
 Deno.test("web_fetch returns a local page as markdown with allowLocal, sending no cookies or keys", async () => {
   await using project = await tempProject();
   await using site = startSite();
-  const result = await fetchPage(`${site.base}/page`, true, project.path);
+  const result = await fetchPage(`${site.base}/page`, true, project.root);
   assertEquals(result.error, undefined, result.content);
   assertStringIncludes(result.content, "# Install\n\nRun `tern` and read [the docs](/docs).");
   assert(!result.content.includes("alert(1)"), "a script's text reached the model");
@@ -56,34 +56,34 @@ Deno.test("web_fetch returns a local page as markdown with allowLocal, sending n
 Deno.test("web_fetch refuses loopback addresses and localhost without allowLocal", async () => {
   await using project = await tempProject();
   await using site = startSite();
-  const result = await fetchPage(`${site.base}/page`, false, project.path);
+  const result = await fetchPage(`${site.base}/page`, false, project.root);
   assertEquals(result.error?.kind, "refused");
   assertStringIncludes(result.content, "--allow-local-fetch");
   assertEquals(site.seen.length, 0);
-  assertEquals((await fetchPage("http://localhost:1/", false, project.path)).error?.kind, "refused");
-  assertEquals((await fetchPage("http://[::1]:1/", false, project.path)).error?.kind, "refused");
+  assertEquals((await fetchPage("http://localhost:1/", false, project.root)).error?.kind, "refused");
+  assertEquals((await fetchPage("http://[::1]:1/", false, project.root)).error?.kind, "refused");
 });
 
 Deno.test("web_fetch passes text through, refuses binary and non-http schemes, re-checks redirects", async () => {
   await using project = await tempProject();
   await using site = startSite();
   assertEquals(
-    (await fetchPage(`${site.base}/json`, true, project.path)).content.endsWith('{"ok":true}'),
+    (await fetchPage(`${site.base}/json`, true, project.root)).content.endsWith('{"ok":true}'),
     true,
   );
-  assertEquals((await fetchPage(`${site.base}/bin`, true, project.path)).error?.kind, "binary");
-  assertEquals((await fetchPage("file:///etc/passwd", true, project.path)).error?.kind, "refused");
-  const redirected = await fetchPage(`${site.base}/to-page`, true, project.path);
+  assertEquals((await fetchPage(`${site.base}/bin`, true, project.root)).error?.kind, "binary");
+  assertEquals((await fetchPage("file:///etc/passwd", true, project.root)).error?.kind, "refused");
+  const redirected = await fetchPage(`${site.base}/to-page`, true, project.root);
   assertStringIncludes(redirected.content, `URL: ${site.base}/page`);
-  assertEquals((await fetchPage(`${site.base}/to-file`, true, project.path)).error?.kind, "refused");
-  assertEquals((await fetchPage(`${site.base}/missing`, true, project.path)).error?.kind, "io");
+  assertEquals((await fetchPage(`${site.base}/to-file`, true, project.root)).error?.kind, "refused");
+  assertEquals((await fetchPage(`${site.base}/missing`, true, project.root)).error?.kind, "io");
 });
 
 Deno.test("web_fetch asks for the first fetch of a host, then not again for that host", async () => {
   await using project = await tempProject();
   await using site = startSite();
   const tool = createWebFetchTool({ allowLocal: true });
-  const ctx = testContext(project.path);
+  const ctx = testContext(project.root);
   const first = await tool.inspect({ url: `${site.base}/page` }, ctx);
   assertEquals([first.effect, first.sandboxed], ["network", true]);
   await tool.run({ url: `${site.base}/page` }, ctx);
@@ -102,7 +102,7 @@ Deno.test("tern -p fetches a local page only with --allow-local-fetch", async ()
   for (const flags of [["--allow-local-fetch"], []]) {
     await using model = await startFakeModel(script);
     const env = { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "m" };
-    const run = await runTern({ cwd: project.path, args: ["-p", "read", "--approve", "all", ...flags], env });
+    const run = await runTern({ cwd: project.root, args: ["-p", "read", "--approve", "all", ...flags], env });
     assertEquals(run.code, 0, run.stderr);
     const messages = model.requests[1].messages as { role: string; content: string }[];
     results.push(messages.at(-1)!.content);

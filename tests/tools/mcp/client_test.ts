@@ -16,10 +16,10 @@ function stdio(name: string, mode = "ok", sandbox = false): McpServerConfig {
 
 async function withHub(configs: McpServerConfig[], body: (hub: McpHub, root: string) => Promise<void>) {
   await using project = await tempProject();
-  const hub = new McpHub(configs, { root: project.path, sandbox: "auto", callTimeoutMs: 1500 });
+  const hub = new McpHub(configs, { root: project.root, sandbox: "auto", callTimeoutMs: 1500 });
   try {
     await hub.ready(20_000);
-    await body(hub, project.path);
+    await body(hub, project.root);
   } finally {
     await hub.close();
   }
@@ -123,18 +123,18 @@ const bwrapWorks = (await new Deno.Command("bwrap", { args: ["--ro-bind", "/", "
   .catch(() => ({ success: false }))).success;
 
 Deno.test({
-  name: "a stdio server runs inside bubblewrap: the system is read-only to it",
+  name: "a stdio server runs inside bubblewrap: the system is read-only to it (needs a working bubblewrap)",
   ignore: !bwrapWorks,
   fn: async () => {
     await using project = await tempProject({ "server.sh": SHELL_SERVER });
     const config = stdio("boxed", "ok", true);
-    Object.assign(config, { command: "bash", args: [`${project.path}/server.sh`] });
-    const hub = new McpHub([config], { root: project.path, sandbox: "auto" });
+    Object.assign(config, { command: "bash", args: [`${project.root}/server.sh`] });
+    const hub = new McpHub([config], { root: project.root, sandbox: "auto" });
     try {
       await hub.ready(20_000);
       assertEquals([hub.servers[0].state, hub.servers[0].sandboxed], ["ready", true], hub.servers[0].error);
       const probe = tool(mcpTools(hub.servers).tools, "mcp__boxed__probe");
-      assertEquals((await call(probe, {}, project.path)).content, "usr is read-only");
+      assertEquals((await call(probe, {}, project.root)).content, "usr is read-only");
     } finally {
       await hub.close();
     }
@@ -144,7 +144,7 @@ Deno.test({
 Deno.test("with --sandbox required and no bubblewrap, a sandboxed server is refused", async () => {
   await using project = await tempProject();
   const hub = new McpHub([stdio("boxed", "ok", true)], {
-    root: project.path,
+    root: project.root,
     sandbox: "required",
     detect: detectMissing,
   });

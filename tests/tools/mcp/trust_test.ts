@@ -9,7 +9,7 @@ const MCP = JSON.stringify({
 
 Deno.test("decideTrust() asks once, remembers the answer, and asks again when the file changes", async () => {
   await using project = await tempProject({ ".mcp.json": MCP });
-  const root = project.path;
+  const root = project.root;
   const asked: string[][] = [];
   const ask = (lines: string[]) => (asked.push(lines), Promise.resolve(true));
   const config = (await loadMcpConfig(root, {}))!;
@@ -26,7 +26,7 @@ Deno.test("decideTrust() asks once, remembers the answer, and asks again when th
 
 Deno.test("decideTrust() remembers a refusal; the flag overrides it", async () => {
   await using project = await tempProject({ ".mcp.json": MCP });
-  const root = project.path;
+  const root = project.root;
   const config = (await loadMcpConfig(root, {}))!;
   const no = () => Promise.resolve(false);
   assertEquals(await decideTrust(root, config, { flag: false, ask: no }), { trusted: false, how: "asked" });
@@ -36,7 +36,7 @@ Deno.test("decideTrust() remembers a refusal; the flag overrides it", async () =
 
 Deno.test("a trust file that git tracks came with the repository and is ignored", async () => {
   await using project = await tempProject({ ".mcp.json": MCP, ".git/index": `DIRC...${TRUST_FILE}...` });
-  const root = project.path;
+  const root = project.root;
   const config = (await loadMcpConfig(root, {}))!;
   const key = await trustKey(root, config.text);
   await Deno.mkdir(`${root}/.tern`);
