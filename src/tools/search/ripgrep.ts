@@ -65,7 +65,7 @@ export const RG_WALK_FLAGS: readonly string[] = [
   "--hidden",
 ];
 
-/** ripgrep's arguments: the same walk as the built-in one (see _walk.ts), as JSON, sorted when asked. */
+/** ripgrep's arguments: the same walk as the built-in one (see walk.ts), as JSON, sorted when asked. */
 export function ripgrepArgs(spec: SearchSpec, options: RipgrepOptions = {}): string[] {
   const args = [
     "--json",
