@@ -41,23 +41,26 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   const root = Deno.realPathSync(Deno.cwd());
   let config = await loadConfig({ args, env: Deno.env.toObject(), root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
+  // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.
+  const probing = sandboxStatus(config.sandbox);
+  const reading = Promise.all([loadProjectSettings(root), discoverSkills(root), loadMemory(root)]);
+  // Their failures surface where they are awaited; until then they must not count as unhandled.
+  for (const pending of [probing, reading]) pending.catch(() => {});
   const interactive = config.prompt === undefined && Deno.stdin.isTerminal();
   await checkProjectEndpoint(config, {
     trusted: args.trustProjectEnv ?? false,
     ask: interactive ? askOnTerminal : undefined,
   });
   // Permission rules from .tern/settings.json: allow and deny, for the REPL and headless runs alike.
-  const settings = await loadProjectSettings(root);
+  const [settings, { skills, problems: skillProblems }, memory] = await reading;
   for (const warning of settings.warnings) console.error(`tern: ${warning}`);
   const rules = new PermissionRules(settings.permissions);
   for (const rule of rules.invalid) {
     console.error(`tern: .tern/settings.json: "${rule}" is not a rule like "edit_file(src/**)"`);
   }
-  const sandbox = await sandboxStatus(config.sandbox);
   const shell = { sandbox: config.sandbox, secrets: config.apiKey ? [config.apiKey] : [] };
   const web = { allowLocal: args.allowLocalFetch === true };
   // Ecosystem: skills go into the system prompt; MCP servers start (if trusted) and add their tools.
-  const { skills, problems: skillProblems } = await discoverSkills(root);
   const mcp = await startMcp({
     root,
     env: Deno.env.toObject(),
@@ -74,7 +77,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
     web,
     extraTools: () => mcpTools(mcp.hub?.servers ?? []).tools,
     skills,
-    memory: await loadMemory(root),
+    memory,
     meta: { tern: VERSION, provider: config.provider, model: config.model, api: config.api },
     save: !args.noSession,
   });
@@ -94,6 +97,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
     timeLimitMs: config.timeLimitMs,
     requireTools: config.requireTools,
   };
+  const sandbox = await probing;
   if (config.prompt !== undefined) {
     // Headless has no banner: a sandbox that cannot start is still said, in one line.
     if (!sandbox.active && config.sandbox !== "off") console.error(`tern: ${sandbox.reason}`);
