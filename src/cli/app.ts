@@ -214,7 +214,14 @@ function modelFields(config: Config, contextWindow?: number) {
   const custom = config.label !== preset?.label;
   const { api, baseUrl, apiKey } = config;
   return {
-    client: createClient({ api, baseUrl, apiKey, fetchTimeoutMs: config.firstByteTimeoutMs }),
+    client: createClient({
+      api,
+      baseUrl,
+      apiKey,
+      fetchTimeoutMs: config.firstByteTimeoutMs,
+      // The preset's rule for sending reasoning back; a custom endpoint keeps the safe default.
+      reasoningEcho: custom ? undefined : preset?.reasoningEcho,
+    }),
     model: config.model,
     contextWindow: contextWindow ?? knownContextWindow(config.model) ?? config.contextWindow,
     provider: {

@@ -23,7 +23,16 @@ export interface ProviderPreset {
   defaultModel: string;
   /** The default model's context window in tokens (budgets and compaction start from it). */
   contextWindow: number;
+  /**
+   * Chat wire only: whether an assistant message with tool calls carries `reasoning_content` back. DeepSeek
+   * and Kimi reject it missing ("always", the default); Groq, Mistral and Gemini reject the unknown field
+   * with HTTP 400 ("never").
+   */
+  reasoningEcho?: ReasoningEcho;
 }
+
+/** How the chat wire sends reasoning back on tool-call messages. */
+export type ReasoningEcho = "always" | "never";
 
 /**
  * Every known preset; the first is the default. Zhipu's key variable is `ZHIPUAI_API_KEY` (the name its
@@ -67,6 +76,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     keyEnv: "GEMINI_API_KEY",
     defaultModel: "gemini-2.5-flash",
     contextWindow: 1_048_576,
+    reasoningEcho: "never",
   },
   {
     name: "groq",
@@ -76,6 +86,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     keyEnv: "GROQ_API_KEY",
     defaultModel: "openai/gpt-oss-120b",
     contextWindow: 131_072,
+    reasoningEcho: "never",
   },
   {
     name: "mistral",
@@ -85,6 +96,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     keyEnv: "MISTRAL_API_KEY",
     defaultModel: "devstral-medium-latest",
     contextWindow: 128_000,
+    reasoningEcho: "never",
   },
   {
     name: "xai",

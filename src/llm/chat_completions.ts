@@ -8,8 +8,14 @@ import { type TransportOptions, WireClient } from "./transport.ts";
 import type { ChatRequest, Message } from "./types.ts";
 import type { Wire, WireRequest } from "./wire.ts";
 
+/**
+ * Whether tool-call messages carry `reasoning_content` back: "always" (DeepSeek and Kimi reject a tool-call
+ * message without it, even an empty one) or "never" (Groq, Mistral and Gemini reject the unknown field).
+ */
+export type ReasoningEcho = "always" | "never";
+
 /** Maps one tern message to its chat-completions wire form. */
-export function toWireMessage(message: Message): Record<string, unknown> {
+export function toWireMessage(message: Message, echo: ReasoningEcho = "always"): Record<string, unknown> {
   switch (message.role) {
     case "system":
     case "user":
@@ -23,8 +29,7 @@ export function toWireMessage(message: Message): Record<string, unknown> {
       return {
         role: "assistant",
         content: message.content,
-        // DeepSeek and Kimi reject a tool-call message without reasoning_content, even an empty one.
-        reasoning_content: message.reasoning ?? "",
+        ...(echo === "always" ? { reasoning_content: message.reasoning ?? "" } : {}),
         tool_calls: message.toolCalls.map((call) => ({
           id: call.id,
           type: "function",
@@ -36,10 +41,10 @@ export function toWireMessage(message: Message): Record<string, unknown> {
 }
 
 /** Builds the streaming chat-completions JSON body; tools are sorted by name so the prompt prefix caches. */
-export function buildRequestBody(req: ChatRequest): Record<string, unknown> {
+export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "always"): Record<string, unknown> {
   const body: Record<string, unknown> = {
     model: req.model,
-    messages: req.messages.map(toWireMessage),
+    messages: req.messages.map((message) => toWireMessage(message, echo)),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -63,18 +68,27 @@ export function buildRequestBody(req: ChatRequest): Record<string, unknown> {
 }
 
 /** Builds the chat-completions request: path, bearer auth when a key is given, and the JSON body. */
-export function buildChatRequest(request: ChatRequest, auth: { apiKey?: string }): WireRequest {
+export function buildChatRequest(
+  request: ChatRequest,
+  auth: { apiKey?: string },
+  echo: ReasoningEcho = "always",
+): WireRequest {
   const headers: Record<string, string> = {};
   if (auth.apiKey) headers.authorization = `Bearer ${auth.apiKey}`;
-  return { path: "/chat/completions", headers, body: buildRequestBody(request) };
+  return { path: "/chat/completions", headers, body: buildRequestBody(request, echo) };
+}
+
+/** The chat-completions wire for a provider's reasoning rule (default: send it back always). */
+export function chatWire(echo: ReasoningEcho = "always"): Wire {
+  return {
+    api: "chat",
+    buildRequest: (request, auth) => buildChatRequest(request, auth, echo),
+    createAssembler: (source) => new ChatAssembler({ source }),
+  };
 }
 
 /** The chat-completions wire, for `WireClient` and `createClient`. */
-export const chatCompletionsWire: Wire = {
-  api: "chat",
-  buildRequest: buildChatRequest,
-  createAssembler: (source) => new ChatAssembler({ source }),
-};
+export const chatCompletionsWire: Wire = chatWire();
 
 /** A chat-completions client over the shared transport; `createClient` builds the same from a config. */
 export class ChatCompletionsClient extends WireClient {

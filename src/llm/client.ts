@@ -1,6 +1,6 @@
 /** Picks the wire format a provider speaks and returns a client for it over the shared transport. */
 import { anthropicMessagesWire } from "./anthropic_messages.ts";
-import { chatCompletionsWire } from "./chat_completions.ts";
+import { chatWire, type ReasoningEcho } from "./chat_completions.ts";
 import { openaiResponsesWire } from "./openai_responses.ts";
 import { type TransportOptions, WireClient } from "./transport.ts";
 import type { LlmClient, WireApi } from "./types.ts";
@@ -9,18 +9,21 @@ import type { Wire } from "./wire.ts";
 /** What createClient needs: the provider's wire format plus where and how to reach it. */
 export interface ClientConfig extends TransportOptions {
   api: WireApi;
+  /** Chat wire only: whether tool-call messages carry reasoning back (default "always"). */
+  reasoningEcho?: ReasoningEcho;
 }
 
 /** The wire modules, by the `api` a provider preset names. */
 const WIRES: Record<WireApi, Wire> = {
-  chat: chatCompletionsWire,
+  chat: chatWire(),
   responses: openaiResponsesWire,
   anthropic: anthropicMessagesWire,
 };
 
 /** An LlmClient speaking `config.api`; throws an Error naming the known ones for any other word. */
 export function createClient(config: ClientConfig): LlmClient {
-  const wire = Object.hasOwn(WIRES, config.api) ? WIRES[config.api] : undefined;
+  const known = Object.hasOwn(WIRES, config.api) ? WIRES[config.api] : undefined;
+  const wire = config.api === "chat" && config.reasoningEcho ? chatWire(config.reasoningEcho) : known;
   if (!wire) throw new Error(`unknown wire format '${config.api}' (known: ${Object.keys(WIRES).join(", ")})`);
   const { baseUrl, apiKey, headers, fetchTimeoutMs, idleTimeoutMs } = config;
   return new WireClient(wire, { baseUrl, apiKey, headers, fetchTimeoutMs, idleTimeoutMs });

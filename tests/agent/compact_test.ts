@@ -34,7 +34,11 @@ function history(steps: number): Message[] {
 
 /** The fake model's strict check: every tool call answered exactly once, in order. */
 function wellFormed(messages: Message[]): string | undefined {
-  return checkRequest({ model: "m", stream: true, messages: messages.map(toWireMessage) });
+  return checkRequest({
+    model: "m",
+    stream: true,
+    messages: messages.map((message) => toWireMessage(message)),
+  });
 }
 
 Deno.test("estimateTokens() counts about four characters a token plus a little per message", () => {

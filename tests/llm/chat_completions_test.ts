@@ -3,10 +3,12 @@ import {
   buildChatRequest,
   buildRequestBody,
   ChatCompletionsClient,
+  chatWire,
   toWireMessage,
 } from "../../src/llm/chat_completions.ts";
 import type { ChatRequest, StreamEvent, ToolSpec } from "../../src/llm/types.ts";
 import { replayChunks } from "../support/fake_model_server.ts";
+import { findProvider } from "../../src/config/providers.ts";
 
 const schema = { type: "object", properties: {} };
 const tool = (name: string): ToolSpec => ({ name, description: `${name} does things`, parameters: schema });
@@ -133,4 +135,23 @@ Deno.test("ChatCompletionsClient keeps apart several calls that share one tool_c
   ]);
   assertStrictEquals(turn.finishReason, "tool_calls");
   assertEquals(events.map((e) => e.type === "tool_call_delta" && e.index), [0, 1, 0, 1, 0, 1]);
+});
+
+Deno.test("toWireMessage() leaves reasoning_content out for providers that reject the field (Groq, Mistral, Gemini)", () => {
+  const message = {
+    role: "assistant" as const,
+    content: "",
+    reasoning: "thought",
+    toolCalls: [{ id: "c1", name: "read_file", arguments: "{}" }],
+  };
+  assertEquals(Object.hasOwn(toWireMessage(message, "never"), "reasoning_content"), false);
+  assertStrictEquals(toWireMessage(message).reasoning_content, "thought");
+  const body = chatWire("never").buildRequest({ model: "m", messages: [message], tools: [] }, {}).body;
+  assertEquals(JSON.stringify(body).includes("reasoning_content"), false);
+  for (const name of ["groq", "mistral", "gemini"]) {
+    assertStrictEquals(findProvider(name)?.reasoningEcho, "never", name);
+  }
+  for (const name of ["deepseek", "kimi"]) {
+    assertStrictEquals(findProvider(name)?.reasoningEcho, undefined, name);
+  }
 });
