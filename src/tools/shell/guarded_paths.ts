@@ -20,15 +20,24 @@ async function exists(path: string): Promise<boolean> {
 
 /** The guarded paths of `root` now. */
 export async function guardedPaths(root: string): Promise<GuardedPaths> {
-  const readOnly = await sandboxReadOnlyPaths(root);
+  // Only what is there as a plain file or folder: bwrap refuses a source under a file, and a link is not
+  // what it names (whatever it points at inside the project is listed on its own).
+  const readOnly: string[] = [];
+  for (const name of await sandboxReadOnlyPaths(root)) {
+    const info = await Deno.lstat(join(root, name)).catch(() => null);
+    if (info?.isFile || info?.isDirectory) readOnly.push(name);
+  }
   const files: string[] = [];
   const dirs: string[] = [];
   const createdParents: string[] = [];
   for (const name of SANDBOX_NOT_CREATED) {
     if (await exists(join(root, name))) continue;
-    (name.includes(".") && !name.endsWith("workflows") && name !== ".tern" ? files : dirs).push(name);
     const parent = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "";
-    if (parent !== "" && !(await exists(join(root, parent)))) createdParents.push(parent);
+    const parentInfo = parent === "" ? null : await Deno.lstat(join(root, parent)).catch(() => null);
+    // A parent that is a file (or a link) cannot hold a mount point: nothing can be created there anyway.
+    if (parentInfo !== null && !parentInfo.isDirectory) continue;
+    (name.includes(".") && !name.endsWith("workflows") && name !== ".tern" ? files : dirs).push(name);
+    if (parent !== "" && parentInfo === null) createdParents.push(parent);
   }
   const cleanUp = async () => {
     for (const name of [...files, ...dirs]) {

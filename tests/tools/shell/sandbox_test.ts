@@ -251,3 +251,10 @@ Deno.test("a sandboxed command can neither change nor create the protected files
   }
   assertStrictEquals(await Deno.readTextFile(join(p.root, "notes.txt")), "fine\n");
 });
+
+Deno.test("sandboxed commands still run when a protected name is an odd thing: .github a file, .env a link", async () => {
+  await using p = await tempProject({ ".github": "not a folder\n" });
+  await Deno.symlink("../outside/secret.txt", join(p.root, ".env"));
+  const result = await call(executeCommandTool, { command: "echo works" }, sandboxed(p.root));
+  assertEquals(result, { content: "works\n[exit code 0]", isError: false });
+});
