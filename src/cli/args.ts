@@ -72,9 +72,10 @@ Options:
                             model call continues on this provider and model (and says so)
       --require-tools LIST  comma-separated tools the model must call, in order, each until one
                             call of it succeeds (e.g. list_dir,read_file); then the model chooses
-      --approve MODE        ask (default): confirm edits, and commands that run unsandboxed or want
-                            the network; edits: edits run, but protected paths (.git, .env, CI files)
-                            and unsandboxed commands still ask; all: confirm nothing
+      --approve MODE        ask (default): confirm edits, and commands that run unsandboxed, want
+                            the network or delete work (git clean -f, rm -r, ...); edits: edits run,
+                            but protected paths (.git, .env, CI files) and those commands still ask;
+                            all: confirm nothing
       --sandbox MODE        auto (default): confine commands with bubblewrap when it is installed
                             (no network, writes only in the project); required: refuse commands
                             without it; off: run commands unconfined (they always ask)
