@@ -1,7 +1,5 @@
 /** Resolves model-given paths inside the project root and refuses everything else, before touching it. */
 
-import { constants } from "node:fs";
-import { open as openFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CLEAN_BASH, helperEnv } from "../shell/process_group.ts";
 import { ToolError } from "../tool.ts";
@@ -139,14 +137,27 @@ export interface OpenedFile extends AsyncDisposable {
   read(into: Uint8Array): Promise<number | null>;
 }
 
-const READ_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+/**
+ * node:fs, loaded on the first open: it is the only way to pass O_NONBLOCK and O_NOFOLLOW from Deno, and
+ * loading it costs about 20 ms that a run without file tools should not pay at start-up.
+ */
+let nodeFs: Promise<{ open: typeof import("node:fs/promises").open; flags: number }> | undefined;
+
+function loadNodeFs() {
+  nodeFs ??= Promise.all([import("node:fs"), import("node:fs/promises")]).then(([fs, promises]) => ({
+    open: promises.open,
+    flags: fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW,
+  }));
+  return nodeFs;
+}
 
 /**
  * Opens `real` for reading with O_NONBLOCK (opening a FIFO swapped in after a check returns at once instead
  * of waiting for a writer forever) and O_NOFOLLOW, then fstats the handle. Callers refuse non-regular files.
  */
 export async function openNoBlock(real: string): Promise<OpenedFile> {
-  const handle = await openFile(real, READ_FLAGS);
+  const { open, flags } = await loadNodeFs();
+  const handle = await open(real, flags);
   try {
     const stat = await handle.stat();
     const kind = stat.isFile()
