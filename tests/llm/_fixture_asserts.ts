@@ -1,6 +1,8 @@
 /** Assertions the recorded-stream tests of every wire share. */
 import { assert, assertEquals, assertRejects, assertStrictEquals } from "../support/assert.ts";
-import { type AssistantTurn, LlmError, type StreamEvent } from "../../src/llm/types.ts";
+import { createClient } from "../../src/llm/client.ts";
+import { type AssistantTurn, LlmError, type StreamEvent, type WireApi } from "../../src/llm/types.ts";
+import { replayChunks, type ReplayOptions } from "../support/fake_model_server.ts";
 import type { Expected, Long } from "./_chat_fixture_table.ts";
 
 /** A fixture's non-empty lines (one JSON payload each). */
@@ -14,6 +16,22 @@ export async function fixtureFiles(dir: URL): Promise<string[]> {
   const files: string[] = [];
   for await (const entry of Deno.readDir(dir)) if (entry.name.endsWith(".chunks.txt")) files.push(entry.name);
   return files.sort();
+}
+
+/**
+ * Streams the lines through `api`'s client from a replay server speaking that wire
+ * (event names on the Anthropic and Responses wires), collecting the events delivered.
+ */
+export async function replayOverHttp(
+  api: WireApi,
+  lines: string[],
+  events: StreamEvent[],
+  options: ReplayOptions,
+): Promise<AssistantTurn> {
+  await using model = replayChunks(lines, { ...options, named: api !== "chat" });
+  const client = createClient({ api, baseUrl: api === "anthropic" ? model.root : model.url, apiKey: "k" });
+  const request = { model: "m", messages: [{ role: "user" as const, content: "hi" }], tools: [] };
+  return await client.stream(request, new AbortController().signal, (event) => events.push(event));
 }
 
 function assertText(actual: string, expected: string | Long | undefined, what: string): void {

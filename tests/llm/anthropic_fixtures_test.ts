@@ -1,11 +1,10 @@
 /** Every recorded Anthropic Messages stream in tests/fixtures assembles into the turn read off the file. */
 import { assertEquals, assertStrictEquals } from "../support/assert.ts";
 import { AnthropicAssembler } from "../../src/llm/_anthropic_assembler.ts";
-import { createClient } from "../../src/llm/client.ts";
 import type { AssistantTurn, StreamEvent } from "../../src/llm/types.ts";
-import { replayChunks, type ReplayOptions } from "../support/fake_model_server.ts";
+import type { ReplayOptions } from "../support/fake_model_server.ts";
 import { ANTHROPIC_TABLE, type AnthropicExpected } from "./_anthropic_fixture_table.ts";
-import { assertTurn, fixtureFiles, fixtureLines } from "./_fixture_asserts.ts";
+import { assertTurn, fixtureFiles, fixtureLines, replayOverHttp } from "./_fixture_asserts.ts";
 
 const DIR = new URL("../fixtures/streams/anthropic/", import.meta.url);
 
@@ -13,17 +12,6 @@ function assemble(lines: string[], events: StreamEvent[]): AssistantTurn {
   const assembler = new AnthropicAssembler();
   for (const line of lines) events.push(...assembler.pushEvent(JSON.parse(line)));
   return assembler.finish();
-}
-
-async function overHttp(
-  lines: string[],
-  events: StreamEvent[],
-  options: ReplayOptions,
-): Promise<AssistantTurn> {
-  await using model = replayChunks(lines, { ...options, named: true });
-  const client = createClient({ api: "anthropic", baseUrl: model.root, apiKey: "k" });
-  const request = { model: "m", messages: [{ role: "user" as const, content: "hi" }], tools: [] };
-  return await client.stream(request, new AbortController().signal, (event) => events.push(event));
 }
 
 function assertKept(turn: AssistantTurn, row: AnthropicExpected): void {
@@ -55,7 +43,7 @@ ANTHROPIC_TABLE.forEach((row, i) => {
     assertKept(turn, row);
     const http: ReplayOptions = { byteChunkSize: i % 2 === 0 ? 7 : 5, eol: (["\n", "\r\n"] as const)[i % 2] };
     const viaHttp: StreamEvent[] = [];
-    const remote = await overHttp(lines, viaHttp, http);
+    const remote = await replayOverHttp("anthropic", lines, viaHttp, http);
     assertTurn(remote, viaHttp, row, !row.replaced);
     assertKept(remote, row);
   });

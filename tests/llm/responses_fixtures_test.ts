@@ -1,11 +1,10 @@
 /** Every recorded OpenAI Responses stream in tests/fixtures assembles into the turn(s) read off the file. */
 import { assertEquals, assertStrictEquals } from "../support/assert.ts";
 import { ResponsesAssembler } from "../../src/llm/_responses_assembler.ts";
-import { createClient } from "../../src/llm/client.ts";
 import type { AssistantTurn, StreamEvent } from "../../src/llm/types.ts";
-import { replayChunks, type ReplayOptions } from "../support/fake_model_server.ts";
+import type { ReplayOptions } from "../support/fake_model_server.ts";
 import { RESPONSES_TABLE, type ResponsesExpected } from "./_responses_fixture_table.ts";
-import { assertFailure, assertTurn, fixtureFiles, fixtureLines } from "./_fixture_asserts.ts";
+import { assertFailure, assertTurn, fixtureFiles, fixtureLines, replayOverHttp } from "./_fixture_asserts.ts";
 
 const DIR = new URL("../fixtures/streams/responses/", import.meta.url);
 const TERMINAL = /"type":\s*"response\.(completed|incomplete|failed)"/;
@@ -24,17 +23,6 @@ function assemble(lines: string[], events: StreamEvent[]): AssistantTurn {
   const assembler = new ResponsesAssembler();
   for (const line of lines) events.push(...assembler.pushEvent(JSON.parse(line)));
   return assembler.finish();
-}
-
-async function overHttp(
-  lines: string[],
-  events: StreamEvent[],
-  options: ReplayOptions,
-): Promise<AssistantTurn> {
-  await using model = replayChunks(lines, { ...options, named: true });
-  const client = createClient({ api: "responses", baseUrl: model.url, apiKey: "k" });
-  const request = { model: "m", messages: [{ role: "user" as const, content: "hi" }], tools: [] };
-  return await client.stream(request, new AbortController().signal, (event) => events.push(event));
 }
 
 function assertRow(turn: AssistantTurn, events: StreamEvent[], row: ResponsesExpected): void {
@@ -70,10 +58,10 @@ for (const [i, file] of [...new Set(RESPONSES_TABLE.map((row) => row.file))].ent
     // Over HTTP the first terminal event ends the turn: whatever follows on the stream is not read.
     const http: ReplayOptions = { byteChunkSize: i % 2 === 0 ? 7 : 5, eol: (["\n", "\r\n"] as const)[i % 2] };
     if (rows[0].error) {
-      await assertFailure(() => overHttp(all, [], http), rows[0].error);
+      await assertFailure(() => replayOverHttp("responses", all, [], http), rows[0].error);
       return;
     }
     const viaHttp: StreamEvent[] = [];
-    assertRow(await overHttp(all, viaHttp, http), viaHttp, rows[0]);
+    assertRow(await replayOverHttp("responses", all, viaHttp, http), viaHttp, rows[0]);
   });
 }
