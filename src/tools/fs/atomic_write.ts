@@ -1,7 +1,7 @@
 /** Atomic file replacement: write a temp file beside the target, then rename it over the target. */
 
 import { basename, dirname, relative, sep } from "node:path";
-import { CLEAN_BASH, helperEnv } from "../shell/process_group.ts";
+import { helperScript } from "../shell/process_group.ts";
 import { changedError, showPath } from "./path_guard.ts";
 import { ToolError } from "../tool.ts";
 
@@ -44,10 +44,7 @@ mv -f -- "$4" "$3" 2>/dev/null || { rm -f -- "$4"; exit 5; }`;
 
 /** Runs CREATE; resolves with the directories it created (absolute), or throws the refusal for its exit. */
 async function create(args: string[], data: Uint8Array | null, shown: string): Promise<string[]> {
-  const child = new Deno.Command(CLEAN_BASH[0], {
-    args: [...CLEAN_BASH.slice(1), "-c", CREATE, "tern-create", ...args],
-    clearEnv: true,
-    env: helperEnv(),
+  const child = helperScript(CREATE, "tern-create", args, {
     stdin: "piped",
     stdout: "piped",
     stderr: "null",

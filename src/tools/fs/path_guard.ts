@@ -1,7 +1,7 @@
 /** Resolves model-given paths inside the project root and refuses everything else, before touching it. */
 
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { CLEAN_BASH, helperEnv } from "../shell/process_group.ts";
+import { helperScript } from "../shell/process_group.ts";
 import { ToolError } from "../tool.ts";
 
 /** Longest path accepted, in characters. */
@@ -217,10 +217,7 @@ export async function verifyOpened(
   if (!opened.isFile) throw new ToolError(`${showPath(rel)} is not a regular file (it is ${opened.kind}).`);
   const dir = dirname(real);
   if (!isInside(root, dir) || real === root) throw changedError(rel);
-  const { code, stdout } = await new Deno.Command(CLEAN_BASH[0], {
-    args: [...CLEAN_BASH.slice(1), "-c", IDENTITY, "tern-identity", dir, basename(real)],
-    clearEnv: true,
-    env: helperEnv(),
+  const { code, stdout } = await helperScript(IDENTITY, "tern-identity", [dir, basename(real)], {
     stdin: "null",
     stdout: "piped",
     stderr: "null",

@@ -24,6 +24,15 @@ export function helperEnv(): Record<string, string> {
 /** bash without startup files (`--noprofile --norc`; BASH_ENV is kept out by the clean environment). */
 export const CLEAN_BASH = ["bash", "--noprofile", "--norc"];
 
+/** Where a helper's stdin, stdout and stderr go (always all three: spawn() and output() default differently). */
+type HelperStdio = Required<Pick<Deno.CommandOptions, "stdin" | "stdout" | "stderr">>;
+
+/** One of tern's own bash scripts, run by CLEAN_BASH in the helper environment: `$0` is `name`, `$1…` `args`. */
+export function helperScript(script: string, name: string, args: string[], stdio: HelperStdio): Deno.Command {
+  const bashArgs = [...CLEAN_BASH.slice(1), "-c", script, name, ...args];
+  return new Deno.Command(CLEAN_BASH[0], { args: bashArgs, clearEnv: true, env: helperEnv(), ...stdio });
+}
+
 /** Where the command's combined stdout and stderr go, as decoded text. */
 export interface OutputSink {
   push(text: string): void;
@@ -139,10 +148,7 @@ exit 0`;
 /** Runs REAP_SESSION for session `sid`; resolves with what it found (undefined without /proc). */
 async function reapSession(sid: number, marker: string): Promise<Leftovers | undefined> {
   try {
-    const { stdout } = await new Deno.Command(CLEAN_BASH[0], {
-      args: [...CLEAN_BASH.slice(1), "-c", REAP_SESSION, "tern-reap", String(sid), marker],
-      clearEnv: true,
-      env: helperEnv(),
+    const { stdout } = await helperScript(REAP_SESSION, "tern-reap", [String(sid), marker], {
       stdin: "null",
       stdout: "piped",
       stderr: "null",
@@ -163,10 +169,7 @@ async function reapSession(sid: number, marker: string): Promise<Leftovers | und
  */
 async function killGroup(pgid: number): Promise<void> {
   try {
-    const killer = new Deno.Command(CLEAN_BASH[0], {
-      args: [...CLEAN_BASH.slice(1), "-c", KILL_GROUP, "tern-kill", String(pgid)],
-      clearEnv: true,
-      env: helperEnv(),
+    const killer = helperScript(KILL_GROUP, "tern-kill", [String(pgid)], {
       stdin: "null",
       stdout: "null",
       stderr: "null",
