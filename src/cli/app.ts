@@ -219,7 +219,7 @@ function modelFields(config: Config, contextWindow?: number) {
       baseUrl,
       apiKey,
       fetchTimeoutMs: config.firstByteTimeoutMs,
-      // The preset's rule for sending reasoning back; a custom endpoint keeps the safe default.
+      // The preset's rule for sending reasoning back; a custom endpoint gets "auto" (sent once reasoning appears).
       reasoningEcho: custom ? undefined : preset?.reasoningEcho,
     }),
     model: config.model,

@@ -24,15 +24,16 @@ export interface ProviderPreset {
   /** The default model's context window in tokens (budgets and compaction start from it). */
   contextWindow: number;
   /**
-   * Chat wire only: whether an assistant message with tool calls carries `reasoning_content` back. DeepSeek
-   * and Kimi reject it missing ("always", the default); Groq, Mistral and Gemini reject the unknown field
-   * with HTTP 400 ("never").
+   * Chat wire only: whether an assistant message with tool calls carries `reasoning_content` back: "always"
+   * (Kimi), "never" (Groq, Mistral and Gemini reject the unknown field with HTTP 400), or "auto" (the
+   * default: once the conversation holds reasoning, as DeepSeek's thinking mode needs; a 400 naming the
+   * field settles the rule for the rest of the session).
    */
   reasoningEcho?: ReasoningEcho;
 }
 
 /** How the chat wire sends reasoning back on tool-call messages. */
-export type ReasoningEcho = "always" | "never";
+export type ReasoningEcho = "always" | "auto" | "never";
 
 /**
  * Every known preset; the first is the default. Zhipu's key variable is `ZHIPUAI_API_KEY` (the name its
@@ -124,6 +125,9 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     keyEnv: "MOONSHOT_API_KEY",
     defaultModel: "kimi-k2-0905-preview",
     contextWindow: 262_144,
+    // Kimi streams tool calls with an empty reasoning too, and rejects a thinking conversation's tool-call
+    // message without the field: send it from the first step instead of learning it from a 400.
+    reasoningEcho: "always",
   },
   {
     name: "qwen",

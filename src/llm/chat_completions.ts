@@ -9,13 +9,15 @@ import type { ChatRequest, Message } from "./types.ts";
 import type { Wire, WireRequest } from "./wire.ts";
 
 /**
- * Whether tool-call messages carry `reasoning_content` back: "always" (DeepSeek and Kimi reject a tool-call
- * message without it, even an empty one) or "never" (Groq, Mistral and Gemini reject the unknown field).
+ * Whether tool-call messages carry `reasoning_content` back: "always" (Kimi rejects a thinking conversation's
+ * tool-call message without it, even when that step's reasoning was empty), "never" (Groq, Mistral and
+ * Gemini reject the unknown field), or "auto" (on every tool-call message once the conversation holds any
+ * reasoning: DeepSeek's thinking mode gets it back, a server that never reasons never sees the field).
  */
-export type ReasoningEcho = "always" | "never";
+export type ReasoningEcho = "always" | "auto" | "never";
 
-/** Maps one tern message to its chat-completions wire form. */
-export function toWireMessage(message: Message, echo: ReasoningEcho = "always"): Record<string, unknown> {
+/** Maps one tern message to its chat-completions wire form; `echo` says whether reasoning goes back. */
+export function toWireMessage(message: Message, echo: boolean = true): Record<string, unknown> {
   switch (message.role) {
     case "system":
     case "user":
@@ -26,10 +28,12 @@ export function toWireMessage(message: Message, echo: ReasoningEcho = "always"):
       if (!message.toolCalls || message.toolCalls.length === 0) {
         return { role: "assistant", content: message.content };
       }
+      // Content may be left out beside tool calls (the API's own rule); an empty string would cost every
+      // later request its bytes.
       return {
         role: "assistant",
-        content: message.content,
-        ...(echo === "always" ? { reasoning_content: message.reasoning ?? "" } : {}),
+        ...(message.content !== "" ? { content: message.content } : {}),
+        ...(echo ? { reasoning_content: message.reasoning ?? "" } : {}),
         tool_calls: message.toolCalls.map((call) => ({
           id: call.id,
           type: "function",
@@ -40,11 +44,18 @@ export function toWireMessage(message: Message, echo: ReasoningEcho = "always"):
   }
 }
 
+/** Whether a request's tool-call messages carry `reasoning_content` under `echo`. */
+export function sendsReasoning(messages: readonly Message[], echo: ReasoningEcho): boolean {
+  return echo === "always" ||
+    (echo === "auto" && messages.some((message) => message.role === "assistant" && !!message.reasoning));
+}
+
 /** Builds the streaming chat-completions JSON body; tools are sorted by name so the prompt prefix caches. */
-export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "always"): Record<string, unknown> {
+export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "auto"): Record<string, unknown> {
+  const sendReasoning = sendsReasoning(req.messages, echo);
   const body: Record<string, unknown> = {
     model: req.model,
-    messages: req.messages.map((message) => toWireMessage(message, echo)),
+    messages: req.messages.map((message) => toWireMessage(message, sendReasoning)),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -71,28 +82,42 @@ export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "always
 export function buildChatRequest(
   request: ChatRequest,
   auth: { apiKey?: string },
-  echo: ReasoningEcho = "always",
+  echo: ReasoningEcho = "auto",
 ): WireRequest {
   const headers: Record<string, string> = {};
   if (auth.apiKey) headers.authorization = `Bearer ${auth.apiKey}`;
   return { path: "/chat/completions", headers, body: buildRequestBody(request, echo) };
 }
 
-/** The chat-completions wire for a provider's reasoning rule (default: send it back always). */
-export function chatWire(echo: ReasoningEcho = "always"): Wire {
+/**
+ * The chat-completions wire for a provider's reasoning rule (default "auto", for servers tern does not
+ * know). Under "auto" the server settles the rule: an HTTP 400 that names `reasoning_content` means it wants
+ * the field on every tool-call message (the request lacked it: "always") or rejects the field (the request
+ * carried it: "never"); the wire keeps that rule from then on and the request goes once more.
+ */
+export function chatWire(echo: ReasoningEcho = "auto"): Wire {
+  let rule = echo;
+  let lastSent = false;
   return {
     api: "chat",
-    buildRequest: (request, auth) => buildChatRequest(request, auth, echo),
+    buildRequest: (request, auth) => {
+      lastSent = sendsReasoning(request.messages, rule);
+      return buildChatRequest(request, auth, rule);
+    },
     createAssembler: (source) => new ChatAssembler({ source }),
+    recover: (error) => {
+      if (rule !== "auto" || error.status !== 400 || !error.message.includes("reasoning_content")) {
+        return false;
+      }
+      rule = lastSent ? "never" : "always";
+      return true;
+    },
   };
 }
-
-/** The chat-completions wire, for `WireClient` and `createClient`. */
-export const chatCompletionsWire: Wire = chatWire();
 
 /** A chat-completions client over the shared transport; `createClient` builds the same from a config. */
 export class ChatCompletionsClient extends WireClient {
   constructor(options: TransportOptions) {
-    super(chatCompletionsWire, options);
+    super(chatWire(), options);
   }
 }

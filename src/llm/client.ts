@@ -9,21 +9,20 @@ import type { Wire } from "./wire.ts";
 /** What createClient needs: the provider's wire format plus where and how to reach it. */
 export interface ClientConfig extends TransportOptions {
   api: WireApi;
-  /** Chat wire only: whether tool-call messages carry reasoning back (default "always"). */
+  /** Chat wire only: whether tool-call messages carry reasoning back (default "auto"). */
   reasoningEcho?: ReasoningEcho;
 }
 
-/** The wire modules, by the `api` a provider preset names. */
-const WIRES: Record<WireApi, Wire> = {
-  chat: chatWire(),
-  responses: openaiResponsesWire,
-  anthropic: anthropicMessagesWire,
+/** The wire modules, by the `api` a provider preset names; the chat wire is built per client (it learns). */
+const WIRES: Record<WireApi, (config: ClientConfig) => Wire> = {
+  chat: (config) => chatWire(config.reasoningEcho),
+  responses: () => openaiResponsesWire,
+  anthropic: () => anthropicMessagesWire,
 };
 
 /** An LlmClient speaking `config.api`; throws an Error naming the known ones for any other word. */
 export function createClient(config: ClientConfig): LlmClient {
-  const known = Object.hasOwn(WIRES, config.api) ? WIRES[config.api] : undefined;
-  const wire = config.api === "chat" && config.reasoningEcho ? chatWire(config.reasoningEcho) : known;
+  const wire = Object.hasOwn(WIRES, config.api) ? WIRES[config.api](config) : undefined;
   if (!wire) throw new Error(`unknown wire format '${config.api}' (known: ${Object.keys(WIRES).join(", ")})`);
   const { baseUrl, apiKey, headers, fetchTimeoutMs, idleTimeoutMs } = config;
   return new WireClient(wire, { baseUrl, apiKey, headers, fetchTimeoutMs, idleTimeoutMs });

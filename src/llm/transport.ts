@@ -66,7 +66,13 @@ export class WireClient implements LlmClient {
   ): Promise<AssistantTurn> {
     const watchdog = new Watchdog();
     try {
-      const response = await this.#post(request, signal, watchdog);
+      const response = await this.#post(request, signal, watchdog).catch((error) => {
+        // Once per rejection the wire may learn the server's rule (reasoning sent back or not) and resend.
+        if (error instanceof LlmError && this.#wire.recover?.(error)) {
+          return this.#post(request, signal, watchdog);
+        }
+        throw error;
+      });
       return await this.#consume(response, signal, watchdog, onEvent);
     } catch (error) {
       throw withoutKey(error, this.#options.apiKey);

@@ -46,6 +46,11 @@ export interface Wire {
   buildRequest(request: ChatRequest, auth: { apiKey?: string }): WireRequest;
   /** A fresh assembler for one response; `source` (the base URL) names the server in error messages. */
   createAssembler(source: string): WireAssembler;
+  /**
+   * Called when the server rejected the last request (an HTTP error): true when the wire changed how it
+   * builds requests because of what the server said, so the transport sends the request once more.
+   */
+  recover?(error: LlmError): boolean;
 }
 
 const FINISH_WORDS: Record<string, FinishReason> = {

@@ -7,7 +7,7 @@ import { assertEquals } from "../support/assert.ts";
 import { runTask } from "../../src/agent/loop.ts";
 import { systemPrompt } from "../../src/agent/prompt.ts";
 import { Conversation } from "../../src/agent/conversation.ts";
-import { chatCompletionsWire } from "../../src/llm/chat_completions.ts";
+import { chatWire } from "../../src/llm/chat_completions.ts";
 import { anthropicMessagesWire } from "../../src/llm/anthropic_messages.ts";
 import { openaiResponsesWire } from "../../src/llm/openai_responses.ts";
 import type { ChatRequest, LlmClient } from "../../src/llm/types.ts";
@@ -24,7 +24,7 @@ import { loopOptions } from "./_loop_fixtures.ts";
  * is left out of the comparison (`moving`).
  */
 const WIRES: { wire: Wire; list: string; moving?: string }[] = [
-  { wire: chatCompletionsWire, list: "messages" },
+  { wire: chatWire(), list: "messages" },
   { wire: openaiResponsesWire, list: "input" },
   { wire: anthropicMessagesWire, list: "messages", moving: "cache_control" },
 ];

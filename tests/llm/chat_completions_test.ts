@@ -4,9 +4,10 @@ import {
   buildRequestBody,
   ChatCompletionsClient,
   chatWire,
+  type ReasoningEcho,
   toWireMessage,
 } from "../../src/llm/chat_completions.ts";
-import type { ChatRequest, StreamEvent, ToolSpec } from "../../src/llm/types.ts";
+import type { ChatRequest, Message, StreamEvent, ToolSpec } from "../../src/llm/types.ts";
 import { replayChunks } from "../support/fake_model_server.ts";
 import { findProvider } from "../../src/config/providers.ts";
 
@@ -43,7 +44,7 @@ Deno.test("buildRequestBody() omits tools when there are none and passes max_tok
   assertStrictEquals(body.temperature, 0);
 });
 
-Deno.test("toWireMessage() sends tool calls with reasoning_content, empty when no reasoning was kept", () => {
+Deno.test("toWireMessage() sends tool calls with reasoning_content, empty when no reasoning was kept, and no empty content", () => {
   const call = { id: "call_1", name: "read_file", arguments: '{"path":"a.ts"}' };
   const wireCall = {
     id: "call_1",
@@ -52,12 +53,7 @@ Deno.test("toWireMessage() sends tool calls with reasoning_content, empty when n
   };
   assertEquals(
     toWireMessage({ role: "assistant", content: "", reasoning: "look first", toolCalls: [call] }),
-    {
-      role: "assistant",
-      content: "",
-      reasoning_content: "look first",
-      tool_calls: [wireCall],
-    },
+    { role: "assistant", reasoning_content: "look first", tool_calls: [wireCall] },
   );
   assertEquals(toWireMessage({ role: "assistant", content: "ok", toolCalls: [call] }), {
     role: "assistant",
@@ -65,6 +61,28 @@ Deno.test("toWireMessage() sends tool calls with reasoning_content, empty when n
     reasoning_content: "",
     tool_calls: [wireCall],
   });
+  assertEquals(toWireMessage({ role: "assistant", content: "", reasoning: "r", toolCalls: [call] }, false), {
+    role: "assistant",
+    tool_calls: [wireCall],
+  });
+});
+
+Deno.test("buildRequestBody() sends reasoning back by the provider's rule: auto only once the conversation holds reasoning", () => {
+  const turn = (id: string, reasoning?: string): Message[] => [
+    { role: "assistant", content: "", reasoning, toolCalls: [{ id, name: "read_file", arguments: "{}" }] },
+    { role: "tool", toolCallId: id, name: "read_file", content: "x", isError: false },
+  ];
+  const echoed = (messages: Message[], echo: ReasoningEcho) =>
+    (buildRequestBody({ model: "m", messages, tools: [] }, echo).messages as Record<string, unknown>[])
+      .filter((message) => message.role === "assistant")
+      .map((message) => message.reasoning_content);
+  const plain = [{ role: "user" as const, content: "go" }, ...turn("c1"), ...turn("c2")];
+  assertEquals(echoed(plain, "auto"), [undefined, undefined]);
+  assertEquals(echoed(plain, "always"), ["", ""]);
+  // A thinking model: every tool-call message carries the field, "" where a step had no reasoning.
+  const thinking = [{ role: "user" as const, content: "go" }, ...turn("c1"), ...turn("c2", "hmm")];
+  assertEquals(echoed(thinking, "auto"), ["", "hmm"]);
+  assertEquals(echoed(thinking, "never"), [undefined, undefined]);
 });
 
 Deno.test("toWireMessage() sends a plain assistant answer without reasoning", () => {
@@ -144,14 +162,15 @@ Deno.test("toWireMessage() leaves reasoning_content out for providers that rejec
     reasoning: "thought",
     toolCalls: [{ id: "c1", name: "read_file", arguments: "{}" }],
   };
-  assertEquals(Object.hasOwn(toWireMessage(message, "never"), "reasoning_content"), false);
+  assertEquals(Object.hasOwn(toWireMessage(message, false), "reasoning_content"), false);
   assertStrictEquals(toWireMessage(message).reasoning_content, "thought");
   const body = chatWire("never").buildRequest({ model: "m", messages: [message], tools: [] }, {}).body;
   assertEquals(JSON.stringify(body).includes("reasoning_content"), false);
   for (const name of ["groq", "mistral", "gemini"]) {
     assertStrictEquals(findProvider(name)?.reasoningEcho, "never", name);
   }
-  for (const name of ["deepseek", "kimi"]) {
+  assertStrictEquals(findProvider("kimi")?.reasoningEcho, "always");
+  for (const name of ["deepseek"]) {
     assertStrictEquals(findProvider(name)?.reasoningEcho, undefined, name);
   }
 });

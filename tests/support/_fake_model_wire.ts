@@ -98,11 +98,38 @@ function usageOf(turn: ScriptedTurn): Record<string, number> {
 }
 
 /**
- * Checks a request body the way a strict provider would: every assistant tool call id answered by exactly
- * one tool message before the next assistant/user/system message, and `reasoning_content` on every assistant
- * message with tool calls. Returns the problem in words, or undefined when the request is fine.
+ * How the chat fake treats `reasoning_content` on tool-call messages: "thinking" (DeepSeek: required once
+ * the fake has handed out reasoning), "required" (Kimi in thinking mode: always, even after an empty
+ * reasoning), "rejected" (Groq: the field is refused).
  */
-export function checkRequest(body: Record<string, unknown>): string | undefined {
+export type ReasoningRule = "thinking" | "required" | "rejected";
+
+/** What the chat fake handed out (the reasoning of each tool call it issued, by call id) and its rule. */
+export interface ChatIssued {
+  reasoning: Map<string, string>;
+  rule: ReasoningRule;
+}
+
+/** An empty record of what the chat fake handed out. */
+export function chatIssued(rule: ReasoningRule = "thinking"): ChatIssued {
+  return { reasoning: new Map(), rule };
+}
+
+/** Records the reasoning behind each tool call of a served turn. */
+export function recordChatTurn(issued: ChatIssued, turn: ScriptedTurn, turnIndex: number): void {
+  (turn.toolCalls ?? []).forEach((call, index) => {
+    issued.reasoning.set(call.id ?? `call_${turnIndex}_${index}`, turn.reasoning ?? "");
+  });
+}
+
+/**
+ * Checks a request body the way a strict provider would: every assistant tool call id answered by exactly
+ * one tool message before the next assistant/user/system message. In thinking mode, as DeepSeek and Kimi
+ * run it (the fake thinks once it has handed out any reasoning; without a record, always), every assistant
+ * message with tool calls must carry `reasoning_content`, and the reasoning handed out with a call must come
+ * back verbatim. Returns the problem in words, or undefined when the request is fine.
+ */
+export function checkRequest(body: Record<string, unknown>, issued?: ChatIssued): string | undefined {
   if (typeof body.model !== "string" || body.model === "") return "model must be a non-empty string";
   if (body.stream !== true) return "stream must be true (this fake only streams)";
   if (!Array.isArray(body.messages) || body.messages.length === 0) {
@@ -127,7 +154,7 @@ export function checkRequest(body: Record<string, unknown>): string | undefined 
       return `messages[${i}] (${role}): tool call(s) ${[...pending].join(", ")} have no result`;
     }
     if (role === "assistant" && message.tool_calls !== undefined) {
-      const problem = checkToolCalls(message, i);
+      const problem = checkToolCalls(message, i, issued);
       if (typeof problem === "string") return problem;
       pending = problem;
     }
@@ -138,13 +165,24 @@ export function checkRequest(body: Record<string, unknown>): string | undefined 
   return undefined;
 }
 
-function checkToolCalls(message: Json, i: number): string | Set<string> {
+function checkToolCalls(message: Json, i: number, issued?: ChatIssued): string | Set<string> {
   const calls = message.tool_calls;
   if (!Array.isArray(calls) || calls.length === 0) {
     return `messages[${i}]: tool_calls must be a non-empty array`;
   }
-  if (typeof message.reasoning_content !== "string") {
+  if (issued?.rule === "rejected" && "reasoning_content" in message) {
+    return `'messages.${i}' : property 'reasoning_content' is unsupported`;
+  }
+  const thinking = issued === undefined || issued.rule === "required" ||
+    (issued.rule === "thinking" && [...issued.reasoning.values()].some((text) => text !== ""));
+  if (thinking && typeof message.reasoning_content !== "string") {
     return `messages[${i}]: assistant message with tool_calls lacks reasoning_content (DeepSeek/Kimi reject it)`;
+  }
+  for (const raw of calls) {
+    const handedOut = issued?.reasoning.get(String(isObject(raw) ? raw.id : ""));
+    if (handedOut && message.reasoning_content !== handedOut) {
+      return `messages[${i}]: reasoning_content differs from the reasoning handed out with its tool call`;
+    }
   }
   const ids = new Set<string>();
   for (const raw of calls) {

@@ -5,7 +5,14 @@
  */
 import { abortableSleep } from "../../src/llm/retry.ts";
 import { anthropicFrames, anthropicIssued, checkAnthropicRequest } from "./_fake_anthropic_wire.ts";
-import { checkRequest, type ScriptedTurn, turnPayloads } from "./_fake_model_wire.ts";
+import {
+  chatIssued,
+  checkRequest,
+  type ReasoningRule,
+  recordChatTurn,
+  type ScriptedTurn,
+  turnPayloads,
+} from "./_fake_model_wire.ts";
 import { checkResponsesRequest, responsesFrames, responsesIssued } from "./_fake_responses_wire.ts";
 
 export type { ScriptedToolCall, ScriptedTurn } from "./_fake_model_wire.ts";
@@ -32,6 +39,8 @@ export interface FakeModelOptions {
   port?: number;
   /** Called with a one-line summary of each request (the CLI logs them). */
   onRequest?: (summary: string) => void;
+  /** How the chat wire treats `reasoning_content` on tool-call messages (default "thinking", as DeepSeek). */
+  reasoning?: ReasoningRule;
 }
 
 /** One response: raw SSE frames plus how to pace them. */
@@ -57,6 +66,7 @@ export function startFakeModel(script: Script, options: FakeModelOptions = {}): 
   const requests: Record<string, unknown>[] = [];
   const wires: Wire[] = [];
   // What was handed out (signatures, encrypted reasoning), so later requests are checked against it.
+  const chat = chatIssued(options.reasoning);
   const anthropic = anthropicIssued();
   const responses = responsesIssued();
   return serve(options.port ?? 0, async (body, signal, { wire, headers }) => {
@@ -64,7 +74,7 @@ export function startFakeModel(script: Script, options: FakeModelOptions = {}): 
     requests.push(body);
     wires.push(wire);
     const problem = wire === "chat"
-      ? checkRequest(body)
+      ? checkRequest(body, chat)
       : wire === "anthropic"
       ? checkAnthropicRequest(body, headers, anthropic)
       : checkResponsesRequest(body, responses);
@@ -80,6 +90,7 @@ export function startFakeModel(script: Script, options: FakeModelOptions = {}): 
     if (signal.aborted) return errorResponse(503, "fake model: closed while the response was pending");
     if (turn.status !== undefined) return statusResponse(turn);
     const context = { model: String(body.model), turnIndex: index };
+    if (wire === "chat") recordChatTurn(chat, turn, index);
     let frames = wire === "chat"
       ? turnPayloads(turn, context).map(dataFrame)
       : wire === "anthropic"
