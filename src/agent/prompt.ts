@@ -5,7 +5,7 @@ import { type Skill, skillsPromptLines } from "./skills.ts";
 import { TOOL_RESULT_NOTICE } from "./untrusted.ts";
 
 /**
- * Builds the system prompt: who tern is, where the project is, one guidance line per tool (in the registry's
+ * Builds the system prompt: who tern is, where the project is, the tools' guidance lines (in the registry's
  * sorted order, so a tool added later fits without editing this file), and how to work. It holds nothing
  * that changes between requests (no clock, no counters), so every request's prefix stays byte-identical.
  * The project's skills (name and description, sorted) follow the tools; project memory comes last.
@@ -18,10 +18,10 @@ export function systemPrompt(
   return [
     `You are tern, a coding agent in the user's project at ${root}. File paths are relative to it; tools ` +
     "cannot reach outside it.",
-    ...tools.map((tool) => `- ${tool.guidance}`),
+    ...tools.flatMap((tool) => tool.guidance ? [`- ${tool.guidance}`] : []),
     ...skillsPromptLines(extras.skills ?? []),
     "Work until the task is done, then say briefly what you changed and how you checked it. On a tool " +
-    "error, fix the call; do not repeat it. Ask the user only when the task is truly ambiguous.",
+    "error, fix the call; do not repeat it. Ask the user only when the task is ambiguous.",
     TOOL_RESULT_NOTICE,
     ...(extras.memory ? ["", ...memorySection(extras.memory)] : []),
   ].join("\n");

@@ -298,7 +298,6 @@ export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFile
   return {
     name: "edit_file",
     description,
-    guidance: "edit_file: change part of a file.",
     parameters,
     inspect,
     run,

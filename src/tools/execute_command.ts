@@ -51,10 +51,11 @@ const READ_ONLY_FAILURE = /Read-only file system/i;
 const NETWORK_FAILURE =
   /Network is unreachable|Could not resolve host|Temporary failure in name resolution|Name or service not known|No address associated with hostname|getaddrinfo|EAI_AGAIN|ENETUNREACH|Connection refused|ECONNREFUSED/i;
 
-const description = `Run a bash command in the project root; returns stdout+stderr and the exit code. \
+const description =
+  `Run a bash command in the project root; returns stdout+stderr, and the exit code if not 0. \
 stdin is closed; killed after timeout_ms (default ${DEFAULT_TIMEOUT_MS}). With bubblewrap it runs \
 sandboxed: no network, writes only inside the project (not .git/config or .git/hooks). A deny-list refuses \
-obvious disasters: a speed bump, not a security wall; never try to get around it.`;
+obvious disasters; never work around it.`;
 
 const parameters = {
   type: "object",
@@ -208,8 +209,9 @@ async function report(
     return { content: `${body}\n[cancelled by the user: ${killed}]`, details, error: { kind: "cancelled" } };
   }
   const hint = run.code !== 0 && context.sandbox ? sandboxHint(shown, context.sandbox.network) : "";
+  // Success is the silent case (the description says so): every later request repeats this result.
   return {
-    content: `${body}\n[exit code ${run.code}]${hint}`,
+    content: run.code === 0 ? body : `${body}\n[exit code ${run.code}]${hint}`,
     details: { ...details, exitCode: run.code },
     ...(run.code !== 0 ? { error: { kind: "exit_code" as const } } : {}),
   };
@@ -292,7 +294,6 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
   return {
     name: "execute_command",
     description,
-    guidance: "execute_command: run tests, builds, git.",
     parameters,
     inspect,
     run,

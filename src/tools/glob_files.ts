@@ -118,7 +118,6 @@ export const globFilesTool: Tool<GlobFilesArgs> = {
   name: "glob_files",
   description,
   parameters,
-  guidance: "glob_files: find files by name.",
   inspect: (args, ctx) => inspectRead(ctx.root, args.path, where(args.pattern, args.path)),
   run,
 };

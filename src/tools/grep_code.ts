@@ -178,7 +178,6 @@ export const grepCodeTool: Tool<GrepCodeArgs> = {
   name: "grep_code",
   description,
   parameters,
-  guidance: "grep_code: search file contents.",
   inspect: (args, ctx) => inspectRead(ctx.root, args.path, where(JSON.stringify(args.pattern), args.path)),
   run: (args, ctx) => grepCode(args, ctx),
 };

@@ -74,7 +74,6 @@ async function run(args: ListDirArgs, ctx: ToolContext): Promise<string | ToolRe
 export const listDirTool: Tool<ListDirArgs> = {
   name: "list_dir",
   description,
-  guidance: "list_dir: list a directory.",
   parameters,
   inspect: (args, ctx) => inspectRead(ctx.root, args.path),
   run,

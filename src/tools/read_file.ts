@@ -16,7 +16,7 @@ export const MAX_LINES = 2000;
 export const MAX_PAGE_CHARS = 28_000;
 
 const description = `Read the text file at path, lines numbered, from offset (default 1), at most limit \
-lines (default ${MAX_LINES}). A cut result names the offset to continue from.`;
+lines (default ${MAX_LINES}).`;
 
 const parameters = {
   type: "object",
@@ -87,7 +87,7 @@ export function createReadFileTool(options: ReadFileOptions = {}): Tool<ReadFile
   return {
     name: "read_file",
     description,
-    guidance: "read_file: read a file before you edit it.",
+    guidance: "Read a file before you edit it.",
     parameters,
     inspect: (args, ctx) => inspectRead(ctx.root, args.path, `${args.path}${pageLabel(args)}`),
     run: (args, ctx) => run(args, ctx, options.files),

@@ -145,6 +145,21 @@ function scrub(message: string, root: string): string {
   return root.length > 1 ? message.replaceAll(`${root}/`, "").replaceAll(root, ".") : message;
 }
 
+/**
+ * A tool's schema as the model reads it: without `additionalProperties: false`, which the validator enforces
+ * anyway (an unknown field is answered with the list of known ones). Every request repeats the tools, so
+ * the clause would cost each one about 30 bytes per object.
+ */
+function schemaForModel(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(schemaForModel);
+  if (typeof schema !== "object" || schema === null) return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key, value]) => !(key === "additionalProperties" && value === false))
+      .map(([key, value]) => [key, schemaForModel(value)]),
+  );
+}
+
 /** Builds a registry; throws if two tools share a name (a programming error, caught at startup). */
 export function createRegistry(tools: Tool[]): Registry {
   const byName = new Map<string, Tool>();
@@ -154,8 +169,13 @@ export function createRegistry(tools: Tool[]): Registry {
   }
   const sorted = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const names = sorted.map((tool) => tool.name);
+  const specs = sorted.map(({ name, description, parameters }) => ({
+    name,
+    description,
+    parameters: schemaForModel(parameters) as Record<string, unknown>,
+  }));
   return {
-    specs: () => sorted.map(({ name, description, parameters }) => ({ name, description, parameters })),
+    specs: () => [...specs],
     tools: () => [...sorted],
     prepare: (call) => {
       const tool = byName.get(call.name);

@@ -113,8 +113,11 @@ export interface ToolResult {
 export interface Tool<A = Record<string, unknown>> {
   name: string;
   description: string;
-  /** One line for the system prompt: when to use this tool. */
-  guidance: string;
+  /**
+   * A line for the system prompt, only for what the description cannot say (a rule of the workflow, where
+   * a tool comes from). Every request repeats the prompt, so a line that restates the description is left out.
+   */
+  guidance?: string;
   /** JSON Schema (type "object") of the arguments; each property carries a description. */
   parameters: Record<string, unknown>;
   /**

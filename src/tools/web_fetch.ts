@@ -77,7 +77,6 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
   return {
     name: "web_fetch",
     description,
-    guidance: "web_fetch: read a web page.",
     parameters,
     inspect,
     run,

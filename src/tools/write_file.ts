@@ -143,7 +143,6 @@ export function createWriteFileTool(options: WriteFileOptions = {}): Tool<WriteF
   return {
     name: "write_file",
     description,
-    guidance: "write_file: create or rewrite a whole file.",
     parameters,
     inspect: (args, ctx) => preview(args, ctx, files),
     run,

@@ -23,7 +23,7 @@ Deno.test("Conversation.messages() starts with the system prompt and wraps tool 
     role: "tool",
     toolCallId: "c1",
     name: "echo",
-    content: "<tool_result>\nechoed\n</tool_result>",
+    content: "<tool_result>echoed</tool_result>",
     isError: false,
   });
 });
@@ -45,7 +45,7 @@ Deno.test("Conversation.messages() marks an error result so the model can tell i
   const last = conversation.messages().at(-1)!;
   assertEquals(
     last.content,
-    '<tool_result status="error">\na.ts not found\n</tool_result>',
+    '<tool_result status="error">a.ts not found</tool_result>',
   );
 });
 
@@ -57,7 +57,7 @@ Deno.test("a reminder is its own entry, sent after its result's wrapper, and the
   const result = conversation.messages()[3];
   assertEquals(
     result.content,
-    "<tool_result>\nechoed\n</tool_result>\n\n[tern reminder] stop repeating",
+    "<tool_result>echoed</tool_result>\n\n[tern reminder] stop repeating",
   );
 });
 

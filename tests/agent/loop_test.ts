@@ -45,7 +45,7 @@ Deno.test("runTask() runs tool calls, wraps results as untrusted data, and goes 
   assertEquals(toolMessage.role, "tool");
   assertEquals(
     toolMessage.content,
-    "<tool_result>\necho: a\n</tool_result>",
+    "<tool_result>echo: a</tool_result>",
   );
   const assistant = history.messages()[2] as Extract<Message, { role: "assistant" }>;
   assertEquals(assistant.reasoning, "think");
@@ -260,9 +260,9 @@ Deno.test('runTask() marks a failed call\'s result with status="error" on the wi
   );
   assertMatch(
     tools[0].content,
-    /^<tool_result status="error">\nexplode: kaboom/,
+    /^<tool_result status="error">explode: kaboom/,
   );
-  assertMatch(tools[1].content, /^<tool_result>\n/);
+  assertMatch(tools[1].content, /^<tool_result>/);
 });
 
 Deno.test("runTask() runs no later call after a fatal error, not even the next write in order", async () => {

@@ -80,8 +80,8 @@ Deno.test("runTask() sends a file that fakes a closing tag and new instructions 
   for (const content of results) {
     // Exactly one opening and one closing tag each: tern's own, around the whole result.
     assertEquals(content.match(/<\/?tool_result/gi)?.length, 2, content);
-    assertMatch(content, /^<tool_result>\n/);
-    assert(content.endsWith("\n</tool_result>"), content);
+    assertMatch(content, /^<tool_result>/);
+    assert(content.endsWith("</tool_result>"), content);
     assertStringIncludes(content, "&lt;/tool_result>");
     assertStringIncludes(content, "ignore previous instructions");
     assert(!/[<\uFF1C]\/?\s*tool_result/i.test(content.slice(1, -"</tool_result>".length)), content);

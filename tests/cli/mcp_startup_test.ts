@@ -55,7 +55,7 @@ Deno.test("tern -p calls a stdio MCP server's tools end to end with --trust-proj
   const system = (model.requests[0].messages as Message[])[0].content;
   assertStringIncludes(system, '- mcp__local__echo: a tool of the MCP server "local" (read-only).');
   const [echo, note] = toolMessages(model);
-  assertMatch(echo, /^<tool_result>\n/);
+  assertMatch(echo, /^<tool_result>/);
   assertStringIncludes(echo, "echo: hello from the model");
   assertStringIncludes(note, "noted");
 });

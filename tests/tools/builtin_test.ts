@@ -53,7 +53,7 @@ Deno.test("builtinTools() work, and refuse the outside, under tern's exact permi
     { content: "Edited src/a.txt: replaced 1 occurrence (+1 −1 lines)", isError: false },
     { content: "     1\tone\n     2\t2", isError: false },
     { content: "out -> (outside the project)\npasswd -> (outside the project)\nsrc/", isError: false },
-    { content: "one\n2\n[exit code 0]", isError: false },
+    { content: "one\n2", isError: false },
   ]);
   for (const result of results.slice(5)) {
     assertStrictEquals(result.isError, true);

@@ -45,17 +45,17 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
 }
 
-Deno.test("executeCommand() returns combined output and exit code 0", async () => {
+Deno.test("executeCommand() returns combined output, with no exit-code trailer on success", async () => {
   await using p = await tempProject();
   const result = await call(executeCommandTool, { command: "echo out; echo err >&2; echo again" }, p.ctx);
-  assertEquals(result, { content: "out\nerr\nagain\n[exit code 0]", isError: false });
+  assertEquals(result, { content: "out\nerr\nagain", isError: false });
 });
 
 Deno.test("executeCommand() runs in the project root, sandboxed or not", async () => {
   await using p = await tempProject();
   for (const mode of ["auto", "off"] as const) {
     const result = await call(executeCommandTool, { command: "pwd" }, shellCtx(p.root, mode));
-    assertStrictEquals(result.content, `${p.root}\n[exit code 0]`);
+    assertStrictEquals(result.content, p.root);
   }
 });
 
@@ -68,14 +68,14 @@ Deno.test("executeCommand() marks a non-zero exit as an error with the code", as
 Deno.test("executeCommand() closes stdin, so cat sees end-of-file", async () => {
   await using p = await tempProject();
   const result = await call(executeCommandTool, { command: "cat", timeout_ms: 5000 }, p.ctx);
-  assertEquals(result, { content: "(no output)\n[exit code 0]", isError: false });
+  assertEquals(result, { content: "(no output)", isError: false });
 });
 
 Deno.test("executeCommand() runs an unconfined command in a session of its own, away from the terminal", async () => {
   await using p = await tempProject();
   const command = `[ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && echo own-session`;
   const result = await call(executeCommandTool, { command }, shellCtx(p.root, "off"));
-  assertEquals(result, { content: "own-session\n[exit code 0]", isError: false });
+  assertEquals(result, { content: "own-session", isError: false });
 });
 
 Deno.test("executeCommand() keeps the head and tail of long output and saves the whole to a file", async () => {
@@ -84,9 +84,8 @@ Deno.test("executeCommand() keeps the head and tail of long output and saves the
   assertStrictEquals(isError, false);
   assert(content.startsWith("1\n2\n3\n"));
   assertMatch(content, /\n… \[\d+ characters cut\] …\n/);
-  const note =
-    /\n\[output: (\d+) characters, saved in full to (\S+); page it with read_file .*\]\n\[exit code 0\]$/
-      .exec(content);
+  const note = /\n\[output: (\d+) characters, saved in full to (\S+); page it with read_file .*\]$/
+    .exec(content);
   assert(note, content.slice(-300));
   assert(content.slice(0, note.index).endsWith("99999\n100000"));
   assert(note[2].startsWith(".tern/tool-outputs/"), note[2]);
@@ -134,7 +133,7 @@ Deno.test("executeCommand() shows binary output escaped, with a note, instead of
   const command = "printf '\\177ELF\\002\\000\\377 ok\\n'";
   const result = await callResult(executeCommandTool, { command }, p.ctx);
   assertEquals(result, {
-    content: "\\x7fELF\\x02\\x00\\xff ok\n[binary output, 11 bytes, shown escaped]\n[exit code 0]",
+    content: "\\x7fELF\\x02\\x00\\xff ok\n[binary output, 11 bytes, shown escaped]",
     details: result.details,
   });
   assertStrictEquals(result.details?.exitCode, 0);
@@ -143,7 +142,7 @@ Deno.test("executeCommand() shows binary output escaped, with a note, instead of
     { command: "printf 'h\\303\\251 \\342\\202\\254\\n'" },
     p.ctx,
   );
-  assertStrictEquals(text.content, "hé €\n[exit code 0]");
+  assertStrictEquals(text.content, "hé €");
 });
 
 Deno.test("executeCommand() kills background processes left at the command's end and says how many", async () => {
@@ -154,7 +153,7 @@ Deno.test("executeCommand() kills background processes left at the command's end
   const result = await callResult(executeCommandTool, { command }, shellCtx(p.root, "off"));
   assertStrictEquals(
     result.content,
-    "started\n[2 background processes were still running at the command's end and killed]\n[exit code 0]",
+    "started\n[2 background processes were still running at the command's end and killed]",
   );
   assertStrictEquals(result.details?.killedBackground, 2);
   assertStrictEquals(result.details?.survivors, undefined);
@@ -179,7 +178,7 @@ Deno.test("executeCommand() unconfined names a background process that left the 
       `started\n[still running after the command's end (they left its session): ${
         survivors[0]
       }; kill them if ` +
-        "they should not outlive it]\n[exit code 0]",
+        "they should not outlive it]",
     );
   } finally {
     for (const line of survivors) Deno.kill(Number(line.split(" ")[0]), "SIGKILL");
@@ -224,7 +223,7 @@ Deno.test("executeCommand() returns when a background child keeps the output ope
     const killed = mode === "off"
       ? "\n[1 background process was still running at the command's end and killed]"
       : "";
-    assertEquals(result, { content: `started${killed}\n[exit code 0]`, isError: false });
+    assertEquals(result, { content: `started${killed}`, isError: false });
     assertStrictEquals(await running(marker), false, mode);
   }
 });
@@ -297,7 +296,7 @@ Deno.test("executeCommand() redacts the API key from the output, whole or printe
     assertMatch(content, /\[redacted\]/);
   }
   const pieced = await call(executeCommandTool, { command: pieces }, shellCtx(p.root, "off", [key]));
-  assertStrictEquals(pieced.content, "key=[redacted].\n[exit code 0]");
+  assertStrictEquals(pieced.content, "key=[redacted].");
 });
 
 Deno.test("executeCommand() redacts a key that straddles the cut of long output, also in the saved file", async () => {
@@ -318,7 +317,7 @@ Deno.test("executeCommand() redacts values of secret-named variables of tern's o
   try {
     await Deno.writeTextFile(join(p.root, "config.txt"), "token: tok-9876543210\n");
     const result = await call(executeCommandTool, { command: "cat config.txt" }, p.ctx);
-    assertStrictEquals(result.content, "token: [redacted]\n[exit code 0]");
+    assertStrictEquals(result.content, "token: [redacted]");
   } finally {
     Deno.env.delete("SOME_SERVICE_TOKEN");
   }
@@ -348,9 +347,10 @@ Deno.test("executeCommand() refuses deny-listed commands as a speed bump, withou
   assertStrictEquals(await Deno.readTextFile(join(home, "canary")), "still here");
 });
 
-Deno.test("executeCommand() describes the sandbox, the network flag and the deny-list as a speed bump", () => {
+Deno.test("executeCommand() describes the sandbox, the network flag, the deny-list and the silent success", () => {
   const { description, parameters } = createExecuteCommandTool();
-  assertMatch(description, /speed bump, not a security wall/);
+  assertMatch(description, /A deny-list refuses obvious disasters; never work around it/);
+  assertMatch(description, /the exit code if not 0/);
   assertMatch(description, /no network, writes only inside the project/);
   const network = (parameters.properties as Record<string, { type: string; description: string }>).network;
   assertStrictEquals(network.type, "boolean");
@@ -373,14 +373,14 @@ Deno.test("executeCommand() with --sandbox required and no bubblewrap ends the t
 Deno.test("executeCommand() with --sandbox auto and no bubblewrap runs unconfined", async () => {
   await using p = await tempProject();
   const result = await call(noBubblewrap, { command: "cat ../outside/secret.txt" }, shellCtx(p.root, "auto"));
-  assertEquals(result, { content: "outside secret\n[exit code 0]", isError: false });
+  assertEquals(result, { content: "outside secret", isError: false });
 });
 
 Deno.test("executeCommand() with --sandbox off never looks for bubblewrap", async () => {
   await using p = await tempProject();
   const tool = shellTool(() => Promise.reject(new Error("must not be called")));
   const result = await call(tool, { command: "cat ../outside/secret.txt" }, shellCtx(p.root, "off"));
-  assertEquals(result, { content: "outside secret\n[exit code 0]", isError: false });
+  assertEquals(result, { content: "outside secret", isError: false });
 });
 
 Deno.test("executeCommand() kills a command that never exits at its timeout, sandboxed or not", async () => {
@@ -406,7 +406,7 @@ Deno.test("executeCommand() returns at once from commands that read stdin: they 
   await using p = await tempProject();
   const command = 'read -r line; echo "read: $? [$line]"; head -c 10; wc -c';
   const result = await call(executeCommandTool, { command, timeout_ms: 5000 }, p.ctx);
-  assertEquals(result, { content: "read: 1 []\n0\n[exit code 0]", isError: false });
+  assertEquals(result, { content: "read: 1 []\n0", isError: false });
 });
 
 Deno.test("executeCommand() never shows $TERN_API_KEY set in tern's environment, sandboxed or not", async () => {

@@ -55,13 +55,43 @@ Deno.test("specs() and tools() list tools sorted by name", () => {
   assertEquals(registry.specs()[1], {
     name: "echo",
     description: "The echo tool.",
-    parameters: echo.parameters,
+    parameters: {
+      type: "object",
+      properties: { text: { type: "string", description: "Text to use." } },
+      required: ["text"],
+    },
   });
   assertEquals(registry.tools().map((t) => t.guidance), [
     "alpha: do alpha things.",
     "echo: do echo things.",
     "zeta: do zeta things.",
   ]);
+});
+
+Deno.test("specs() leave additionalProperties: false out at every depth, and prepare() still refuses unknown fields", () => {
+  const nested = {
+    ...echo,
+    parameters: {
+      type: "object",
+      properties: {
+        edits: {
+          type: "array",
+          items: { type: "object", properties: { a: { type: "string" } }, additionalProperties: false },
+        },
+        open: { type: "object", additionalProperties: true },
+      },
+      additionalProperties: false,
+    },
+  };
+  const registry = createRegistry([nested]);
+  const sent = JSON.stringify(registry.specs());
+  assertEquals(sent.includes('"additionalProperties":false'), false);
+  assert(sent.includes('"additionalProperties":true'));
+  assertEquals(nested.parameters.additionalProperties, false, "the tool's own schema is untouched");
+  assertEquals(registry.prepare({ name: "echo", arguments: '{"edits":[{"a":"x","b":"y"}]}' }), {
+    content: 'echo: unknown field "edits[0].b"; the fields are: a',
+    error: { kind: "bad_arguments" },
+  });
 });
 
 Deno.test("runPrepared() turns a string into a success result", async () => {

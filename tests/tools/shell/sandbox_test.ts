@@ -105,7 +105,7 @@ Deno.test("sandbox: writes inside the root work, writes outside it do not reach 
   const command =
     "echo inside > inside.txt; echo x > ../outside/planted.txt; touch ../planted; cat inside.txt";
   const result = await call(executeCommandTool, { command }, sandboxed(p.root));
-  assertMatch(result.content, /inside\n\[exit code 0\]$/);
+  assertMatch(result.content, /inside$/);
   assertStrictEquals(await Deno.readTextFile(join(p.root, "inside.txt")), "inside\n");
   assertStrictEquals(await exists(join(p.outside, "planted.txt")), false);
   assertStrictEquals(await exists(join(dirname(p.root), "planted")), false);
@@ -152,7 +152,7 @@ Deno.test("sandbox: $HOME is private and empty, also with the root inside it", a
     const command = 'ls -A "$HOME"; touch ok.txt "$HOME/planted"; ls "$HOME"';
     const result = await call(executeCommandTool, { command }, sandboxed(p.root));
     // Only the path down to the root is there: `proj`, no `outside`, no `proj-evil`.
-    assertStrictEquals(result.content, "proj\nplanted\nproj\n[exit code 0]");
+    assertStrictEquals(result.content, "proj\nplanted\nproj");
     assertStrictEquals(await exists(join(p.root, "ok.txt")), true);
     assertStrictEquals(await exists(join(home, "planted")), false);
   } finally {
@@ -187,7 +187,7 @@ Deno.test("sandbox: the network is cut unless the call asks for it", async () =>
   assertMatch(cut.content, /Connection refused/);
   assertMatch(cut.content, /ask with network: true if you need the network\)$/);
   const allowed = await call(executeCommandTool, { command, network: true }, sandboxed(p.root));
-  assertEquals(allowed, { content: "pong\n[exit code 0]", isError: false });
+  assertEquals(allowed, { content: "pong", isError: false });
 });
 
 Deno.test("sandbox: commands get their own PID namespace", async () => {
@@ -256,5 +256,5 @@ Deno.test("sandboxed commands still run when a protected name is an odd thing: .
   await using p = await tempProject({ ".github": "not a folder\n" });
   await Deno.symlink("../outside/secret.txt", join(p.root, ".env"));
   const result = await call(executeCommandTool, { command: "echo works" }, sandboxed(p.root));
-  assertEquals(result, { content: "works\n[exit code 0]", isError: false });
+  assertEquals(result, { content: "works", isError: false });
 });

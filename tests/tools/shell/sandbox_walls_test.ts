@@ -57,9 +57,9 @@ Deno.test({
     const result = await call(executeCommandTool, { command }, sandboxed(p.root));
     assertNotMatch(result.content, /REMOUNTED|UNMOUNTED|MKNOD|MOUNTED|WROTE-OUTSIDE/);
     assertMatch(result.content, /^0$/m, "still uid 0 inside");
-    assertMatch(result.content, /CapEff:\s+0+\n/);
-    assertMatch(result.content, /CapPrm:\s+0+\n/);
-    assertMatch(result.content, /CapBnd:\s+0+\n/, "a user namespace empties the bounding set");
+    assertMatch(result.content, /CapEff:\s+0+$/m);
+    assertMatch(result.content, /CapPrm:\s+0+$/m);
+    assertMatch(result.content, /CapBnd:\s+0+$/m, "a user namespace empties the bounding set");
     assert(!await exists(join(p.root, "null-device")));
     assert(!await exists(join(p.outside, "planted.txt")));
   },
@@ -159,7 +159,7 @@ Deno.test("helpers run clean: LD_PRELOAD and a project BASH_ENV neither disable 
   assertStrictEquals(timedOut.isError, true);
   assertMatch(timedOut.content, /timed out after 0\.3 s/);
   // Still sandboxed: the command's own PID namespace, and no write outside.
-  assertMatch(inside.content, /^pid [1-3]\nconfined\n\[exit code 0\]$/);
+  assertMatch(inside.content, /^pid [1-3]\nconfined$/);
   assert(!await exists(marker), "BASH_ENV ran outside the sandbox");
   assert(!await exists(join(p.root, "MARKER")), "BASH_ENV ran");
   assert(!await exists(join(p.outside, "planted")));
