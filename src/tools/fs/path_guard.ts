@@ -203,10 +203,40 @@ const IDENTITY = `cd -P -- "$1" 2>/dev/null && [ "$(env pwd -P)" = "$1" ] || exi
 stat -c '%d %i %F' -- "$2" 2>/dev/null || stat -f '%d %i %HT' -- "$2" 2>/dev/null || exit 4`;
 
 /**
+ * The same proof in one process on Linux (about 1.3 ms instead of 5; every read pays it): started in the
+ * directory, `stat` reports the kernel's view of its own working directory (the /proc/self/cwd link) and
+ * then the entry, never following it. `literal` quoting and the C locale make the output exact text.
+ */
+const KERNEL_IDENTITY = 'exec stat -c "%d %i %F %N" -- /proc/self/cwd "$1"';
+
+/**
+ * True when KERNEL_IDENTITY shows the entry `name` of `dir` to be the regular file `opened`. False means
+ * "not shown" (a mismatch, an odd `stat`, not Linux): the bash proof then decides.
+ */
+export async function shownByKernel(dir: string, name: string, opened: OpenedInfo): Promise<boolean> {
+  if (Deno.build.os !== "linux") return false;
+  try {
+    const { stdout } = await helperScript(KERNEL_IDENTITY, "tern-identity", [name], {
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+      cwd: dir,
+      env: { LC_ALL: "C", QUOTING_STYLE: "literal" },
+    }).output();
+    const text = new TextDecoder().decode(stdout).replace(/^\d+ \d+ /, "");
+    const entry = (kind: string) =>
+      `symbolic link /proc/self/cwd -> ${dir}\n${opened.dev} ${opened.ino} ${kind} ${name}\n`;
+    return text === entry("regular file") || text === entry("regular empty file");
+  } catch {
+    return false; // The directory could not be entered (swapped, removed): the bash proof says why.
+  }
+}
+
+/**
  * Proves that the open file `opened` is the regular file at `real` inside the root after the open: the
- * entry `basename(real)` in the directory `dirname(real)` (entered and confirmed by bash, see IDENTITY) must
- * be a regular file, not a symlink, with the opened file's device and inode. An open that a swapped parent
- * (or a FIFO) redirected is refused.
+ * entry `basename(real)` in the directory `dirname(real)` (entered and confirmed by the kernel's own view,
+ * see KERNEL_IDENTITY and IDENTITY) must be a regular file, not a symlink, with the opened file's device and
+ * inode. An open that a swapped parent (or a FIFO) redirected is refused.
  */
 export async function verifyOpened(
   root: string,
@@ -217,6 +247,7 @@ export async function verifyOpened(
   if (!opened.isFile) throw new ToolError(`${showPath(rel)} is not a regular file (it is ${opened.kind}).`);
   const dir = dirname(real);
   if (!isInside(root, dir) || real === root) throw changedError(rel);
+  if (await shownByKernel(dir, basename(real), opened)) return;
   const { code, stdout } = await helperScript(IDENTITY, "tern-identity", [dir, basename(real)], {
     stdin: "null",
     stdout: "piped",

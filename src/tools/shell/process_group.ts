@@ -24,13 +24,25 @@ export function helperEnv(): Record<string, string> {
 /** bash without startup files (`--noprofile --norc`; BASH_ENV is kept out by the clean environment). */
 export const CLEAN_BASH = ["bash", "--noprofile", "--norc"];
 
-/** Where a helper's stdin, stdout and stderr go (always all three: spawn() and output() default differently). */
-type HelperStdio = Required<Pick<Deno.CommandOptions, "stdin" | "stdout" | "stderr">>;
+/**
+ * Where a helper's stdin, stdout and stderr go (always all three: spawn() and output() default differently),
+ * and optionally the directory it starts in and variables besides PATH (fixed ones of tern's, never inherited).
+ */
+type HelperStdio = Required<Pick<Deno.CommandOptions, "stdin" | "stdout" | "stderr">> & {
+  cwd?: string;
+  env?: Record<string, string>;
+};
 
 /** One of tern's own bash scripts, run by CLEAN_BASH in the helper environment: `$0` is `name`, `$1…` `args`. */
 export function helperScript(script: string, name: string, args: string[], stdio: HelperStdio): Deno.Command {
   const bashArgs = [...CLEAN_BASH.slice(1), "-c", script, name, ...args];
-  return new Deno.Command(CLEAN_BASH[0], { args: bashArgs, clearEnv: true, env: helperEnv(), ...stdio });
+  const { env, ...rest } = stdio;
+  return new Deno.Command(CLEAN_BASH[0], {
+    args: bashArgs,
+    clearEnv: true,
+    env: { ...env, ...helperEnv() },
+    ...rest,
+  });
 }
 
 /** Where the command's combined stdout and stderr go, as decoded text. */

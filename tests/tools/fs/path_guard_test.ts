@@ -1,14 +1,16 @@
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "../../support/assert.ts";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import {
   isInside,
   isSecretEnvName,
+  openNoBlock,
   OutsideRootError,
   readTextFile,
   resolveForRead,
   resolveForWrite,
   resolvePath,
   SecretFileError,
+  shownByKernel,
 } from "../../../src/tools/fs/path_guard.ts";
 import { ToolError } from "../../../src/tools/tool.ts";
 import { call, readFileTool, sh, tempProject } from "../_helpers.ts";
@@ -233,4 +235,32 @@ Deno.test("read_file refuses .env through the guard and reads .env.example", asy
     content: "     1\tTERN_API_KEY=",
     isError: false,
   });
+});
+
+Deno.test("shownByKernel() proves a regular file from the kernel's view of its directory, odd names included", async () => {
+  const onLinux = Deno.build.os === "linux";
+  await using p = await tempProject({
+    "a.txt": "x",
+    "empty.txt": "",
+    "sp ace\nnew-line é.txt": "y",
+    "d/b.txt": "z",
+  });
+  for (const name of ["a.txt", "empty.txt", "sp ace\nnew-line é.txt", "d/b.txt"]) {
+    const real = join(p.root, name);
+    await using file = await openNoBlock(real);
+    assertEquals(await shownByKernel(dirname(real), basename(real), file.info), onLinux, name);
+  }
+});
+
+Deno.test("shownByKernel() shows nothing for another inode, a symlink, a wrong directory or a missing one", async () => {
+  await using p = await tempProject({ "a.txt": "x", "b.txt": "y" });
+  await Deno.symlink("a.txt", join(p.root, "link.txt"));
+  await using file = await openNoBlock(join(p.root, "a.txt"));
+  assertEquals(await shownByKernel(p.root, "b.txt", file.info), false, "another inode");
+  assertEquals(await shownByKernel(p.root, "link.txt", file.info), false, "a symlink to it");
+  assertEquals(await shownByKernel(p.outside, "a.txt", file.info), false, "a directory without it");
+  assertEquals(await shownByKernel(join(p.root, "gone"), "a.txt", file.info), false, "a missing directory");
+  // A directory reached through a symlink is not the kernel's name for it.
+  await Deno.symlink(p.root, join(p.outside, "via"));
+  assertEquals(await shownByKernel(join(p.outside, "via"), "a.txt", file.info), false, "a symlinked path");
 });
