@@ -52,13 +52,13 @@ async function requestSizes(
 
 /**
  * The bytes of `body` as the Kimi preset sends it: its rule is "always", so every tool-call message carries
- * `reasoning_content`, "" when the step had none (every other chat preset and a custom endpoint, as
+ * `reasoning_content`, " " when the step had none (every other chat preset and a custom endpoint, as
  * measured, get "auto": none until the conversation holds reasoning).
  */
 function withReasoningAlways(body: string): number {
   const parsed = JSON.parse(body) as { messages: Record<string, unknown>[] };
   parsed.messages = parsed.messages.map((message) =>
-    message.tool_calls && !("reasoning_content" in message) ? { ...message, reasoning_content: "" } : message
+    message.tool_calls && !("reasoning_content" in message) ? { ...message, reasoning_content: " " } : message
   );
   return encoder.encode(JSON.stringify(parsed)).length;
 }

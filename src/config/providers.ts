@@ -126,7 +126,7 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     defaultModel: "kimi-k2-0905-preview",
     contextWindow: 262_144,
     // Kimi streams tool calls with an empty reasoning too, and rejects a thinking conversation's tool-call
-    // message without the field: send it from the first step instead of learning it from a 400.
+    // message without the field (or with ""): send it from the first step instead of learning it from a 400.
     reasoningEcho: "always",
   },
   {

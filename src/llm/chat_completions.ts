@@ -10,7 +10,7 @@ import type { Wire, WireRequest } from "./wire.ts";
 
 /**
  * Whether tool-call messages carry `reasoning_content` back: "always" (Kimi rejects a thinking conversation's
- * tool-call message without it, even when that step's reasoning was empty), "never" (Groq, Mistral and
+ * tool-call message without it, even when that step's reasoning was empty, and reads "" as missing), "never" (Groq, Mistral and
  * Gemini reject the unknown field), or "auto" (on every tool-call message once the conversation holds any
  * reasoning: DeepSeek's thinking mode gets it back, a server that never reasons never sees the field).
  */
@@ -33,7 +33,9 @@ export function toWireMessage(message: Message, echo: boolean = true): Record<st
       return {
         role: "assistant",
         ...(message.content !== "" ? { content: message.content } : {}),
-        ...(echo ? { reasoning_content: message.reasoning ?? "" } : {}),
+        // A step without reasoning sends one space: Moonshot's K2.5/K2.6 read "" as missing (HTTP 400);
+        // DeepSeek takes either.
+        ...(echo ? { reasoning_content: message.reasoning || " " } : {}),
         tool_calls: message.toolCalls.map((call) => ({
           id: call.id,
           type: "function",

@@ -44,7 +44,7 @@ Deno.test("buildRequestBody() omits tools when there are none and passes max_tok
   assertStrictEquals(body.temperature, 0);
 });
 
-Deno.test("toWireMessage() sends tool calls with reasoning_content, empty when no reasoning was kept, and no empty content", () => {
+Deno.test("toWireMessage() sends tool calls with reasoning_content, one space when no reasoning was kept, and no empty content", () => {
   const call = { id: "call_1", name: "read_file", arguments: '{"path":"a.ts"}' };
   const wireCall = {
     id: "call_1",
@@ -58,7 +58,7 @@ Deno.test("toWireMessage() sends tool calls with reasoning_content, empty when n
   assertEquals(toWireMessage({ role: "assistant", content: "ok", toolCalls: [call] }), {
     role: "assistant",
     content: "ok",
-    reasoning_content: "",
+    reasoning_content: " ",
     tool_calls: [wireCall],
   });
   assertEquals(toWireMessage({ role: "assistant", content: "", reasoning: "r", toolCalls: [call] }, false), {
@@ -78,10 +78,10 @@ Deno.test("buildRequestBody() sends reasoning back by the provider's rule: auto 
       .map((message) => message.reasoning_content);
   const plain = [{ role: "user" as const, content: "go" }, ...turn("c1"), ...turn("c2")];
   assertEquals(echoed(plain, "auto"), [undefined, undefined]);
-  assertEquals(echoed(plain, "always"), ["", ""]);
-  // A thinking model: every tool-call message carries the field, "" where a step had no reasoning.
+  assertEquals(echoed(plain, "always"), [" ", " "]);
+  // A thinking model: every tool-call message carries the field, " " where a step had no reasoning.
   const thinking = [{ role: "user" as const, content: "go" }, ...turn("c1"), ...turn("c2", "hmm")];
-  assertEquals(echoed(thinking, "auto"), ["", "hmm"]);
+  assertEquals(echoed(thinking, "auto"), [" ", "hmm"]);
   assertEquals(echoed(thinking, "never"), [undefined, undefined]);
 });
 

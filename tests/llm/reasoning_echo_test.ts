@@ -33,19 +33,19 @@ async function session(rule: ReasoningRule, echo: ReasoningEcho | undefined, his
   );
 }
 
-Deno.test("auto: a server that wants reasoning_content even after an empty reasoning gets it from the 400 on", async () => {
-  // The first POST lacks the field, the 400 names it, the same request goes again with "" and the rule
-  // holds for the next call: three POSTs for two calls.
-  assertEquals(await session("required", undefined, step("c1")), [[undefined], [""], [""]]);
+Deno.test("auto: a server that wants reasoning_content even after an empty reasoning gets it, non-empty, from the 400 on", async () => {
+  // The first POST lacks the field, the 400 names it, the same request goes again with " " (Kimi reads ""
+  // as missing) and the rule holds for the next call: three POSTs for two calls.
+  assertEquals(await session("required", undefined, step("c1")), [[undefined], [" "], [" "]]);
 });
 
 Deno.test("auto: a server that refuses reasoning_content loses it after one 400 and keeps it off", async () => {
   assertEquals(await session("rejected", "auto", step("c1", "think")), [["think"], [undefined], [undefined]]);
 });
 
-Deno.test("auto: a thinking server gets the reasoning back at once, '' on a step without; no resend", async () => {
+Deno.test("auto: a thinking server gets the reasoning back at once, ' ' on a step without; no resend", async () => {
   const history = [...step("c1", "think"), ...step("c2")];
-  assertEquals(await session("thinking", "auto", history), [["think", ""], ["think", ""]]);
+  assertEquals(await session("thinking", "auto", history), [["think", " "], ["think", " "]]);
 });
 
 Deno.test("auto: a server that never reasons never sees the field", async () => {
@@ -88,4 +88,11 @@ Deno.test("auto: a 400 about something else is not resent", async () => {
     "bad model",
   );
   assertStrictEquals(model.requests.length, 1);
+});
+
+Deno.test("always (the Kimi preset): a strict server that reads '' as missing takes a step without reasoning at once", async () => {
+  assertEquals(await session("required", "always", [...step("c1"), ...step("c2", "think")]), [
+    [" ", "think"],
+    [" ", "think"],
+  ]);
 });

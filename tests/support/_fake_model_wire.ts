@@ -100,7 +100,7 @@ function usageOf(turn: ScriptedTurn): Record<string, number> {
 /**
  * How the chat fake treats `reasoning_content` on tool-call messages: "thinking" (DeepSeek: required once
  * the fake has handed out reasoning), "required" (Kimi in thinking mode: always, even after an empty
- * reasoning), "rejected" (Groq: the field is refused).
+ * reasoning, and "" counts as missing), "rejected" (Groq: the field is refused).
  */
 export type ReasoningRule = "thinking" | "required" | "rejected";
 
@@ -175,7 +175,10 @@ function checkToolCalls(message: Json, i: number, issued?: ChatIssued): string |
   }
   const thinking = issued === undefined || issued.rule === "required" ||
     (issued.rule === "thinking" && [...issued.reasoning.values()].some((text) => text !== ""));
-  if (thinking && typeof message.reasoning_content !== "string") {
+  // Moonshot reads "" as missing; DeepSeek takes it. The strict "required" rule plays Moonshot.
+  const missing = typeof message.reasoning_content !== "string" ||
+    (issued?.rule === "required" && message.reasoning_content === "");
+  if (thinking && missing) {
     return `messages[${i}]: assistant message with tool_calls lacks reasoning_content (DeepSeek/Kimi reject it)`;
   }
   for (const raw of calls) {
