@@ -1,9 +1,9 @@
 /**
  * Request-body bytes, the table of issue 10: tern -p against the fake model server, each request's JSON
  * body measured as sent. Scenarios: the first request of a one-line task; 20 tool turns of `echo N`, all
- * requests summed (at a custom endpoint, and as the Kimi preset sends them); the largest request
- * after reading a 5 MB file (whose full text stays reachable by paging).
- * Bytes are deterministic, so one run of each is the figure. `deno run -A bench/request_bytes.ts` runs it alone.
+ * requests summed; the largest request after reading a 5 MB file (whose full text stays reachable by
+ * paging). Bytes are deterministic (but for the temp root's name in the prompt), so one run is the figure.
+ * `deno run -A bench/request_bytes.ts` runs it alone.
  */
 import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_server.ts";
 import { ternRunArgs } from "../tests/support/cli.ts";
@@ -50,19 +50,6 @@ async function requestSizes(
   return { sizes: bodies.map((body) => encoder.encode(body).length), bodies };
 }
 
-/**
- * The bytes of `body` as the Kimi preset sends it: its rule is "always", so every tool-call message carries
- * `reasoning_content`, " " when the step had none (every other chat preset and a custom endpoint, as
- * measured, get "auto": none until the conversation holds reasoning).
- */
-function withReasoningAlways(body: string): number {
-  const parsed = JSON.parse(body) as { messages: Record<string, unknown>[] };
-  parsed.messages = parsed.messages.map((message) =>
-    message.tool_calls && !("reasoning_content" in message) ? { ...message, reasoning_content: " " } : message
-  );
-  return encoder.encode(JSON.stringify(parsed)).length;
-}
-
 const answer: ScriptedTurn = { text: "Hello.", usage: { prompt_tokens: 100, completion_tokens: 2 } };
 
 /** Measures the three scenarios in a temp project of their own, removed again. */
@@ -87,12 +74,6 @@ export async function requestByteRows(): Promise<ByteRow[]> {
       {
         scenario: "20 tool turns (echo N), all requests",
         bytes: twenty.sizes.reduce((a, b) => a + b, 0),
-        target: 140_000,
-        peer: 171_765,
-      },
-      {
-        scenario: "  the same, kimi preset (echo always)",
-        bytes: twenty.bodies.reduce((sum, body) => sum + withReasoningAlways(body), 0),
         target: 140_000,
         peer: 171_765,
       },

@@ -24,10 +24,11 @@ export interface ProviderPreset {
   /** The default model's context window in tokens (budgets and compaction start from it). */
   contextWindow: number;
   /**
-   * Chat wire only: whether an assistant message with tool calls carries `reasoning_content` back: "always"
-   * (Kimi), "never" (Groq, Mistral and Gemini reject the unknown field with HTTP 400), or "auto" (the
-   * default: once the conversation holds reasoning, as DeepSeek's thinking mode needs; a 400 naming the
-   * field settles the rule for the rest of the session).
+   * Chat wire only: whether an assistant message with tool calls carries `reasoning_content` back: "never"
+   * (Groq, Mistral and Gemini reject the unknown field with HTTP 400) or "auto" (the default: once the
+   * conversation holds reasoning, as DeepSeek's and Kimi's thinking modes need; a 400 naming the field
+   * settles the rule for the rest of the session, so a thinking step with empty reasoning costs one retry).
+   * "always" is for a server known to want the field from the first step.
    */
   reasoningEcho?: ReasoningEcho;
 }
@@ -125,9 +126,6 @@ export const PROVIDERS: readonly ProviderPreset[] = [
     keyEnv: "MOONSHOT_API_KEY",
     defaultModel: "kimi-k2-0905-preview",
     contextWindow: 262_144,
-    // Kimi streams tool calls with an empty reasoning too, and rejects a thinking conversation's tool-call
-    // message without the field (or with ""): send it from the first step instead of learning it from a 400.
-    reasoningEcho: "always",
   },
   {
     name: "qwen",

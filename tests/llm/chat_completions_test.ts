@@ -169,8 +169,7 @@ Deno.test("toWireMessage() leaves reasoning_content out for providers that rejec
   for (const name of ["groq", "mistral", "gemini"]) {
     assertStrictEquals(findProvider(name)?.reasoningEcho, "never", name);
   }
-  assertStrictEquals(findProvider("kimi")?.reasoningEcho, "always");
-  for (const name of ["deepseek"]) {
+  for (const name of ["deepseek", "kimi"]) {
     assertStrictEquals(findProvider(name)?.reasoningEcho, undefined, name);
   }
 });

@@ -90,7 +90,7 @@ Deno.test("auto: a 400 about something else is not resent", async () => {
   assertStrictEquals(model.requests.length, 1);
 });
 
-Deno.test("always (the Kimi preset): a strict server that reads '' as missing takes a step without reasoning at once", async () => {
+Deno.test("always: a strict server that reads '' as missing takes a step without reasoning at once", async () => {
   assertEquals(await session("required", "always", [...step("c1"), ...step("c2", "think")]), [
     [" ", "think"],
     [" ", "think"],
