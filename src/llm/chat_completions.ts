@@ -9,10 +9,10 @@ import type { ChatRequest, Message } from "./types.ts";
 import type { Wire, WireRequest } from "./wire.ts";
 
 /**
- * Whether tool-call messages carry `reasoning_content` back: "always" (Kimi rejects a thinking conversation's
- * tool-call message without it, even when that step's reasoning was empty, and reads "" as missing), "never" (Groq, Mistral and
- * Gemini reject the unknown field), or "auto" (on every tool-call message once the conversation holds any
- * reasoning: DeepSeek's thinking mode gets it back, a server that never reasons never sees the field).
+ * Whether tool-call messages carry `reasoning_content` back: "always" (for a server known to want it from
+ * the first step), "never" (Groq, Mistral and Gemini reject the unknown field), or "auto" (on every
+ * tool-call message once the conversation holds any reasoning: DeepSeek's and Kimi's thinking modes get it
+ * back, a server that never reasons never sees the field).
  */
 export type ReasoningEcho = "always" | "auto" | "never";
 
