@@ -143,7 +143,7 @@ export function createApprovalGate(
 ): ApprovalGate {
   const session = options.session ?? new ApprovalSession();
   return async (request) => {
-    const denied = options.rules?.match("deny", request);
+    const denied = await options.rules?.match("deny", request);
     if (denied) {
       return {
         allow: false,
@@ -154,7 +154,7 @@ export function createApprovalGate(
     const need = assessRequest(policy, request);
     if (!need.ask) return { allow: true };
     if (need.rememberable && session.allows(request.call.name)) return { allow: true };
-    if (need.rememberable && options.rules?.match("allow", request)) return { allow: true };
+    if (need.rememberable && await options.rules?.match("allow", request)) return { allow: true };
     if (!askHuman) return { allow: false, reason: headlessRefusal(policy, request, need) };
     const answer = toAnswer(await askHuman(request, need));
     if (answer.kind === "session" && need.rememberable) session.allow(request.call.name);

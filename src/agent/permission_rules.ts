@@ -5,9 +5,9 @@
  * For file tools it is a glob over the paths the call touches (`src/**`). Pure: reading and saving the file
  * is config's job.
  */
-import picomatch from "picomatch";
 import { posix } from "node:path";
 import type { ApprovalRequest } from "./approval.ts";
+import { loadPicomatch } from "../tools/search/glob_matcher.ts";
 
 /** One parsed rule. */
 export interface PermissionRule {
@@ -32,15 +32,15 @@ export function parseRule(text: string): PermissionRule | undefined {
   };
 }
 
-/** True when `rule` covers the request. */
-export function ruleMatches(rule: PermissionRule, request: ApprovalRequest): boolean {
+/** True when `rule` covers the request (a path pattern loads picomatch on first use). */
+export async function ruleMatches(rule: PermissionRule, request: ApprovalRequest): Promise<boolean> {
   if (rule.tool !== request.call.name) return false;
   if (rule.pattern === undefined) return true;
   const preview = request.inspection.preview;
   if (preview?.kind === "command") return commandMatches(rule.pattern, preview.command.trim());
   const paths = request.inspection.paths;
   if (paths.length === 0) return false;
-  const isMatch = picomatch(rule.pattern, { dot: true });
+  const isMatch = (await loadPicomatch())(rule.pattern, { dot: true });
   return paths.every((path) => isMatch(posix.normalize(path.replaceAll("\\", "/"))));
 }
 
@@ -95,8 +95,11 @@ export class PermissionRules {
   }
 
   /** The first rule of `list` covering the request. */
-  match(list: "allow" | "deny", request: ApprovalRequest): PermissionRule | undefined {
-    return (list === "allow" ? this.#allow : this.#deny).find((rule) => ruleMatches(rule, request));
+  async match(list: "allow" | "deny", request: ApprovalRequest): Promise<PermissionRule | undefined> {
+    for (const rule of list === "allow" ? this.#allow : this.#deny) {
+      if (await ruleMatches(rule, request)) return rule;
+    }
+    return undefined;
   }
 
   /** The rules as written, for /permissions. */

@@ -1,10 +1,9 @@
 /** glob_files: find files in the project by a glob pattern on their paths. */
 
-// @ts-types="@types/picomatch"
-import picomatch from "picomatch";
 import { posix } from "node:path";
 import { resolvePath, showPath } from "./fs/path_guard.ts";
 import { rulesFor, walkTree } from "./search/walk.ts";
+import { loadPicomatch, type Picomatch } from "./search/glob_matcher.ts";
 import { inspectRead, where } from "./_read_inspect.ts";
 import { type Tool, type ToolContext, ToolError } from "./tool.ts";
 
@@ -42,7 +41,7 @@ function cleanPattern(pattern: string): string {
 }
 
 /** Where the walk can start and how deep it must go: "src/*.ts" needs only src's own entries. */
-function walkPlan(pattern: string): { base: string; maxDepth?: number } {
+function walkPlan(pattern: string, picomatch: Picomatch): { base: string; maxDepth?: number } {
   const scan = picomatch.scan(pattern);
   if (!scan.isGlob) {
     const dir = posix.dirname(pattern);
@@ -84,6 +83,7 @@ async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string> {
       `glob_files: ${showPath(dir.rel)} is not a directory: give the directory to search in.`,
     );
   }
+  const picomatch = await loadPicomatch();
   let isMatch: (path: string) => boolean;
   try {
     isMatch = picomatch(pattern, { dot: true });
@@ -92,7 +92,7 @@ async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string> {
     throw new ToolError(`glob_files: field "pattern" is not a valid glob (${reason}).`);
   }
   const where = dir.rel === "." ? "the project" : showPath(dir.rel);
-  const plan = walkPlan(pattern);
+  const plan = walkPlan(pattern, picomatch);
   const start = await startOf(ctx.root, dir.rel, plan.base);
   if (start === null) return notFound(args.pattern, where);
   const prefix = dir.rel === "." ? 0 : dir.rel.length + 1;

@@ -1,12 +1,11 @@
 /** The two search engines behind grep_code, ripgrep and a built-in one, yielding the very same events. */
 
-// @ts-types="@types/picomatch"
-import picomatch from "picomatch";
 import { join } from "node:path";
 import { isSecretEnvName } from "../fs/path_guard.ts";
 import { type LineEvent, runRipgrep, type SearchSpec } from "./ripgrep.ts";
 import { comparePaths, type GitignoreRules, readSearchable, type WalkEntry, walkTree } from "./walk.ts";
 import { ToolError } from "../tool.ts";
+import { loadPicomatch, type Picomatch } from "./glob_matcher.ts";
 
 /** The searched path as the engines need it: a single file or a tree, with its .gitignore rules. */
 export interface SearchTarget {
@@ -38,8 +37,11 @@ function compile(spec: SearchSpec): RegExp {
 }
 
 /** ripgrep's glob rules in picomatch: no "/" matches the name at any depth; "!" excludes; "x/" is a directory. */
-function globFilter(glob: string | undefined): { file(rel: string): boolean; dir(rel: string): boolean } {
-  if (glob === undefined) return { file: () => true, dir: () => true };
+function globFilter(
+  glob: string | undefined,
+  picomatch: Picomatch | undefined,
+): { file(rel: string): boolean; dir(rel: string): boolean } {
+  if (glob === undefined || picomatch === undefined) return { file: () => true, dir: () => true };
   const negated = glob.startsWith("!");
   let body = negated ? glob.slice(1) : glob;
   const dirOnly = body.endsWith("/");
@@ -84,7 +86,7 @@ export async function* builtinSearch(
   signal: AbortSignal,
 ): AsyncGenerator<LineEvent> {
   const regex = compile(spec);
-  const filter = globFilter(spec.glob);
+  const filter = globFilter(spec.glob, spec.glob === undefined ? undefined : await loadPicomatch());
   const files = target.file
     ? [spec.path]
     : walkTree(root, spec.path, target.rules, { signal, enterDir: filter.dir });
