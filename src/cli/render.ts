@@ -292,19 +292,29 @@ function clip(text: string, max: number): string {
   return line.length > max ? line.slice(0, max - 1) + "…" : line;
 }
 
+/** "lines" → "line", "entries" → "entry", "matches" → "match". */
+function singular(unit: string): string {
+  if (unit.endsWith("ies")) return `${unit.slice(0, -3)}y`;
+  if (/(ch|sh|x|s)es$/.test(unit)) return unit.slice(0, -2);
+  return unit.replace(/s$/, "");
+}
+
 /**
- * What a result's details add to its line: the page shown ("lines 1–200 of 812", or "812 lines" when whole),
- * exit code or timeout, time, a command's output size, where the full output went.
+ * What a result's details add to its line: the page shown ("lines 1–200 of 812", or "812 lines" when whole;
+ * "100+ matches" for a search stopped at its cap), exit code or timeout, time, a command's output size,
+ * where the full output went.
  */
 export function resultFacts(details: ToolDetails | undefined, lines?: number): string {
   if (!details) return "";
   const facts: string[] = [];
   if (details.shown) {
-    const { from, to, of, unit } = details.shown;
+    const { from, to, of, unit, more } = details.shown;
     facts.push(
       to < of || from > 1
         ? `${unit} ${from}–${to} of ${of}`
-        : `${of} ${of === 1 ? unit.replace(/s$/, "") : unit}`,
+        : more
+        ? `${of}+ ${unit}`
+        : `${of} ${of === 1 ? singular(unit) : unit}`,
     );
   }
   const seconds = details.durationMs !== undefined

@@ -5,7 +5,7 @@ import { resolvePath, showPath } from "./fs/path_guard.ts";
 import { rulesFor, walkTree } from "./search/walk.ts";
 import { loadPicomatch, type Picomatch } from "./search/glob_matcher.ts";
 import { inspectRead, where } from "./_read_inspect.ts";
-import { type Tool, type ToolContext, ToolError } from "./tool.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 
 /** Paths returned when the model gives no max_results. */
 export const DEFAULT_MAX_FILES = 200;
@@ -71,7 +71,7 @@ function notFound(pattern: string, where: string): string {
     `directories like node_modules are skipped).${hint}`;
 }
 
-async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string> {
+async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string | ToolResult> {
   const pattern = cleanPattern(args.pattern);
   const given = args.path ?? ".";
   const dir = await resolvePath(ctx.root, given);
@@ -108,9 +108,12 @@ async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string> {
   }
   if (found.length === 0) return notFound(args.pattern, where);
   const max = args.max_results ?? DEFAULT_MAX_FILES;
-  if (found.length <= max) return found.join("\n");
-  return `${found.slice(0, max).join("\n")}\n[partial: showing ${max} of ${found.length} files. Narrow the ` +
-    `search with path (a subdirectory) or a more specific pattern, or raise max_results (at most 5000).]`;
+  const details = { shown: { from: 1, to: Math.min(max, found.length), of: found.length, unit: "files" } };
+  if (found.length <= max) return { content: found.join("\n"), details };
+  const content = `${found.slice(0, max).join("\n")}\n[partial: showing ${max} of ${found.length} files. ` +
+    `Narrow the search with path (a subdirectory) or a more specific pattern, or raise max_results (at most ` +
+    `5000).]`;
+  return { content, details };
 }
 
 /** The glob_files tool. */

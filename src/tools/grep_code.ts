@@ -6,7 +6,7 @@ import { type LineEvent, ripgrepAvailable, type SearchSpec } from "./search/ripg
 import { cutAround } from "./_truncate.ts";
 import { GitignoreRules, readSearchable, rulesFor } from "./search/walk.ts";
 import { inspectRead, where } from "./_read_inspect.ts";
-import { type Tool, type ToolContext, ToolError } from "./tool.ts";
+import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 
 /** Matching lines returned when the model gives no max_results. */
 export const DEFAULT_MAX_MATCHES = 100;
@@ -125,6 +125,11 @@ export async function grepCode(
   ctx: ToolContext,
   engine: GrepEngine = "auto",
 ): Promise<string> {
+  return (await searchCode(args, ctx, engine)).content;
+}
+
+/** The search behind grep_code: the text for the model, and for the UI how many matches it shows. */
+async function searchCode(args: GrepCodeArgs, ctx: ToolContext, engine: GrepEngine): Promise<ToolResult> {
   const literal = args.literal ?? false;
   checkOneLine(args.pattern, literal);
   const given = args.path ?? ".";
@@ -170,7 +175,10 @@ export async function grepCode(
   if (ctx.signal.aborted) {
     throw new ToolError("grep_code: cancelled by the user before the search finished.", "cancelled");
   }
-  return render(out, args, found.rel === "." ? "the project" : showPath(found.rel));
+  const content = render(out, args, found.rel === "." ? "the project" : showPath(found.rel));
+  if (out.matches === 0) return { content };
+  const shown = { from: 1, to: out.matches, of: out.matches, unit: "matches", more: out.partial };
+  return { content, details: { shown } };
 }
 
 /** The grep_code tool. */
@@ -178,6 +186,9 @@ export const grepCodeTool: Tool<GrepCodeArgs> = {
   name: "grep_code",
   description,
   parameters,
-  inspect: (args, ctx) => inspectRead(ctx.root, args.path, where(JSON.stringify(args.pattern), args.path)),
-  run: (args, ctx) => grepCode(args, ctx),
+  inspect: (args, ctx) => {
+    const pattern = JSON.stringify(args.pattern) + (args.glob ? ` (${args.glob})` : "");
+    return inspectRead(ctx.root, args.path, where(pattern, args.path));
+  },
+  run: (args, ctx) => searchCode(args, ctx, "auto"),
 };

@@ -98,8 +98,11 @@ export interface ToolDetails {
   survivors?: string[];
   /** Set when the command was killed for printing past the hard output cap: the cap and the bytes read. */
   outputCapped?: { capBytes: number; bytes: number };
-  /** Lines or entries shown, and how many there were, e.g. read_file's page. */
-  shown?: { from: number; to: number; of: number; unit: string };
+  /**
+   * Lines, entries or matches shown, and how many there were, e.g. read_file's page; `more` when a search
+   * stopped at its cap, so there were more than `of`.
+   */
+  shown?: { from: number; to: number; of: number; unit: string; more?: boolean };
 }
 
 /** A tool's answer: text for the model, facts for the UI, and for a failure its kind. */

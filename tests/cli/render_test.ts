@@ -95,8 +95,12 @@ Deno.test("Renderer says what a result did from its details, not from its text",
   result("grep_code", "[Output too long]", { spilledTo: ".tern/tool-outputs/x.txt" });
   result("list_dir", "a\nb", { shown: { from: 1, to: 14, of: 14, unit: "entries" } });
   result("execute_command", "[timed out]", { timedOut: true, durationMs: 60_000 }, true);
+  result("grep_code", "a.ts:1:x", { shown: { from: 1, to: 100, of: 100, unit: "matches", more: true } });
+  result("grep_code", "a.ts:1:x", { shown: { from: 1, to: 1, of: 1, unit: "matches" } });
+  result("glob_files", "a.ts", { shown: { from: 1, to: 200, of: 340, unit: "files" } });
+  result("list_dir", "a", { shown: { from: 1, to: 1, of: 1, unit: "entries" } });
   screen.dispose();
-  assertEquals(sink.text().split("\n").slice(0, 8), [
+  assertEquals(sink.text().split("\n").slice(0, 12), [
     "  ⎿ ok a.ts: +2 −1 lines",
     "  ⎿ ok b.ts (new): +1 −0 line",
     "  ⎿ error exit 2 · 1.2 s · 1 line of output",
@@ -105,6 +109,10 @@ Deno.test("Renderer says what a result did from its details, not from its text",
     "  ⎿ ok [Output too long] · full output: .tern/tool-outputs/x.txt",
     "  ⎿ ok 14 entries",
     "  ⎿ error timed out after 60.0 s · 0 lines of output",
+    "  ⎿ ok 100+ matches",
+    "  ⎿ ok 1 match",
+    "  ⎿ ok files 1–200 of 340",
+    "  ⎿ ok 1 entry",
   ]);
 });
 

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { globFilesTool } from "../../src/tools/glob_files.ts";
-import { call, sh, tempProject } from "./_helpers.ts";
+import { call, callResult, sh, tempProject } from "./_helpers.ts";
 
 async function write(root: string, names: string[]): Promise<void> {
   for (const name of names) {
@@ -112,8 +112,9 @@ Deno.test("globFiles() caps results and says the list is partial and how to narr
     "[partial: showing 200 of 250 files. Narrow the search with path (a subdirectory) or a more specific " +
       "pattern, or raise max_results (at most 5000).]",
   );
-  const few = await call(globFilesTool, { pattern: "*.txt", max_results: 2 }, p.ctx);
+  const few = await callResult(globFilesTool, { pattern: "*.txt", max_results: 2 }, p.ctx);
   assertMatch(few.content, /^f000\.txt\nf001\.txt\n\[partial: showing 2 of 250 files/);
+  assertEquals(few.details, { shown: { from: 1, to: 2, of: 250, unit: "files" } }, "what the UI shows");
 });
 
 Deno.test("globFiles() lists .env files by name (contents stay unreadable)", async () => {

@@ -353,15 +353,24 @@ Deno.test("grepCode() refuses a missing path and stops promptly when cancelled",
 Deno.test("grep_code tool runs ripgrep when it is on PATH and answers through the registry form", async () => {
   await using p = await tempProject();
   await Deno.writeTextFile(join(p.root, "a.ts"), "const needle = 1;\n");
-  assertStrictEquals(
-    await grepCodeTool.run({ pattern: "needle" }, p.ctx),
-    "a.ts:1:const needle = 1;\n[1 match in 1 file]",
-  );
+  assertEquals(await grepCodeTool.run({ pattern: "needle" }, p.ctx), {
+    content: "a.ts:1:const needle = 1;\n[1 match in 1 file]",
+    details: { shown: { from: 1, to: 1, of: 1, unit: "matches", more: false } },
+  });
+  // A search stopped at its cap says so to the UI too; one without matches has no count.
+  await Deno.writeTextFile(join(p.root, "b.ts"), "needle\nneedle\n");
+  const capped = await grepCodeTool.run({ pattern: "needle", max_results: 2 }, p.ctx);
+  assertEquals(typeof capped === "object" && capped.details?.shown?.more, true);
+  assertEquals(typeof (await grepCodeTool.run({ pattern: "nothing here" }, p.ctx)), "object");
   assertEquals(await grepCodeTool.inspect({ pattern: "needle" }, p.ctx), {
     effect: "read",
     paths: ["."],
     summary: '"needle"',
   });
+  assertEquals(
+    (await grepCodeTool.inspect({ pattern: "needle", glob: "*.ts", path: "src" }, p.ctx)).summary,
+    '"needle" (*.ts) in src',
+  );
 });
 
 Deno.test("grep_code and glob_files run ripgrep, spill and refuse the outside under tern's exact flags", async () => {
