@@ -92,7 +92,7 @@ export function resultObject(result: TaskResult, model = ""): Record<string, unk
       cached_tokens: result.usage.cachedTokens ?? 0,
       cache_read_tokens: result.usage.cachedTokens ?? 0,
       reasoning_tokens: result.usage.reasoningTokens ?? 0,
-      cost_usd: costUsd(model, result.usage),
+      cost_usd: roundDollars(costUsd(model, result.usage)),
     },
     ...(result.error ? { error: result.error } : {}),
   };
@@ -107,4 +107,9 @@ export function snakeCaseKeys(value: unknown): unknown {
       [key, inner],
     ) => [key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), snakeCaseKeys(inner)]),
   );
+}
+
+/** Dollars to 8 decimals (a millionth of a cent): 0.00048356, not 0.00048356000000000007. */
+function roundDollars(dollars: number | null): number | null {
+  return dollars === null ? null : Math.round(dollars * 1e8) / 1e8;
 }

@@ -48,6 +48,9 @@ Deno.test("resultObject() prices the usage when the model's price is known", () 
   const priced = resultObject(result, "gpt-4.1-mini").usage as Record<string, unknown>;
   assertEquals(priced.cost_usd, 2.4);
   assertEquals((resultObject(result, "unknown-model").usage as Record<string, unknown>).cost_usd, null);
+  // Scripts read the figure: no floating-point tail (1,700 prompt + 18 output tokens of deepseek-chat).
+  const small = { ...result, usage: { promptTokens: 1_700, completionTokens: 18, totalTokens: 1_718 } };
+  assertEquals((resultObject(small, "deepseek-chat").usage as Record<string, unknown>).cost_usd, 0.00048356);
 });
 
 Deno.test("snakeCaseKeys() gives stream-json events the json result's names; a cancelled result is partial", () => {
