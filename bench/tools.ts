@@ -6,6 +6,7 @@
 
 import { grepCode, type GrepEngine } from "../src/tools/grep_code.ts";
 import { globFilesTool } from "../src/tools/glob_files.ts";
+import type { ToolResult } from "../src/tools/tool.ts";
 import { ripgrepArgs } from "../src/tools/search/ripgrep.ts";
 import { command, count, ms, ratio, timed, toolContext } from "./_measure.ts";
 import { generateTree, RARE_WORD, type TreeStats } from "./_tree.ts";
@@ -54,12 +55,16 @@ async function grepFigures(root: string): Promise<void> {
   );
 }
 
+/** How many files a glob_files result found, from its details ("No files match" is a plain string). */
+function filesFound(result: string | ToolResult): number {
+  return typeof result === "string" ? 0 : result.details?.shown?.of ?? 0;
+}
+
 async function globFigures(root: string): Promise<void> {
   const ctx = toolContext(root);
   const glob = (pattern: string) => () => globFilesTool.run({ pattern }, ctx);
   const all = await timed(5, glob("**/*.ts"));
-  const listed = String(all.value);
-  const shown = Number(listed.match(/showing \d+ of (\d+) files/)?.[1] ?? lines(listed));
+  const shown = filesFound(all.value);
   const findAll = await timed(5, () => command(root, "find", [".", "-type", "f", "-name", "*.ts"]));
   const skipped = [".git", "node_modules", "dist", "coverage", ".cache", "generated"];
   const pruned = ["(", ...skipped.flatMap((name) => ["-o", "-name", name]).slice(1), ")", "-prune", "-o"];
@@ -80,7 +85,7 @@ async function globFigures(root: string): Promise<void> {
   console.log(`glob_files "**/*.ts" (${count(shown)} files; ${counts}): ${ms(all.ms)}; ${others.join(", ")}`);
   const narrow = await timed(5, glob("packages/p07/src/**/*.tsx"));
   console.log(
-    `glob_files "packages/p07/src/**/*.tsx" (${lines(String(narrow.value))} files): ${ms(narrow.ms)}`,
+    `glob_files "packages/p07/src/**/*.tsx" (${filesFound(narrow.value)} files): ${ms(narrow.ms)}`,
   );
 }
 
