@@ -1,8 +1,8 @@
 /**
  * Request-body bytes, the table of issue 10: tern -p against the fake model server, each request's JSON
  * body measured as sent. Scenarios: the first request of a one-line task; 20 tool turns of `echo N`, all
- * requests summed; the largest request after reading a 5 MB file (whose full text stays reachable by
- * paging). Bytes are deterministic (but for the temp root's name in the prompt), so one run is the figure.
+ * requests summed (also over the Anthropic and Responses wires, which the issue did not measure); the
+ * largest request after reading a 5 MB file (whose full text stays reachable by paging). Bytes are deterministic (but for the temp root's name in the prompt), so one run is the figure.
  * `deno run -A bench/request_bytes.ts` runs it alone.
  */
 import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_server.ts";
@@ -10,13 +10,17 @@ import { ternRunArgs } from "../tests/support/cli.ts";
 import { bigText } from "./_big_file.ts";
 import { count, ratio } from "./_measure.ts";
 
-/** One scenario's figure, its target and the best peer's figure (issue 10), in bytes. */
+/** One scenario's figure, its target and the best peer's figure (issue 10), in bytes; the other wires' rows
+ * have neither (the issue measured chat completions). */
 export interface ByteRow {
   scenario: string;
   bytes: number;
-  target: number;
-  peer: number;
+  target?: number;
+  peer?: number;
 }
+
+/** The wires tern speaks, as `TERN_API` names them. */
+type Api = "chat" | "anthropic" | "responses";
 
 const encoder = new TextEncoder();
 const BIG_PATH = "src/big_module.ts";
@@ -25,6 +29,7 @@ const BIG_PATH = "src/big_module.ts";
 async function requestSizes(
   root: string,
   script: ScriptedTurn[],
+  api: Api = "chat",
 ): Promise<{ sizes: number[]; bodies: string[] }> {
   await using model = await startFakeModel(script);
   const output = await new Deno.Command(Deno.execPath(), {
@@ -34,7 +39,9 @@ async function requestSizes(
     env: {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: Deno.env.get("HOME") ?? "/root",
-      TERN_BASE_URL: model.url,
+      // Anthropic's base URL is the root its /v1/messages hangs off.
+      TERN_BASE_URL: api === "anthropic" ? model.root : model.url,
+      TERN_API: api,
       TERN_API_KEY: "bench-key",
       TERN_MODEL: "fake",
       NO_COLOR: "1",
@@ -61,6 +68,9 @@ export async function requestByteRows(): Promise<ByteRow[]> {
       toolCalls: [{ name: "execute_command", arguments: JSON.stringify({ command: `echo ${i + 1}` }) }],
     }));
     const twenty = await requestSizes(root, [...echoes, answer]);
+    const sum = (sizes: number[]) => sizes.reduce((a, b) => a + b, 0);
+    const overAnthropic = await requestSizes(root, [...echoes, answer], "anthropic");
+    const overResponses = await requestSizes(root, [...echoes, answer], "responses");
     await Deno.mkdir(`${root}/src`);
     await Deno.writeTextFile(`${root}/${BIG_PATH}`, bigText().text);
     const read: ScriptedTurn = {
@@ -73,10 +83,12 @@ export async function requestByteRows(): Promise<ByteRow[]> {
       { scenario: "first request of a one-line task", bytes: first.sizes[0], target: 5_000, peer: 5_602 },
       {
         scenario: "20 tool turns (echo N), all requests",
-        bytes: twenty.sizes.reduce((a, b) => a + b, 0),
+        bytes: sum(twenty.sizes),
         target: 140_000,
         peer: 171_765,
       },
+      { scenario: "  the same over Anthropic Messages", bytes: sum(overAnthropic.sizes) },
+      { scenario: "  the same over OpenAI Responses", bytes: sum(overResponses.sizes) },
       {
         scenario: "largest request after a 5 MB read",
         bytes: Math.max(...big.sizes),
@@ -94,11 +106,11 @@ export async function printRequestBytes(): Promise<void> {
   const rows = await requestByteRows();
   console.log("request-body bytes (lower is cheaper):");
   for (const row of rows) {
-    console.log(
-      `  ${row.scenario.padEnd(38)} ${count(row.bytes).padStart(8)}  target ≤ ${count(row.target)} ` +
-        `(ratio ${ratio(row.bytes, row.target)})  best peer ${count(row.peer)} ` +
-        `(ratio ${ratio(row.bytes, row.peer)})`,
-    );
+    const against = row.target === undefined || row.peer === undefined
+      ? ""
+      : `  target ≤ ${count(row.target)} (ratio ${ratio(row.bytes, row.target)})  best peer ` +
+        `${count(row.peer)} (ratio ${ratio(row.bytes, row.peer)})`;
+    console.log(`  ${row.scenario.padEnd(38)} ${count(row.bytes).padStart(8)}${against}`);
   }
 }
 
