@@ -104,18 +104,13 @@ export class AnthropicAssembler implements WireAssembler {
     const ordered = [...this.#blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b);
     const toolCalls = ordered.filter((b) => b.block.type === "tool_use").map((b) => this.#toolCall(b));
     const finishReason = toFinishReason(this.#stopReason, toolCalls.length > 0);
-    const turn: AssistantTurn = {
-      text: this.#streamed.text,
-      reasoning: this.#streamed.reasoning,
+    const turn = this.#streamed.turn({
       toolCalls,
       finishReason,
-    };
-    if (this.#stopReason !== undefined && this.#stopReason !== finishReason) {
-      turn.rawFinishReason = this.#stopReason;
-    }
-    const usage = toAnthropicUsage(this.#usage);
-    if (usage) turn.usage = usage;
-    if (this.#model) turn.model = this.#model;
+      raw: this.#stopReason,
+      usage: toAnthropicUsage(this.#usage),
+      model: this.#model,
+    });
     const kept = ordered.filter((b) => KEPT_BLOCKS.has(String(b.block.type))).map((b) => b.block);
     if (kept.length > 0) turn.providerData = { api: "anthropic", blocks: kept };
     return turn;

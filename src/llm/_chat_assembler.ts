@@ -104,17 +104,13 @@ export class ChatAssembler implements WireAssembler {
     const toolCalls = this.#toolCalls();
     // Without a finish_reason, only [DONE] ended the stream: the reason is inferred from what arrived.
     const finishReason = toFinishReason(this.#finishReason, toolCalls.length > 0);
-    const turn: AssistantTurn = {
-      text: this.#streamed.text,
-      reasoning: this.#streamed.reasoning,
+    return this.#streamed.turn({
       toolCalls,
       finishReason,
-    };
-    const raw = this.#finishReason;
-    if (raw !== undefined && raw !== finishReason) turn.rawFinishReason = raw;
-    if (this.#usage) turn.usage = this.#usage;
-    if (this.#model) turn.model = this.#model;
-    return turn;
+      raw: this.#finishReason,
+      usage: this.#usage,
+      model: this.#model,
+    });
   }
 
   #error(kind: "bad_response" | "stream_error" | "interrupted", message: string): LlmError {

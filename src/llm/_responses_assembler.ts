@@ -141,17 +141,13 @@ export class ResponsesAssembler implements WireAssembler {
     const finishReason = this.#status === "incomplete"
       ? (toFinishReason(this.#incompleteReason, false) === "content_filter" ? "content_filter" : "length")
       : toFinishReason(undefined, toolCalls.length > 0);
-    const turn: AssistantTurn = {
-      text: this.#streamed.text,
-      reasoning: this.#streamed.reasoning,
+    const turn = this.#streamed.turn({
       toolCalls,
       finishReason,
-    };
-    if (this.#incompleteReason !== undefined && this.#incompleteReason !== finishReason) {
-      turn.rawFinishReason = this.#incompleteReason;
-    }
-    if (this.#usage) turn.usage = this.#usage;
-    if (this.#model) turn.model = this.#model;
+      raw: this.#incompleteReason,
+      usage: this.#usage,
+      model: this.#model,
+    });
     const reasoning = items.filter((item) => item.type === "reasoning" && item.done).map((item) =>
       item.done!
     );

@@ -9,6 +9,8 @@ import {
   type FinishReason,
   LlmError,
   type StreamEvent,
+  type ToolCall,
+  type Usage,
   type WireApi,
 } from "./types.ts";
 
@@ -116,5 +118,24 @@ export class StreamedText {
     this.reasoning += text;
     this.shown = true;
     events.push({ type: "reasoning_delta", text });
+  }
+
+  /**
+   * The finished turn: what streamed, the calls and tern's finish reason, the provider's own word for the end
+   * when it differs from tern's (`rawFinishReason`), and usage and model when the stream named them.
+   */
+  turn(end: {
+    toolCalls: ToolCall[];
+    finishReason: FinishReason;
+    raw?: string;
+    usage?: Usage;
+    model?: string;
+  }): AssistantTurn {
+    const { toolCalls, finishReason, raw, usage, model } = end;
+    const turn: AssistantTurn = { text: this.text, reasoning: this.reasoning, toolCalls, finishReason };
+    if (raw !== undefined && raw !== finishReason) turn.rawFinishReason = raw;
+    if (usage) turn.usage = usage;
+    if (model) turn.model = model;
+    return turn;
   }
 }
