@@ -104,7 +104,8 @@ export function chatWire(echo: ReasoningEcho = "auto"): Wire {
     api: "chat",
     buildRequest: (request, auth) => {
       lastSent = sendsReasoning(request.messages, rule);
-      return buildChatRequest(request, auth, rule);
+      // The rule settled for this request, so the body does not look through the messages again.
+      return buildChatRequest(request, auth, lastSent ? "always" : "never");
     },
     createAssembler: (source) => new ChatAssembler({ source }),
     recover: (error) => {
