@@ -96,7 +96,7 @@ Deno.test("tern -p --fallback with a malformed value or a provider without a key
   assertMatch(bad.stderr, /^tern: --fallback must be PROVIDER or PROVIDER\/MODEL, e\.g\. /);
   const keyless = await runTern({ cwd: project.root, args: ["-p", "x", "--fallback", "xai/grok"], env });
   assertEquals(keyless.code, 2);
-  assertMatch(keyless.stderr, /^tern: --fallback: no API key: set XAI_API_KEY \(or TERN_API_KEY\)/);
+  assertMatch(keyless.stderr, /^tern: --fallback: no API key for xAI: set XAI_API_KEY in the environment or in \.env /);
 });
 
 Deno.test("tern's REPL banner names a custom endpoint 'custom'; /model lists the presets and refuses a keyless switch", async () => {
@@ -111,5 +111,5 @@ Deno.test("tern's REPL banner names a custom endpoint 'custom'; /model lists the
   assertStringIncludes(run.stdout, "deepseek-chat via custom · approval: ask");
   assertStringIncludes(run.stdout, "Now: deepseek-chat via custom (anthropic wire).");
   assertMatch(run.stdout, /\n {2}anthropic +claude-sonnet-4-5 · anthropic · ANTHROPIC_API_KEY\n/);
-  assertStringIncludes(run.stdout, "Not switched: no API key: set XAI_API_KEY (or TERN_API_KEY)");
+  assertStringIncludes(run.stdout, "Not switched: no API key for xAI: set XAI_API_KEY in the environment");
 });

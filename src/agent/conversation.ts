@@ -42,7 +42,9 @@ export type Entry =
   /** Undo: the entries from index `to` up to this one are no longer part of the conversation. */
   | { kind: "rewind"; to: number }
   /** The project tree as it was before the next prompt (a shadow-git tree id); never sent to the model. */
-  | { kind: "snapshot"; tree: string };
+  | { kind: "snapshot"; tree: string }
+  /** From here on another model answers (`/model`, a resumed session); never sent to the model. */
+  | { kind: "model_change"; provider: string; model: string; endpoint: string; api: string };
 
 /** Settings of a conversation. */
 export interface ConversationOptions {

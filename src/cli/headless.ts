@@ -1,7 +1,7 @@
 /** `tern -p TASK`: one task, answer on stdout, progress on stderr, an exit code scripts can rely on. */
-import type { ExitReason } from "../agent/events.ts";
-import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
-import type { Conversation } from "../agent/conversation.ts";
+import type { AgentSession } from "../agent/agent_session.ts";
+import type { AgentEvent, ExitReason } from "../agent/events.ts";
+import type { TaskResult } from "../agent/loop.ts";
 import type { OutputFormat } from "../config/settings.ts";
 import { costUsd } from "../config/prices.ts";
 import { partialNote, Renderer, type Sink } from "./render.ts";
@@ -14,22 +14,20 @@ export function exitCodeFor(reason: ExitReason): number {
   return 3;
 }
 
-/** What a headless run needs besides the loop's own options. */
+/** What a headless run needs besides its session. */
 export interface HeadlessOptions {
   task: string;
   output: OutputFormat;
-  conversation: Conversation;
-  /** The saved session's id, for `--output json` (absent with --no-session). */
-  sessionId?: string;
   stdout: Sink;
   stderr: Sink;
-  loop: Omit<LoopOptions, "onEvent">;
+  /** Cancels the task (SIGINT, SIGTERM). */
+  signal?: AbortSignal;
   /** Show a bug's stack on stderr (TERN_DEBUG=1). */
   debug?: boolean;
 }
 
-/** Runs the task and prints its result; resolves with the process exit code. */
-export async function runHeadless(options: HeadlessOptions): Promise<number> {
+/** Runs the task on `session` (nobody to ask: its policy decides) and prints its result; resolves with the exit code. */
+export async function runHeadless(session: AgentSession, options: HeadlessOptions): Promise<number> {
   const { output, stdout, stderr } = options;
   const progress = new Renderer(stderr, {
     showText: false,
@@ -38,7 +36,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
   });
   // Calls refused for lack of approval: listed in the json result so a script sees what did not run.
   const denials: PermissionDenial[] = [];
-  const onEvent: LoopOptions["onEvent"] = (event) => {
+  const onEvent = (event: AgentEvent) => {
     if (event.type === "tool_result" && event.errorKind === "denied") {
       denials.push({ tool_name: event.name, tool_call_id: event.id, reason: event.content });
     }
@@ -47,7 +45,7 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
   };
   let result: TaskResult;
   try {
-    result = await runTask(options.conversation, options.task, { ...options.loop, onEvent });
+    result = await session.run(options.task, { onEvent, signal: options.signal });
   } finally {
     progress.dispose();
   }
@@ -55,8 +53,13 @@ export async function runHeadless(options: HeadlessOptions): Promise<number> {
   if (result.debug && options.debug) stderr.write(`${result.debug}\n`);
   if (result.exitReason === "cancelled" && output !== "stream-json") stderr.write("tern: cancelled\n");
   if (output === "json") {
-    const sessionId = options.sessionId ? { session_id: options.sessionId } : {};
-    const object = { ...resultObject(result, options.loop.model), permission_denials: denials, ...sessionId };
+    const id = session.current.session?.id;
+    const sessionId = id ? { session_id: id } : {};
+    const object = {
+      ...resultObject(result, session.model.model),
+      permission_denials: denials,
+      ...sessionId,
+    };
     stdout.write(JSON.stringify(object) + "\n");
   } else if (output === "text") {
     if (result.partial) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);

@@ -3,14 +3,8 @@
  * (the cancel-key listener steps aside while it asks), "always allow" answers saved for the project, and
  * the diff of an edit that runs without asking (`--approve edits`, a rule, "don't ask again") printed anyway.
  */
-import {
-  type ApprovalGate,
-  type ApprovalPolicy,
-  type AskHuman,
-  createApprovalGate,
-} from "../agent/approval.ts";
-import type { Conversation } from "../agent/conversation.ts";
-import type { PermissionRules } from "../agent/permission_rules.ts";
+import type { ApprovalGate, AskHuman } from "../agent/approval.ts";
+import type { AgentSession } from "../agent/agent_session.ts";
 import { terminalAsker } from "./approval_prompt.ts";
 import { diffSummary, formatDiffSummary, renderDiff } from "./diff_view.ts";
 import type { KeyListener } from "./keys.ts";
@@ -18,10 +12,8 @@ import type { Renderer } from "./render.ts";
 
 /** What the gate needs from the REPL for one task. */
 export interface ReplGateOptions {
-  policy: ApprovalPolicy;
-  conversation: Conversation;
-  rules?: PermissionRules;
-  saveRule?: (rule: string) => Promise<void>;
+  /** Its approval mode, rules and remembered answers decide; "always allow" rules are saved through it. */
+  session: AgentSession;
   screen: Renderer;
   /** The cancel-key listener, paused while the prompt reads the keys; absent off a terminal. */
   keys?: KeyListener;
@@ -50,15 +42,9 @@ export function replGate(options: ReplGateOptions): ApprovalGate {
       keys.resume();
     }
   });
-  const gate = createApprovalGate(options.policy, asker, {
-    session: options.conversation.approvals,
-    rules: options.rules,
-    saveRule: (rule) => {
-      options.saveRule?.(rule).then(
-        () => screen.print(`Saved "${rule}" in .tern/settings.json.`, "dim"),
-        (error) => screen.print(`Could not save "${rule}": ${error?.message ?? error}`, "yellow"),
-      );
-    },
+  const gate = options.session.gate(asker, (rule, error) => {
+    if (error) screen.print(`Could not save "${rule}": ${error.message}`, "yellow");
+    else screen.print(`Saved "${rule}" in .tern/settings.json.`, "dim");
   });
   return async (request) => {
     const decision = await gate(request);

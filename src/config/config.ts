@@ -136,14 +136,14 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
       project: dotenv.values,
       real: options.env,
       keyVariable: env.TERN_API_KEY !== undefined ? "TERN_API_KEY" : preset.keyEnv!,
-      endpoint: baseUrl ?? preset.baseUrl,
+      endpoint: baseUrl ?? presetBaseUrl(preset, options.env),
     });
     return {
       ...common,
       ...(untrustedEndpoint && { untrustedEndpoint }),
       provider: preset.name,
       model: model ?? preset.defaultModel,
-      baseUrl: baseUrl ?? preset.baseUrl,
+      baseUrl: baseUrl ?? presetBaseUrl(preset, options.env),
       api: api ?? preset.api,
       label: baseUrl !== undefined ? CUSTOM_LABEL : preset.label,
       ...(apiKey !== undefined && { apiKey }),
@@ -246,31 +246,71 @@ function mergeEnv(
   return merged;
 }
 
+/** What `/model` and `--fallback` ask for: a preset (with or without a model), or a model on the same endpoint. */
+export interface ModelRequest {
+  provider?: string;
+  model?: string;
+}
+
 /**
- * `config` moved to preset `provider` with `model` (default: the preset's) mid-conversation (the REPL's
- * /model): the preset's base URL and wire, its key from the environment and `.env`. Throws a
- * `ConfigError` for an unknown provider or a missing key; the run settings are kept.
+ * `config` moved mid-conversation (`/model`, `--fallback`). Only a model (`provider` absent, or the current
+ * preset's own endpoint): same endpoint, wire and key. A preset: its base URL (`<NAME>_BASE_URL` from the real
+ * environment overrides it) and wire, and the key rule: a key goes only to the endpoint it was given for.
+ * `TERN_API_KEY` belongs to the endpoint chosen at start (`start`); another endpoint takes its preset's own
+ * variable from the environment or `.env`. Throws a `ConfigError` for an unknown provider or a missing key
+ * (naming the variable to set); the run settings are kept.
  */
 export async function switchProvider(
   config: Config,
-  choice: { provider: string; model?: string },
+  choice: ModelRequest,
   realEnv: Record<string, string | undefined>,
+  start: Pick<Config, "baseUrl" | "apiKey"> = config,
 ): Promise<Config> {
-  const preset = presetNamed(choice.provider, "/model");
+  const sameEndpoint = choice.provider === undefined ||
+    (findProvider(choice.provider)?.name === config.provider && config.label !== CUSTOM_LABEL);
+  if (sameEndpoint) return { ...config, model: choice.model ?? config.model, notice: undefined };
+  const preset = presetNamed(choice.provider!, "/model");
+  const baseUrl = presetBaseUrl(preset, realEnv);
   const env = mergeEnv((await loadDotenv(config.root)).values, realEnv);
-  const apiKey = env.TERN_API_KEY ?? (preset.keyEnv === null ? undefined : env[preset.keyEnv]);
-  if (preset.keyEnv !== null && apiKey === undefined) throw new ConfigError(missingKeyMessage(preset));
-  const { apiKey: _old, notice: _notice, ...rest } = config;
+  const apiKey = baseUrl === config.baseUrl
+    ? config.apiKey
+    : baseUrl === start.baseUrl
+    ? start.apiKey
+    : preset.keyEnv === null
+    ? undefined
+    : env[preset.keyEnv];
+  if (preset.keyEnv !== null && apiKey === undefined) {
+    throw new ConfigError(
+      `no API key for ${preset.label}: set ${preset.keyEnv} in the environment or in .env in the project root ` +
+        `(TERN_API_KEY is only sent to the endpoint tern started with)`,
+    );
+  }
+  const { apiKey: _old, notice: _notice, untrustedEndpoint: _asked, ...rest } = config;
   return {
     ...rest,
     provider: preset.name,
     label: preset.label,
     model: choice.model ?? preset.defaultModel,
-    baseUrl: preset.baseUrl,
+    baseUrl,
     api: preset.api,
     ...(apiKey !== undefined && { apiKey }),
     contextWindow: preset.contextWindow,
   };
+}
+
+/**
+ * The environment variable that moves a preset's endpoint (e.g. `ANTHROPIC_BASE_URL` for a proxy), or
+ * undefined for the local presets. Read from the real environment only: a project's `.env` cannot send a
+ * preset's key somewhere else.
+ */
+export function baseUrlVariable(preset: ProviderPreset): string | undefined {
+  return preset.keyEnv?.replace(/_API_KEY$/, "_BASE_URL");
+}
+
+function presetBaseUrl(preset: ProviderPreset, realEnv: Record<string, string | undefined>): string {
+  const variable = baseUrlVariable(preset);
+  const value = variable === undefined ? undefined : realEnv[variable]?.trim();
+  return value ? httpUrl(variable!, value) : preset.baseUrl;
 }
 
 /** The preset called `name`; a `ConfigError` naming `source` and listing the known ones otherwise. */

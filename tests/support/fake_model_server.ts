@@ -27,6 +27,8 @@ export interface FakeModel extends AsyncDisposable {
   requests: Record<string, unknown>[];
   /** The wire each request spoke, by position in `requests`. */
   wires: Wire[];
+  /** The key each request carried (`Authorization: Bearer …` or `x-api-key`), null for none, by position. */
+  keys: (string | null)[];
   /** Stops the server, aborting in-flight streams and pending delays. */
   close(): Promise<void>;
 }
@@ -65,6 +67,7 @@ const ROUTES: Record<string, Wire> = {
 export function startFakeModel(script: Script, options: FakeModelOptions = {}): FakeModel {
   const requests: Record<string, unknown>[] = [];
   const wires: Wire[] = [];
+  const keys: (string | null)[] = [];
   // What was handed out (signatures, encrypted reasoning), so later requests are checked against it.
   const chat = chatIssued(options.reasoning);
   const anthropic = anthropicIssued();
@@ -73,6 +76,7 @@ export function startFakeModel(script: Script, options: FakeModelOptions = {}): 
     const index = requests.length;
     requests.push(body);
     wires.push(wire);
+    keys.push(headers.get("x-api-key") ?? headers.get("authorization")?.replace(/^Bearer /, "") ?? null);
     const problem = wire === "chat"
       ? checkRequest(body, chat)
       : wire === "anthropic"
@@ -99,7 +103,7 @@ export function startFakeModel(script: Script, options: FakeModelOptions = {}): 
     if (turn.cutAfterChunks !== undefined) frames = frames.slice(0, turn.cutAfterChunks);
     else if (wire === "chat" && !turn.omitDone && !turn.streamError) frames.push(dataFrame("[DONE]"));
     return { frames, chunkDelayMs: turn.chunkDelayMs };
-  }, { requests, wires });
+  }, { requests, wires, keys });
 }
 
 /** Options of a raw replay. */
@@ -153,7 +157,7 @@ type Handler = (
 function serve(
   port: number,
   handle: Handler,
-  log: { requests: Record<string, unknown>[]; wires: Wire[] },
+  log: { requests: Record<string, unknown>[]; wires: Wire[]; keys?: (string | null)[] },
 ): FakeModel {
   const inFlight = new Set<AbortController>();
   const server = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, async (req) => {
@@ -191,7 +195,7 @@ function serve(
     return closing;
   };
   const root = `http://127.0.0.1:${server.addr.port}`;
-  return { url: `${root}/v1`, root, ...log, close, [Symbol.asyncDispose]: close };
+  return { url: `${root}/v1`, root, keys: [], ...log, close, [Symbol.asyncDispose]: close };
 }
 
 /** A body that writes the frames with the planned pauses; aborting ends it early. */

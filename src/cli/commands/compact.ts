@@ -1,30 +1,19 @@
 /** `/compact [focus]` (summarise now) and `/context` (where the context window goes). */
 import { estimateTokens } from "../../agent/compact.ts";
-import { summariseConversation } from "../../agent/summarise.ts";
-import type { SlashCommand, SlashOutcome } from "../slash_commands.ts";
+import type { Entry } from "../../agent/conversation.ts";
+import { terminalSafe } from "../diff_view.ts";
+import type { SlashCommand, SlashOutcome } from "./types.ts";
 
 /** `/compact [focus]`: condense the older turns into a summary now. */
 export const compactCommand: SlashCommand = {
   name: "/compact",
   help: "summarise the older part of the conversation now (/compact FOCUS says what to keep)",
   run: async (ctx): Promise<SlashOutcome> => {
-    const loop = ctx.app?.loop;
-    if (!loop) {
-      ctx.screen.print("This command needs a full tern run.");
-      return "continue";
-    }
     const controller = new AbortController();
     const cancel = () => controller.abort();
     Deno.addSignalListener("SIGINT", cancel);
     try {
-      const done = await summariseConversation(ctx.current.conversation, {
-        client: loop.client,
-        model: loop.model,
-        signal: controller.signal,
-        contextWindow: loop.contextWindow ?? 128_000,
-        focus: ctx.args.join(" ") || undefined,
-        keepFraction: 0, // on demand: keep only the latest step verbatim
-      });
+      const done = await ctx.session.compact(ctx.args.join(" ") || undefined, controller.signal);
       ctx.screen.print(
         done === null
           ? "Nothing to summarise yet: the conversation is only its latest step."
@@ -48,10 +37,10 @@ export const contextCommand: SlashCommand = {
   name: "/context",
   help: "show where the context window goes (system, memory, tools, history, free)",
   run: (ctx): SlashOutcome => {
-    const { conversation, registry } = ctx.current;
-    const window = ctx.app?.loop.contextWindow ?? 128_000;
+    const { conversation, registry } = ctx.session.current;
+    const window = ctx.session.model.contextWindow;
     const [system, ...history] = conversation.messages();
-    const memoryText = ctx.app?.starter.memory?.text ?? "";
+    const memoryText = ctx.session.memory?.text ?? "";
     const memory = Math.ceil(memoryText.length / 4);
     const tools = Math.ceil(JSON.stringify(registry.specs()).length / 4);
     const systemTokens = estimateTokens([system]) - memory;
@@ -65,6 +54,33 @@ export const contextCommand: SlashCommand = {
         historyTokens,
       ], ["free", free]] as const
     ) ctx.screen.print(`  ${name.padEnd(8)} ${String(n).padStart(8)}  ${pct(n)}`);
+    for (const line of modelHistory(conversation.entries)) ctx.screen.print(line, "dim");
     return "continue";
   },
 };
+
+/** Which model answered which prompts, when the conversation changed model: "prompts 1-3: deepseek-chat via DeepSeek". */
+function modelHistory(entries: readonly Entry[]): string[] {
+  if (!entries.some((entry) => entry.kind === "model_change")) return [];
+  const spans: { from: number; who: string }[] = [{ from: 1, who: "the model tern started with" }];
+  let prompts = 0;
+  for (const entry of entries) {
+    if (entry.kind === "user" && entry.from !== "tern") prompts++;
+    if (entry.kind !== "model_change") continue;
+    const who = `${terminalSafe(entry.model)} via ${terminalSafe(entry.endpoint)}`;
+    if (spans.at(-1)!.from === prompts + 1) spans.at(-1)!.who = who;
+    else spans.push({ from: prompts + 1, who });
+  }
+  return [
+    "Models in this conversation:",
+    ...spans.map((span, i) => {
+      const to = i + 1 < spans.length ? spans[i + 1].from - 1 : undefined;
+      const range = to === undefined
+        ? `${span.from} on`
+        : to === span.from
+        ? `${span.from}`
+        : `${span.from}-${to}`;
+      return `  prompts ${range}: ${span.who}`;
+    }),
+  ];
+}

@@ -1,5 +1,5 @@
 /** /cost: tokens and the cost estimate of this conversation. */
-import type { SlashCommand } from "../slash_commands.ts";
+import type { SlashCommand } from "./types.ts";
 import { cacheHitPercent, dollars } from "../session_stats.ts";
 
 const n = (value: number) => value.toLocaleString("en-US");
@@ -9,8 +9,8 @@ export const costCommand: SlashCommand = {
   name: "/cost",
   help: "tokens used and the estimated cost of this conversation",
   run: (ctx) => {
-    const { total, calls, cost, info } = ctx.stats;
-    const hit = cacheHitPercent(ctx.stats);
+    const { total, calls, cost, info } = ctx.session.usage;
+    const hit = cacheHitPercent(ctx.session.usage);
     ctx.screen.print(`${info.model}: ${calls} model call${calls === 1 ? "" : "s"}`);
     ctx.screen.print(
       `  input   ${n(total.promptTokens)} tokens (${n(total.cachedTokens ?? 0)} from cache${

@@ -1,5 +1,5 @@
 /** /expand: the last tool output in full, as the model read it (tool lines show one line of it). */
-import type { SlashCommand } from "../slash_commands.ts";
+import type { SlashCommand } from "./types.ts";
 import { terminalSafe } from "../diff_view.ts";
 
 /** Prints the last tool result's text, control characters made visible; names the saved file if any. */

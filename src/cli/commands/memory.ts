@@ -1,6 +1,6 @@
 /** `/memory` (what project memory the prompt carries) and `/init` (the model writes an AGENTS.md). */
 import { MEMORY_CAP_BYTES, MEMORY_FILES } from "../../agent/memory.ts";
-import type { SlashCommand, SlashOutcome } from "../slash_commands.ts";
+import type { SlashCommand, SlashOutcome } from "./types.ts";
 
 /** The task `/init` gives the model; the write goes through approval like any other. */
 export const INIT_TASK = [
@@ -17,7 +17,7 @@ export const memoryCommand: SlashCommand = {
   name: "/memory",
   help: `show the project memory in the system prompt (${MEMORY_FILES.join(", or else ")})`,
   run: (ctx): SlashOutcome => {
-    const memory = ctx.app?.starter.memory;
+    const memory = ctx.session.memory;
     if (!memory) {
       ctx.screen.print(
         `No project memory: no ${MEMORY_FILES.join(" or ")} at the project root. /init writes one. ` +
@@ -37,11 +37,11 @@ export const initCommand: SlashCommand = {
   name: "/init",
   help: "ask the model to survey the project and write an AGENTS.md (you approve the write)",
   run: async (ctx): Promise<SlashOutcome> => {
-    if (!ctx.app) {
+    if (!ctx.runTask) {
       ctx.screen.print("This command needs a full tern run.");
       return "continue";
     }
-    await ctx.app.runTask(INIT_TASK);
+    await ctx.runTask(INIT_TASK);
     ctx.screen.print("New conversations (/clear, or the next tern) carry the new AGENTS.md.", "dim");
     return "continue";
   },

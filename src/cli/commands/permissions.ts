@@ -1,5 +1,5 @@
 /** /permissions: the approval mode, this session's "don't ask again" tools, and the project's rules. */
-import type { SlashCommand } from "../slash_commands.ts";
+import type { SlashCommand } from "./types.ts";
 import { terminalSafe } from "../diff_view.ts";
 
 /** Lists what runs without asking and what is refused. */
@@ -7,9 +7,9 @@ export const permissionsCommand: SlashCommand = {
   name: "/permissions",
   help: "the approval mode and the permission rules (.tern/settings.json)",
   run: (ctx) => {
-    const { policy, rules } = ctx.approvals;
-    ctx.screen.print(`approval mode: ${policy} (Shift+Tab at the prompt cycles ask → edits → all)`);
-    const session = ctx.current.conversation.approvals.list();
+    const { mode, rules } = ctx.session;
+    ctx.screen.print(`approval mode: ${mode} (Shift+Tab at the prompt cycles ask → edits → all)`);
+    const session = ctx.session.current.conversation.approvals.list();
     ctx.screen.print(`this session, not asked again: ${session.length === 0 ? "none" : session.join(", ")}`);
     const { allow, deny } = rules.list();
     ctx.screen.print(`allow rules: ${allow.length === 0 ? "none" : ""}`);

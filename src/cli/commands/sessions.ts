@@ -7,7 +7,7 @@ import {
   pruneSessions,
   SessionError,
 } from "../../agent/session.ts";
-import type { SlashCommand, SlashOutcome } from "../slash_commands.ts";
+import type { SlashCommand, SlashOutcome } from "./types.ts";
 
 /** How a run asked for a session: the latest (`-c`), an id, or "" to pick one from a list. */
 export interface SessionChoice {
@@ -47,16 +47,14 @@ export const resumeCommand: SlashCommand = {
   name: "/resume",
   help: "continue a saved session: /resume ID, or /resume N from the /sessions list",
   run: async (ctx): Promise<SlashOutcome> => {
-    if (!ctx.app) return unavailable(ctx.screen.print.bind(ctx.screen));
     if (ctx.args.length === 0) {
-      await printSessions(ctx.app.root, (line) => ctx.screen.print(line));
+      await printSessions(ctx.session.root, (line) => ctx.screen.print(line));
       ctx.screen.print("Type /resume N (or an id) to continue one.", "dim");
       return "continue";
     }
     try {
-      const loaded = await chooseSession(ctx.app.root, { resume: ctx.args[0] });
-      ctx.current.session?.detach();
-      ctx.replace(ctx.app.starter.resume(loaded));
+      const loaded = await chooseSession(ctx.session.root, { resume: ctx.args[0] });
+      await ctx.session.resume(loaded);
       const turns = loaded.entries.filter((entry) => entry.kind === "user").length;
       ctx.screen.print(`Resumed session ${loaded.header.id} (${turns} prompt(s)).`, "dim");
       for (const repair of loaded.repairs) ctx.screen.print(`  ${repair}`, "yellow");
@@ -73,9 +71,8 @@ export const sessionsCommand: SlashCommand = {
   name: "/sessions",
   help: "list this project's saved sessions (newest first)",
   run: async (ctx): Promise<SlashOutcome> => {
-    if (!ctx.app) return unavailable(ctx.screen.print.bind(ctx.screen));
-    await printSessions(ctx.app.root, (line) => ctx.screen.print(line));
-    const id = ctx.current.session?.id;
+    await printSessions(ctx.session.root, (line) => ctx.screen.print(line));
+    const id = ctx.session.current.session?.id;
     if (id) ctx.screen.print(`This conversation is session ${id}.`, "dim");
     return "continue";
   },
@@ -87,11 +84,6 @@ async function printSessions(root: string, print: (line: string) => void): Promi
   sessions.slice(0, 20).forEach((session, i) =>
     print(`${String(i + 1).padStart(2)}. ${describeSession(session)}`)
   );
-}
-
-function unavailable(print: (line: string) => void): "continue" {
-  print("This command needs a full tern run (it is unavailable here).");
-  return "continue";
 }
 
 /** `tern sessions` (list) and `tern sessions prune [--keep N]`; resolves with the exit code. */

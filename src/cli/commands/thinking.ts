@@ -1,5 +1,5 @@
 /** /thinking: hide or show the model's reasoning (grey text above the answer). */
-import type { SlashCommand } from "../slash_commands.ts";
+import type { SlashCommand } from "./types.ts";
 
 /** `/thinking` toggles; `/thinking on|off` sets. */
 export const thinkingCommand: SlashCommand = {

@@ -1,6 +1,6 @@
 /** `/mcp`: the project's MCP servers, their state and how many tools each offers. */
-import type { McpHub } from "../tools/mcp/client.ts";
-import type { SlashCommand } from "./slash_commands.ts";
+import type { McpHub } from "../../tools/mcp/client.ts";
+import type { SlashCommand } from "./types.ts";
 
 /** Builds `/mcp` over the servers started at launch (none when `.mcp.json` is absent or untrusted). */
 export function mcpCommand(hub: McpHub | undefined, notes: readonly string[] = []): SlashCommand {
@@ -14,7 +14,7 @@ export function mcpCommand(hub: McpHub | undefined, notes: readonly string[] = [
         for (const note of notes) ctx.screen.print(note, "dim");
         return "continue";
       }
-      const offered = new Set(ctx.current.registry.tools().map((tool) => tool.name));
+      const offered = new Set(ctx.session.current.registry.tools().map((tool) => tool.name));
       for (const server of servers) {
         const { name, type } = server.config;
         const where = type === "http"

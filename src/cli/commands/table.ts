@@ -1,76 +1,22 @@
 /**
  * The REPL's slash commands: one table, so a feature adds its command as one entry (and its own module)
- * without touching the REPL loop. A command reads and changes the REPL's state only through `SlashContext`.
+ * without touching the REPL loop. A command reads and changes the session only through `SlashContext`.
  */
-import type { LoopOptions } from "../agent/loop.ts";
-import type { Renderer } from "./render.ts";
-import type { Snapshots } from "../agent/snapshots.ts";
-import type { Started, Starter } from "./start.ts";
-import { compactCommand, contextCommand } from "./commands/compact.ts";
-import { initCommand, memoryCommand } from "./commands/memory.ts";
-import { resumeCommand, sessionsCommand } from "./commands/sessions.ts";
-import { undoCommand } from "./commands/undo.ts";
-
-/** The run's pieces that the session, memory, compaction and undo commands use. */
-export interface AppContext {
-  root: string;
-  starter: Starter;
-  /** The project's shadow repository for /undo; null when git is missing. */
-  snapshots: Snapshots | null;
-  /** The loop's settings (client, model, context window) for a command's own model call. */
-  loop: Omit<LoopOptions, "onEvent" | "signal" | "approve" | "registry">;
-  /** Runs `text` as a user task, exactly as if typed (approval prompts included). */
-  runTask(text: string): Promise<void>;
-  /** Asks a question on the terminal; null at end of input. */
-  ask(question: string): Promise<string | null>;
-}
-import type { ApprovalPolicy } from "../agent/approval.ts";
-import type { PermissionRules } from "../agent/permission_rules.ts";
-import type { SessionStats } from "./session_stats.ts";
-import { costCommand } from "./commands/cost.ts";
-import { expandCommand } from "./commands/expand.ts";
-import { permissionsCommand } from "./commands/permissions.ts";
-import { thinkingCommand } from "./commands/thinking.ts";
-
-/** What a command may see and do. */
-export interface SlashContext {
-  /** The words after the command name. */
-  args: string[];
-  /** The current conversation and its tools. */
-  current: Started;
-  /** Replaces the current conversation (e.g. /clear, /resume). */
-  replace(next: Started): void;
-  /** Starts a fresh conversation and tools, as at launch. */
-  startConversation(): Started;
-  screen: Renderer;
-  /** Absent in tests of the table alone; commands that need it say they are unavailable. */
-  app?: AppContext;
-  /** Tokens and cost so far (since start or /clear). */
-  stats: SessionStats;
-  /** The approval mode (Shift+Tab changes it) and the project's permission rules. */
-  approvals: { policy: ApprovalPolicy; rules: PermissionRules };
-}
-
-/** What the REPL does after a command. */
-export type SlashOutcome = "continue" | "exit";
-
-/** One slash command. */
-export interface SlashCommand {
-  /** With the slash, e.g. "/clear". */
-  name: string;
-  aliases?: string[];
-  /** One line for /help. */
-  help: string;
-  run(ctx: SlashContext): SlashOutcome | Promise<SlashOutcome>;
-}
+import type { SlashCommand, SlashContext, SlashOutcome } from "./types.ts";
+import { compactCommand, contextCommand } from "./compact.ts";
+import { initCommand, memoryCommand } from "./memory.ts";
+import { resumeCommand, sessionsCommand } from "./sessions.ts";
+import { undoCommand } from "./undo.ts";
+import { costCommand } from "./cost.ts";
+import { expandCommand } from "./expand.ts";
+import { permissionsCommand } from "./permissions.ts";
+import { thinkingCommand } from "./thinking.ts";
 
 const clear: SlashCommand = {
   name: "/clear",
   help: "start a new conversation and session (forget the history, the files read and the approvals given)",
   run: (ctx) => {
-    ctx.current.session?.detach();
-    const next = ctx.startConversation();
-    ctx.replace(next);
+    const next = ctx.session.clear();
     ctx.screen.print(`Conversation cleared.${next.session ? ` New session ${next.session.id}.` : ""}`, "dim");
     return "continue";
   },

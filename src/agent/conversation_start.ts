@@ -1,13 +1,13 @@
 /** Starting a conversation, new or resumed: its tools, its system prompt (with project memory), its session. */
-import { Conversation } from "../agent/conversation.ts";
-import type { ProjectMemory } from "../agent/memory.ts";
-import { systemPrompt } from "../agent/prompt.ts";
-import { type LoadedSession, type SessionMeta, SessionWriter } from "../agent/session.ts";
+import { Conversation } from "./conversation.ts";
+import type { ProjectMemory } from "./memory.ts";
+import { systemPrompt } from "./prompt.ts";
+import { type LoadedSession, type SessionMeta, SessionWriter } from "./session.ts";
+import type { Skill } from "./skills.ts";
 import { type BuiltinOptions, builtinTools } from "../tools/builtin.ts";
 import { createFileTracker } from "../tools/fs/file_tracker.ts";
 import { createRegistry, type Registry } from "../tools/registry.ts";
-import type { Tool } from "../tools/tool.ts";
-import type { Skill } from "../agent/skills.ts";
+import type { FileTracker, Tool } from "../tools/tool.ts";
 
 /** A conversation, the tools built for it (they share its file tracker), and where it is saved. */
 export interface Started {
@@ -17,9 +17,10 @@ export interface Started {
   session?: SessionWriter;
 }
 
-/** What every conversation of this run shares. */
+/** What every conversation of a session shares. */
 export interface StarterOptions {
   root: string;
+  /** How commands run; `secrets` is read at each build, so a key added by a model switch is redacted too. */
   shell: BuiltinOptions["shell"];
   /** How web_fetch reaches the web. */
   web?: BuiltinOptions["web"];
@@ -28,26 +29,32 @@ export interface StarterOptions {
   /** The project's skills, listed in the system prompt. */
   skills?: readonly Skill[];
   memory: ProjectMemory | null;
-  meta: SessionMeta;
+  meta: () => SessionMeta;
   /** False with --no-session. */
   save: boolean;
+  /** Told when the session file cannot be written any more. */
+  onSaveError?: (message: string) => void;
 }
 
 /** Starts conversations: `start()` a new one, `resume(loaded)` a saved one (same file, same id). */
 export interface Starter {
   start(): Started;
   resume(loaded: LoadedSession): Started;
-  /** The memory the system prompt carries. */
-  readonly memory: ProjectMemory | null;
+  /** The tools for `files` (a conversation's tracker), built afresh: after a model switch, with its key. */
+  tools(files: FileTracker): Registry;
 }
 
-/** A starter for this run. */
+/** A starter for one session. */
 export function conversationStarter(options: StarterOptions): Starter {
+  const tools = (files: FileTracker) => {
+    const shell = { ...options.shell, secrets: [...options.shell?.secrets ?? []] };
+    const builtin = builtinTools({ files, shell, web: options.web });
+    return createRegistry([...builtin, ...options.extraTools?.() ?? []]);
+  };
   const build = (loaded?: LoadedSession): Started => {
     const files = createFileTracker();
     for (const [real, snapshot] of loaded?.files ?? []) files.record(real, snapshot);
-    const builtin = builtinTools({ files, shell: options.shell, web: options.web });
-    const registry = createRegistry([...builtin, ...options.extraTools?.() ?? []]);
+    const registry = tools(files);
     const prompt = systemPrompt(options.root, registry.tools(), {
       memory: options.memory,
       skills: options.skills,
@@ -56,11 +63,8 @@ export function conversationStarter(options: StarterOptions): Starter {
     const entries = loaded?.entries.slice(0, loaded.entries.length - added);
     const conversation = new Conversation({ systemPrompt: prompt, files, entries });
     if (!options.save) return { conversation, registry };
-    const session = new SessionWriter(
-      options.root,
-      loaded ? { loaded } : { meta: options.meta },
-    );
-    session.onError = (message) => console.error(`tern: ${message}`);
+    const session = new SessionWriter(options.root, loaded ? { loaded } : { meta: options.meta() });
+    if (options.onSaveError) session.onError = options.onSaveError;
     session.attach(conversation);
     // The interrupted results of a step cut short go through the log, so the file holds them from now on.
     for (const entry of loaded?.entries.slice(loaded.entries.length - added) ?? []) {
@@ -68,5 +72,5 @@ export function conversationStarter(options: StarterOptions): Starter {
     }
     return { conversation, registry, session };
   };
-  return { start: () => build(), resume: (loaded) => build(loaded), memory: options.memory };
+  return { start: () => build(), resume: (loaded) => build(loaded), tools };
 }

@@ -1,0 +1,53 @@
+/**
+ * Undo: the snapshot taken before each prompt, and going back to it. The files come back from the shadow
+ * repository; the conversation rewinds with a `rewind` entry (the log stays append-only).
+ */
+import type { Conversation, Entry } from "./conversation.ts";
+import type { SnapshotChanges, Snapshots } from "./snapshots.ts";
+
+/** What `/undo` would go back to: the snapshot's entry, its prompt and the files changed since. */
+export interface UndoPlan {
+  /** The snapshot entry's index in the log. */
+  index: number;
+  tree: string;
+  /** The prompt that followed the snapshot. */
+  prompt: string;
+  /** Null when git is missing (only the conversation can rewind). */
+  changes: SnapshotChanges | null;
+}
+
+/** Snapshots a files-only undo already used, per conversation (they stay in the log, not in the way). */
+const used = new WeakMap<Conversation, Set<number>>();
+
+/** Takes the snapshot that undo returns to; called before each prompt is handed to the loop. */
+export async function snapshotBeforeTask(conversation: Conversation, snapshots: Snapshots): Promise<void> {
+  conversation.append({ kind: "snapshot", tree: await snapshots.take() });
+}
+
+/** The latest snapshot still in the conversation (and not used by a files-only undo), or null. */
+export async function planUndo(
+  conversation: Conversation,
+  snapshots: Snapshots | null,
+): Promise<UndoPlan | null> {
+  const { indices } = conversation.live();
+  const entries = conversation.entries;
+  const skip = used.get(conversation) ?? new Set();
+  const index = indices.findLast((i) => entries[i].kind === "snapshot" && !skip.has(i));
+  if (index === undefined) return null;
+  const { tree } = entries[index] as Extract<Entry, { kind: "snapshot" }>;
+  const next = entries.slice(index).find((entry) => entry.kind === "user");
+  const changes = snapshots ? await snapshots.changes(tree) : null;
+  return { index, tree, prompt: next?.kind === "user" ? next.text : "", changes };
+}
+
+/** Carries out `plan`: restores the files and/or rewinds the conversation. */
+export async function applyUndo(
+  conversation: Conversation,
+  snapshots: Snapshots | null,
+  plan: UndoPlan,
+  what: { files: boolean; conversation: boolean },
+): Promise<void> {
+  if (what.files && snapshots) await snapshots.restore(plan.tree);
+  if (what.conversation) conversation.append({ kind: "rewind", to: plan.index });
+  else used.set(conversation, (used.get(conversation) ?? new Set()).add(plan.index));
+}

@@ -1,0 +1,29 @@
+/** What a slash command is and what it may see: its own module, so the commands and the table import no circle. */
+import type { AgentSession } from "../../agent/agent_session.ts";
+import type { Renderer } from "../render.ts";
+
+/** What a command may see and do. */
+export interface SlashContext {
+  /** The words after the command name. */
+  args: string[];
+  /** The session: its conversation, model, usage, approval mode and rules, undo and compaction. */
+  session: AgentSession;
+  screen: Renderer;
+  /** Runs `text` as a user task, exactly as if typed (approval prompts included); absent in tests of the table. */
+  runTask?(text: string): Promise<void>;
+  /** Asks a question on the terminal; null at end of input. Absent in tests of the table. */
+  ask?(question: string): Promise<string | null>;
+}
+
+/** What the REPL does after a command. */
+export type SlashOutcome = "continue" | "exit";
+
+/** One slash command. */
+export interface SlashCommand {
+  /** With the slash, e.g. "/clear". */
+  name: string;
+  aliases?: string[];
+  /** One line for /help. */
+  help: string;
+  run(ctx: SlashContext): SlashOutcome | Promise<SlashOutcome>;
+}

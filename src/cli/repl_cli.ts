@@ -1,0 +1,66 @@
+/** `tern` on a terminal: the banner, the command table, the line editor with history, then the REPL. */
+import type { AgentSession } from "../agent/agent_session.ts";
+import type { Config } from "../config/config.ts";
+import type { SandboxStatus } from "../tools/shell/sandbox.ts";
+import { VERSION } from "./args.ts";
+import { BUILTIN_COMMANDS, slashCommands } from "./commands/table.ts";
+import { mcpCommand } from "./commands/mcp.ts";
+import { modelCommand } from "./commands/model.ts";
+import { skillsCommand } from "./commands/skills.ts";
+import { createCompleter } from "./completion.ts";
+import { createLineReader } from "./line_reader.ts";
+import type { McpStartup } from "./mcp_startup.ts";
+import { PromptHistory } from "./prompt_history.ts";
+import { streamSink } from "./render.ts";
+import { runRepl } from "./repl.ts";
+
+/** What the banner and the commands show besides the session. */
+export interface ReplCliOptions {
+  config: Config;
+  sandbox: SandboxStatus;
+  mcp: McpStartup;
+  skillProblems: readonly string[];
+}
+
+/** Runs the REPL on `session` until the user leaves; resolves with the exit code. */
+export async function runReplCli(session: AgentSession, options: ReplCliOptions): Promise<number> {
+  const { config, mcp } = options;
+  const commands = [
+    ...BUILTIN_COMMANDS,
+    mcpCommand(mcp.hub, mcp.notes),
+    skillsCommand(session.skills, options.skillProblems),
+    modelCommand,
+  ];
+  const names = () => slashCommands(commands).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+  return await runRepl(session, {
+    banner: banner(session, options),
+    reader: createLineReader({
+      history: await PromptHistory.load(session.root),
+      complete: createCompleter(names, session.root),
+    }),
+    sink: streamSink(Deno.stdout),
+    debug: Boolean(Deno.env.get("TERN_DEBUG")),
+    commands,
+  });
+
+  function banner(session: AgentSession, { sandbox }: ReplCliOptions): string[] {
+    const { current } = session;
+    const prompts = current.conversation.entries.filter((entry) => entry.kind === "user").length;
+    const saved = !current.session
+      ? "session: not saved (--no-session)"
+      : prompts > 0
+      ? `session: ${current.session.id} (resumed, ${prompts} prompt(s))`
+      : `session: ${current.session.id}`;
+    const { model, label } = session.model;
+    return [
+      `tern ${VERSION} · ${model} via ${label} · approval: ${session.mode}`,
+      `project root: ${session.root}`,
+      sandbox.reason,
+      ...(config.notice ? [config.notice] : []),
+      saved,
+      ...(session.canRestoreFiles
+        ? []
+        : ["git not found: /undo can rewind the conversation but not restore files"]),
+    ];
+  }
+}
