@@ -96,7 +96,10 @@ Deno.test("tern -p --fallback with a malformed value or a provider without a key
   assertMatch(bad.stderr, /^tern: --fallback must be PROVIDER or PROVIDER\/MODEL, e\.g\. /);
   const keyless = await runTern({ cwd: project.root, args: ["-p", "x", "--fallback", "xai/grok"], env });
   assertEquals(keyless.code, 2);
-  assertMatch(keyless.stderr, /^tern: --fallback: no API key for xAI: set XAI_API_KEY in the environment or in \.env /);
+  assertMatch(
+    keyless.stderr,
+    /^tern: --fallback: no API key for xAI: set XAI_API_KEY in the environment or in \.env /,
+  );
 });
 
 Deno.test("tern's REPL banner names a custom endpoint 'custom'; /model lists the presets and refuses a keyless switch", async () => {

@@ -24,7 +24,7 @@ export function testConfig(root: string, overrides: Partial<Config> = {}): Confi
 /** A session on `root` that saves nothing and takes no snapshots unless `options` say so. */
 export async function testSession(
   root: string,
-  options: Partial<AgentSessionOptions> & { config?: Partial<Config> } = {},
+  options: Omit<Partial<AgentSessionOptions>, "config"> & { config?: Partial<Config> } = {},
 ): Promise<AgentSession> {
   const { config, ...rest } = options;
   return await AgentSession.create({
