@@ -16,8 +16,9 @@ import { mcpTools } from "../tools/mcp/adapter.ts";
 import { chooseSession } from "./commands/sessions.ts";
 import { parseModelArgs } from "./commands/model.ts";
 import { adviseOnLlmProblem } from "./errors.ts";
-import { askOnTerminal, checkProjectEndpoint } from "./endpoint_trust.ts";
-import { createLineReader } from "./line_reader.ts";
+import { terminalSafe } from "./render/terminal_safe.ts";
+import { askOnTerminal, checkProjectEndpoint } from "./prompts/endpoint_trust.ts";
+import { createLineReader } from "./input/line_reader.ts";
 import { askTrustOnTerminal, type McpStartup, startMcp } from "./mcp_startup.ts";
 
 type Project = Awaited<ReturnType<typeof readProject>>;
@@ -47,13 +48,13 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
     ask: interactive ? askTrustOnTerminal : undefined,
   });
   if (mcp.hub) atExit.push(() => mcp.hub!.close());
-  for (const note of mcp.notes) console.error(`tern: ${note}`);
+  for (const note of mcp.notes) console.error(`tern: ${terminalSafe(note)}`);
   const resume = await firstSession(root, args, headless);
   const session = await openSession({ args, config, project, mcp, resume, repl: !headless });
   if (config.requireTools) checkRequiredTools(config.requireTools, session.current.registry.specs());
   const sandbox = await probing;
   if (headless) {
-    const { runHeadlessCli } = await import("./headless_cli.ts");
+    const { runHeadlessCli } = await import("./headless/cli.ts");
     return await runHeadlessCli(session, { config, sandbox });
   }
   const { runReplCli } = await import("./repl_cli.ts");
@@ -80,11 +81,13 @@ async function openSession(options: {
   repl: boolean;
 }): Promise<AgentSession> {
   const { args, config, project, mcp } = options;
-  for (const warning of project.settings.warnings) console.error(`tern: ${warning}`);
+  for (const warning of project.settings.warnings) console.error(`tern: ${terminalSafe(warning)}`);
   // Permission rules from .tern/settings.json: allow and deny, for the REPL and headless runs alike.
   const rules = new PermissionRules(project.settings.permissions);
   for (const rule of rules.invalid) {
-    console.error(`tern: .tern/settings.json: "${rule}" is not a rule like "edit_file(src/**)"`);
+    console.error(
+      `tern: .tern/settings.json: "${terminalSafe(rule)}" is not a rule like "edit_file(src/**)"`,
+    );
   }
   return await AgentSession.create({
     config,
@@ -103,7 +106,7 @@ async function openSession(options: {
     resume: options.resume,
     keepStartModel: args.model !== undefined || args.provider !== undefined || args.baseUrl !== undefined,
     advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
-    onNotice: (message) => console.error(`tern: ${message}`),
+    onNotice: (message) => console.error(`tern: ${terminalSafe(message)}`),
   });
 }
 

@@ -2,12 +2,12 @@
 import type { AgentSession } from "../agent/agent_session.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import type { TaskResult } from "../agent/loop.ts";
-import { attachMentions } from "./attachments.ts";
-import { statusLine } from "./session_stats.ts";
-import { replGate } from "./repl_approval.ts";
-import type { LineReader } from "./line_reader.ts";
-import { listenForCancel } from "./keys.ts";
-import { formatUsage, partialNote, Renderer, type Sink } from "./render.ts";
+import { attachMentions } from "./input/attachments.ts";
+import { statusLine } from "./render/status_line.ts";
+import { replGate } from "./prompts/repl_gate.ts";
+import type { LineReader } from "./input/line_reader.ts";
+import { listenForCancel } from "./input/keys.ts";
+import { formatUsage, partialNote, Renderer, type Sink } from "./render/renderer.ts";
 import { runSlashCommand, slashCommands } from "./commands/table.ts";
 import type { SlashCommand } from "./commands/types.ts";
 
@@ -27,7 +27,7 @@ const MODES: ApproveMode[] = ["ask", "edits", "all"];
 /** Runs until the user leaves; resolves with the exit code (0). */
 export async function runRepl(session: AgentSession, options: ReplOptions): Promise<number> {
   // On a terminal answers render as markdown; loaded here so headless runs never pay for the parser.
-  const markdown = options.sink.isTerminal ? await import("./markdown.ts") : undefined;
+  const markdown = options.sink.isTerminal ? await import("./render/markdown.ts") : undefined;
   const screen = new Renderer(options.sink, {
     showText: true,
     showReasoning: true,

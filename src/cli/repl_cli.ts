@@ -7,11 +7,11 @@ import { BUILTIN_COMMANDS, slashCommands } from "./commands/table.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { modelCommand } from "./commands/model.ts";
 import { skillsCommand } from "./commands/skills.ts";
-import { createCompleter } from "./completion.ts";
-import { createLineReader } from "./line_reader.ts";
+import { createCompleter } from "./input/completion.ts";
+import { createLineReader } from "./input/line_reader.ts";
 import type { McpStartup } from "./mcp_startup.ts";
-import { PromptHistory } from "./prompt_history.ts";
-import { streamSink } from "./render.ts";
+import { PromptHistory } from "./input/prompt_history.ts";
+import { streamSink } from "./render/renderer.ts";
 import { runRepl } from "./repl.ts";
 
 /** What the banner and the commands show besides the session. */

@@ -1,7 +1,7 @@
 /** `/compact [focus]` (summarise now) and `/context` (where the context window goes). */
 import { estimateTokens } from "../../agent/compact.ts";
 import type { Entry } from "../../agent/conversation.ts";
-import { terminalSafe } from "../diff_view.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 
 /** `/compact [focus]`: condense the older turns into a summary now. */

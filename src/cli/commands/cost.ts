@@ -1,6 +1,6 @@
 /** /cost: tokens and the cost estimate of this conversation. */
 import type { SlashCommand } from "./types.ts";
-import { cacheHitPercent, dollars } from "../session_stats.ts";
+import { cacheHitPercent, dollars } from "../render/status_line.ts";
 
 const n = (value: number) => value.toLocaleString("en-US");
 

@@ -1,6 +1,6 @@
 /** /expand: the last tool output in full, as the model read it (tool lines show one line of it). */
 import type { SlashCommand } from "./types.ts";
-import { terminalSafe } from "../diff_view.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
 
 /** Prints the last tool result's text, control characters made visible; names the saved file if any. */
 export const expandCommand: SlashCommand = {

@@ -5,7 +5,7 @@
 import type { ModelRequest } from "../../config/config.ts";
 import { findProvider, PROVIDERS } from "../../config/providers.ts";
 import { describeModel } from "../../agent/session_model.ts";
-import { terminalSafe } from "../diff_view.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 
 /**

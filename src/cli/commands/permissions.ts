@@ -1,6 +1,6 @@
 /** /permissions: the approval mode, this session's "don't ask again" tools, and the project's rules. */
 import type { SlashCommand } from "./types.ts";
-import { terminalSafe } from "../diff_view.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
 
 /** Lists what runs without asking and what is refused. */
 export const permissionsCommand: SlashCommand = {

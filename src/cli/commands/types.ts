@@ -1,6 +1,6 @@
 /** What a slash command is and what it may see: its own module, so the commands and the table import no circle. */
 import type { AgentSession } from "../../agent/agent_session.ts";
-import type { Renderer } from "../render.ts";
+import type { Renderer } from "../render/renderer.ts";
 
 /** What a command may see and do. */
 export interface SlashContext {

@@ -1,5 +1,5 @@
 import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
-import { Renderer, type Sink } from "../../../src/cli/render.ts";
+import { Renderer, type Sink } from "../../../src/cli/render/renderer.ts";
 import { modelCommand, parseModelArgs } from "../../../src/cli/commands/model.ts";
 import { runSlashCommand, slashCommands } from "../../../src/cli/commands/table.ts";
 import { PROVIDERS } from "../../../src/config/providers.ts";

@@ -1,5 +1,5 @@
 import { assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
-import { Renderer, type Sink } from "../../../src/cli/render.ts";
+import { Renderer, type Sink } from "../../../src/cli/render/renderer.ts";
 import { BUILTIN_COMMANDS, runSlashCommand, slashCommands } from "../../../src/cli/commands/table.ts";
 import type { SlashCommand } from "../../../src/cli/commands/types.ts";
 import { testSession } from "../../support/session.ts";

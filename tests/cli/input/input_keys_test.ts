@@ -1,5 +1,5 @@
-import { assertEquals } from "../support/assert.ts";
-import { InputDecoder } from "../../src/cli/input_keys.ts";
+import { assertEquals } from "../../support/assert.ts";
+import { InputDecoder } from "../../../src/cli/input/input_keys.ts";
 
 Deno.test("InputDecoder reads text, control keys and escape sequences", () => {
   const decoder = new InputDecoder();

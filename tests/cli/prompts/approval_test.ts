@@ -1,11 +1,11 @@
-import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import {
   type ApprovalRequest,
   ApprovalSession,
   assessRequest,
   createApprovalGate,
-} from "../../src/agent/approval.ts";
-import type { CallPreview } from "../../src/tools/tool.ts";
+} from "../../../src/agent/approval.ts";
+import type { CallPreview } from "../../../src/tools/tool.ts";
 import {
   type ApprovalChoice,
   approvalChoices,
@@ -15,7 +15,7 @@ import {
   describeCall,
   sandboxLabel,
   terminalAsker,
-} from "../../src/cli/approval_prompt.ts";
+} from "../../../src/cli/prompts/approval.ts";
 
 /** A command as its tool inspects it: exec or network, sandboxed or not, the whole command as preview. */
 function command(text: string, options: { sandboxed?: boolean; network?: boolean } = {}): ApprovalRequest {

@@ -4,13 +4,13 @@
  * is one prompt; the terminal is back in cooked mode while a task runs (Ctrl-C is SIGINT there).
  */
 import process from "node:process";
-import { terminalSafe } from "./diff_view.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
 import { commonPrefix } from "./completion.ts";
 import { InputDecoder, type InputKey } from "./input_keys.ts";
 import { type Completer, LineEditor } from "./line_editor.ts";
 import type { LineReader, ReadHooks } from "./line_reader.ts";
 import type { PromptHistory } from "./prompt_history.ts";
-import { visibleWidth } from "./_text_layout.ts";
+import { visibleWidth } from "../render/_text_layout.ts";
 
 /** How long a lone ESC waits for the rest of a sequence. */
 const ESC_WAIT_MS = 30;

@@ -1,8 +1,8 @@
-import { assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { attachMentions } from "../../src/cli/attachments.ts";
-import { PromptHistory } from "../../src/cli/prompt_history.ts";
-import { createCompleter } from "../../src/cli/completion.ts";
-import { tempProject } from "../support/temp_project.ts";
+import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
+import { attachMentions } from "../../../src/cli/input/attachments.ts";
+import { PromptHistory } from "../../../src/cli/input/prompt_history.ts";
+import { createCompleter } from "../../../src/cli/input/completion.ts";
+import { tempProject } from "../../support/temp_project.ts";
 
 Deno.test("attachMentions() attaches @files through the path guard and refuses .env", async () => {
   await using project = await tempProject({ "src/a.ts": "one\ntwo\n", ".env": "KEY=secret\n" });

@@ -1,10 +1,10 @@
 /** `tern -p TASK`: one task, answer on stdout, progress on stderr, an exit code scripts can rely on. */
-import type { AgentSession } from "../agent/agent_session.ts";
-import type { AgentEvent, ExitReason } from "../agent/events.ts";
-import type { TaskResult } from "../agent/loop.ts";
-import type { OutputFormat } from "../config/settings.ts";
-import { costUsd } from "../config/prices.ts";
-import { partialNote, Renderer, type Sink } from "./render.ts";
+import type { AgentSession } from "../../agent/agent_session.ts";
+import type { AgentEvent, ExitReason } from "../../agent/events.ts";
+import type { TaskResult } from "../../agent/loop.ts";
+import type { OutputFormat } from "../../config/settings.ts";
+import { costUsd } from "../../config/prices.ts";
+import { partialNote, Renderer, type Sink } from "../render/renderer.ts";
 
 /** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
 export function exitCodeFor(reason: ExitReason): number {

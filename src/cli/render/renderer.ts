@@ -1,9 +1,10 @@
 /** Turns AgentEvents into what a person reads in the terminal: streamed text, tool lines, usage, a spinner. */
 import { styleText } from "node:util";
-import type { AgentEvent } from "../agent/events.ts";
-import type { Usage } from "../llm/types.ts";
-import type { ToolDetails } from "../tools/tool.ts";
-import { formatDiffSummary, terminalSafe } from "./diff_view.ts";
+import type { AgentEvent } from "../../agent/events.ts";
+import type { Usage } from "../../llm/types.ts";
+import type { ToolDetails } from "../../tools/tool.ts";
+import { formatDiffSummary } from "./diff_view.ts";
+import { terminalSafe } from "./terminal_safe.ts";
 import type { MarkdownOptions, MarkdownStream } from "./markdown.ts";
 
 type Color = "gray" | "red" | "green" | "yellow" | "cyan" | "bold" | "dim";
@@ -137,9 +138,15 @@ export class Renderer {
     return this.#options.showReasoning;
   }
 
-  /** Prints a line of its own (banner, errors, notes). */
+  /** Prints a line of its own (banner, errors, notes); what it holds is made terminal-safe. */
   print(text: string, color?: Color): void {
-    this.#line(color ? this.#paint(color, text) : text);
+    const safe = terminalSafe(text);
+    this.#line(color ? this.#paint(color, safe) : safe);
+  }
+
+  /** Prints text rendered by tern's own views (a diff, the approval view), which made their parts safe. */
+  printRendered(text: string): void {
+    this.#line(text);
   }
 
   /** Releases the spinner timer. */
@@ -189,7 +196,8 @@ export class Renderer {
     this.#stopSpinner();
     if (this.#mode !== mode && !this.#atLineStart) this.#write("\n");
     this.#mode = mode;
-    this.#write(mode === "reasoning" ? this.#paint("gray", text) : text);
+    const safe = terminalSafe(text); // the model's words: no escape of theirs reaches the terminal
+    this.#write(mode === "reasoning" ? this.#paint("gray", safe) : safe);
   }
 
   /** Markdown prints whole blocks; until one is complete the spinner keeps showing time and tokens. */

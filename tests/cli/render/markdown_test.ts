@@ -1,6 +1,6 @@
-import { assert, assertEquals } from "../support/assert.ts";
-import { MarkdownStream, renderMarkdown } from "../../src/cli/markdown.ts";
-import { highlightCode, htmlToAnsi, loadHighlighter } from "../../src/cli/highlight.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
+import { MarkdownStream, renderMarkdown } from "../../../src/cli/render/markdown.ts";
+import { highlightCode, htmlToAnsi, loadHighlighter } from "../../../src/cli/render/highlight.ts";
 
 const plain = { width: 40, color: false };
 

@@ -1,6 +1,6 @@
-import { assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { type CancelKey, type KeyInput, KeyParser, listenForCancel } from "../../src/cli/keys.ts";
-import { startTmux } from "../support/tmux.ts";
+import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
+import { type CancelKey, type KeyInput, KeyParser, listenForCancel } from "../../../src/cli/input/keys.ts";
+import { startTmux } from "../../support/tmux.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -140,7 +140,7 @@ Deno.test("listenForCancel() leaves stdin alone when it is not a terminal", () =
 
 Deno.test("listenForCancel() on a real terminal: Esc and Ctrl-C cancel, arrows do not, prompts and the next line still read", async () => {
   const driver = new URL("./_keys_driver.ts", import.meta.url).pathname;
-  const config = new URL("../../deno.json", import.meta.url).pathname;
+  const config = new URL("../../../deno.json", import.meta.url).pathname;
   const command =
     `'${Deno.execPath()}' run --no-prompt --allow-env --allow-run=stty --config '${config}' '${driver}'; ` +
     "echo EXITED; sleep 30";

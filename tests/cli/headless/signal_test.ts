@@ -2,11 +2,11 @@
  * `tern -p` under SIGINT and SIGTERM (issue 4): the run ends as cancelled with exit code 130, and with
  * `--output json` still prints its result object. The real CLI runs under tern's flags against the fake model.
  */
-import { assert, assertEquals } from "../support/assert.ts";
-import { type FakeModel, type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
-import { finished, spawnTern } from "../support/cli.ts";
-import { eventually, processesWith, sleepMarker } from "../support/processes.ts";
-import { tempProject } from "../support/temp_project.ts";
+import { assert, assertEquals } from "../../support/assert.ts";
+import { type FakeModel, type ScriptedTurn, startFakeModel } from "../../support/fake_model_server.ts";
+import { finished, spawnTern } from "../../support/cli.ts";
+import { eventually, processesWith, sleepMarker } from "../../support/processes.ts";
+import { tempProject } from "../../support/temp_project.ts";
 
 function modelEnv(model: FakeModel): Record<string, string> {
   return { TERN_BASE_URL: model.url, TERN_API_KEY: "test-key", TERN_MODEL: "fake-model" };

@@ -2,7 +2,7 @@
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { confirm } from "@inquirer/prompts";
-import { listenForCancel } from "../../src/cli/keys.ts";
+import { listenForCancel } from "../../../src/cli/input/keys.ts";
 
 /** The terminal's line discipline after stop(), as `stty -a` reports it. */
 async function ttyMode(): Promise<string> {

@@ -3,12 +3,12 @@
  * (the cancel-key listener steps aside while it asks), "always allow" answers saved for the project, and
  * the diff of an edit that runs without asking (`--approve edits`, a rule, "don't ask again") printed anyway.
  */
-import type { ApprovalGate, AskHuman } from "../agent/approval.ts";
-import type { AgentSession } from "../agent/agent_session.ts";
-import { terminalAsker } from "./approval_prompt.ts";
-import { diffSummary, formatDiffSummary, renderDiff } from "./diff_view.ts";
-import type { KeyListener } from "./keys.ts";
-import type { Renderer } from "./render.ts";
+import type { ApprovalGate, AskHuman } from "../../agent/approval.ts";
+import type { AgentSession } from "../../agent/agent_session.ts";
+import { terminalAsker } from "./approval.ts";
+import { diffSummary, formatDiffSummary, renderDiff } from "../render/diff_view.ts";
+import type { KeyListener } from "../input/keys.ts";
+import type { Renderer } from "../render/renderer.ts";
 
 /** What the gate needs from the REPL for one task. */
 export interface ReplGateOptions {
@@ -29,7 +29,7 @@ export function replGate(options: ReplGateOptions): ApprovalGate {
     beforeAsk: () => screen.pause(),
     onInterrupt: options.cancel,
     useColor: options.useColor,
-    show: (text) => screen.print(text),
+    show: (text) => screen.printRendered(text),
     offerRules: true,
   });
   const asked = new Set<string>(); // call ids the human saw (and so saw the diff of)
@@ -53,7 +53,7 @@ export function replGate(options: ReplGateOptions): ApprovalGate {
     if (decision.allow && !asked.has(request.call.id) && preview?.kind === "diff") {
       screen.pause();
       const view = { useColor: options.useColor, newFile: preview.created };
-      screen.print(renderDiff(preview.path, preview.before, preview.after, view));
+      screen.printRendered(renderDiff(preview.path, preview.before, preview.after, view));
       screen.print(formatDiffSummary(diffSummary(preview.before, preview.after)), "dim");
     }
     return decision;

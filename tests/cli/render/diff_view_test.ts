@@ -1,5 +1,6 @@
-import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { diffSummary, formatDiffSummary, renderDiff, terminalSafe } from "../../src/cli/diff_view.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
+import { diffSummary, formatDiffSummary, renderDiff } from "../../../src/cli/render/diff_view.ts";
+import { terminalSafe } from "../../../src/cli/render/terminal_safe.ts";
 
 const GREEN = "\x1b[32m";
 const RED = "\x1b[31m";

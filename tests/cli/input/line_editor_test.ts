@@ -1,6 +1,6 @@
-import { assertEquals } from "../support/assert.ts";
-import { LineEditor } from "../../src/cli/line_editor.ts";
-import type { InputKey } from "../../src/cli/input_keys.ts";
+import { assertEquals } from "../../support/assert.ts";
+import { LineEditor } from "../../../src/cli/input/line_editor.ts";
+import type { InputKey } from "../../../src/cli/input/input_keys.ts";
 
 const text = (t: string): InputKey => ({ kind: "text", text: t });
 const key = (kind: Exclude<InputKey, { text: string }>["kind"]): InputKey => ({ kind } as InputKey);

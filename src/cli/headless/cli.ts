@@ -1,10 +1,10 @@
 /** `tern -p`: the task from the arguments (or stdin), signals that cancel it, and the headless printer. */
-import type { AgentSession } from "../agent/agent_session.ts";
-import type { Config } from "../config/config.ts";
-import type { SandboxStatus } from "../tools/shell/sandbox.ts";
-import { runHeadless } from "./headless.ts";
-import { headlessTask } from "./headless_input.ts";
-import { streamSink } from "./render.ts";
+import type { AgentSession } from "../../agent/agent_session.ts";
+import type { Config } from "../../config/config.ts";
+import type { SandboxStatus } from "../../tools/shell/sandbox.ts";
+import { runHeadless } from "./run.ts";
+import { headlessTask } from "./input.ts";
+import { streamSink } from "../render/renderer.ts";
 
 /** Runs the one headless task of `config.prompt` on `session`; resolves with the exit code. */
 export async function runHeadlessCli(

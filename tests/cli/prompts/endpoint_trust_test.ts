@@ -1,8 +1,8 @@
-import { assertEquals, assertRejects, assertStringIncludes } from "../support/assert.ts";
-import { checkProjectEndpoint } from "../../src/cli/endpoint_trust.ts";
-import { type Config, ConfigError } from "../../src/config/config.ts";
-import { isTrustedEndpoint } from "../../src/config/trust.ts";
-import { tempProject } from "../support/temp_project.ts";
+import { assertEquals, assertRejects, assertStringIncludes } from "../../support/assert.ts";
+import { checkProjectEndpoint } from "../../../src/cli/prompts/endpoint_trust.ts";
+import { type Config, ConfigError } from "../../../src/config/config.ts";
+import { isTrustedEndpoint } from "../../../src/config/trust.ts";
+import { tempProject } from "../../support/temp_project.ts";
 
 function configFor(root: string): Config {
   return {

@@ -1,6 +1,7 @@
 /** Unified diffs for the terminal: coloured, capped, safe to print, and their "+N −M lines" summary. */
 import { styleText } from "node:util";
 import { structuredPatch, type StructuredPatchHunk } from "diff";
+import { terminalSafe } from "./terminal_safe.ts";
 
 /** Lines added and removed by a change. */
 export interface DiffStat {
@@ -26,20 +27,6 @@ const DEFAULT_MAX_LINES = 200;
 const DIFF_TIMEOUT_MS = 1_000;
 
 type Color = "red" | "green" | "cyan" | "bold" | "dim";
-
-/**
- * Makes text safe to show in a terminal: control characters (ESC above all, which could redraw the screen
- * and hide what is being approved), a bare CR, and bidi overrides become visible placeholders. Tabs stay.
- */
-export function terminalSafe(text: string): string {
-  // deno-lint-ignore no-control-regex -- matching control characters is the point
-  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g, (char) => {
-    const code = char.charCodeAt(0);
-    if (code < 0x20) return String.fromCharCode(0x2400 + code); // ␛ for ESC, ␍ for CR, ...
-    if (code === 0x7f) return "␡";
-    return `<U+${code.toString(16).toUpperCase().padStart(4, "0")}>`;
-  });
-}
 
 function hunksOf(oldText: string, newText: string, context: number): StructuredPatchHunk[] | undefined {
   const patch = structuredPatch("a", "b", oldText, newText, undefined, undefined, {

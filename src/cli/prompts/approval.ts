@@ -1,10 +1,11 @@
 /** The REPL's approval prompt: shows what a call will do (its tool's preview: a diff, the whole command), then asks. */
 import { styleText } from "node:util";
-import type { ApprovalAnswer, ApprovalRequest, AskHuman, Assessment } from "../agent/approval.ts";
-import { suggestRules } from "../agent/permission_rules.ts";
-import { chooseOne } from "./choice_prompt.ts";
-import { diffSummary, formatDiffSummary, renderDiff, terminalSafe } from "./diff_view.ts";
-import { terminalReader } from "./terminal_reader.ts";
+import type { ApprovalAnswer, ApprovalRequest, AskHuman, Assessment } from "../../agent/approval.ts";
+import { suggestRules } from "../../agent/permission_rules.ts";
+import { chooseOne } from "./choice.ts";
+import { diffSummary, formatDiffSummary, renderDiff } from "../render/diff_view.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
+import { terminalReader } from "../input/terminal_reader.ts";
 
 /** Why the policy asks (the `ask: true` half of an Assessment). */
 export type ApprovalNeed = Extract<Assessment, { ask: true }>;

@@ -4,7 +4,7 @@
  */
 import process from "node:process";
 import { styleText } from "node:util";
-import { InputDecoder, type InputKey } from "./input_keys.ts";
+import { InputDecoder, type InputKey } from "../input/input_keys.ts";
 
 /** One choice; a disabled one is shown greyed with why and cannot be picked. */
 export interface Choice<T> {

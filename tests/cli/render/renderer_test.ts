@@ -1,6 +1,6 @@
-import { assertEquals, assertStringIncludes } from "../support/assert.ts";
-import { formatUsage, Renderer, type Sink, summarizeArgs } from "../../src/cli/render.ts";
-import type { ToolDetails } from "../../src/tools/tool.ts";
+import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
+import { formatUsage, Renderer, type Sink, summarizeArgs } from "../../../src/cli/render/renderer.ts";
+import type { ToolDetails } from "../../../src/tools/tool.ts";
 
 function capture(): Sink & { text: () => string } {
   const parts: string[] = [];
@@ -153,4 +153,20 @@ Deno.test("Renderer says how many hidden characters were removed from a result",
   });
   screen.dispose();
   assertStringIncludes(sink.text(), "3 hidden characters removed");
+});
+
+Deno.test("Renderer passes the model's streamed words and printed outside text through terminal_safe", () => {
+  const sink = capture();
+  const screen = new Renderer(sink, { showText: true, showReasoning: true, useColor: false });
+  screen.handle({ type: "reasoning_delta", text: "think\x1b[2J" });
+  screen.handle({ type: "text_delta", text: "answer\x1b]0;title\x07 done\n" });
+  screen.print("from AGENTS.md: \x1b[31mred\u202e");
+  screen.printRendered("\x1b[32m+ added\x1b[39m");
+  screen.dispose();
+  const text = sink.text();
+  assertStringIncludes(text, "think␛[2J");
+  assertStringIncludes(text, "answer␛]0;title␇ done");
+  assertStringIncludes(text, "from AGENTS.md: ␛[31mred<U+202E>");
+  assertStringIncludes(text, "\x1b[32m+ added\x1b[39m");
+  assertEquals(text.replace("\x1b[32m+ added\x1b[39m", "").includes("\x1b"), false);
 });

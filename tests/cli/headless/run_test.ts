@@ -1,5 +1,5 @@
-import { assertEquals } from "../support/assert.ts";
-import { exitCodeFor, resultObject, snakeCaseKeys } from "../../src/cli/headless.ts";
+import { assertEquals } from "../../support/assert.ts";
+import { exitCodeFor, resultObject, snakeCaseKeys } from "../../../src/cli/headless/run.ts";
 
 Deno.test("exitCodeFor() maps each exit reason to the CLI contract's code", () => {
   assertEquals(exitCodeFor("done"), 0);

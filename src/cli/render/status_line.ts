@@ -1,5 +1,5 @@
 /** The REPL's words for what a session has used: the status line, and the figures /cost prints. */
-import type { SessionUsage } from "../agent/session_usage.ts";
+import type { SessionUsage } from "../../agent/session_usage.ts";
 
 /** "12.3k" style counts. */
 export function compact(n: number): string {

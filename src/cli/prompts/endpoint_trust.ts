@@ -1,6 +1,6 @@
 /** Before the first request: the user's own key goes to an endpoint the project chose only with the user's yes. */
-import { type Config, ConfigError } from "../config/config.ts";
-import { isTrustedEndpoint, trustEndpoint, untrustedEndpointMessage } from "../config/trust.ts";
+import { type Config, ConfigError } from "../../config/config.ts";
+import { isTrustedEndpoint, trustEndpoint, untrustedEndpointMessage } from "../../config/trust.ts";
 
 /** How the check may proceed: a flag that trusts, and a way to ask (absent without a terminal). */
 export interface EndpointTrustOptions {

@@ -1,8 +1,8 @@
-import { assertEquals } from "../support/assert.ts";
-import { headlessTask, MAX_STDIN_CHARS, type StdinLike } from "../../src/cli/headless_input.ts";
-import { runTern } from "../support/cli.ts";
-import { startFakeModel } from "../support/fake_model_server.ts";
-import { tempProject } from "../support/temp_project.ts";
+import { assertEquals } from "../../support/assert.ts";
+import { headlessTask, MAX_STDIN_CHARS, type StdinLike } from "../../../src/cli/headless/input.ts";
+import { runTern } from "../../support/cli.ts";
+import { startFakeModel } from "../../support/fake_model_server.ts";
+import { tempProject } from "../../support/temp_project.ts";
 
 function stdinOf(text: string, terminal = false): StdinLike {
   return { readable: new Blob([text]).stream(), isTerminal: () => terminal };

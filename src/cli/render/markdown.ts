@@ -6,7 +6,7 @@
  */
 import { styleText } from "node:util";
 import { lexer, type Token, type Tokens } from "marked";
-import { terminalSafe } from "./diff_view.ts";
+import { terminalSafe } from "./terminal_safe.ts";
 import { decodeEntities, highlightCode, loadHighlighter } from "./highlight.ts";
 import { pad, visibleWidth, wrapText } from "./_text_layout.ts";
 
