@@ -4,7 +4,7 @@ import type { ProjectMemory } from "../agent/memory.ts";
 import { systemPrompt } from "../agent/prompt.ts";
 import { type LoadedSession, type SessionMeta, SessionWriter } from "../agent/session.ts";
 import { type BuiltinOptions, builtinTools } from "../tools/builtin.ts";
-import { createFileTracker } from "../tools/fs/file_tracker.ts";
+import { createFileTracker } from "../fs/file_tracker.ts";
 import { createRegistry, type Registry } from "../tools/registry.ts";
 import type { Tool } from "../tools/tool.ts";
 import type { Skill } from "../agent/skills.ts";

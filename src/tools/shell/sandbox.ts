@@ -4,7 +4,7 @@
  */
 
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { CLEAN_BASH, helperEnv } from "./process_group.ts";
+import { CLEAN_BASH, helperEnv } from "../../fs/helper_script.ts";
 import type { SandboxMode } from "../tool.ts";
 
 /** Whether bubblewrap can confine commands here; `reason` is short and names no path. */
