@@ -13,6 +13,7 @@ import { chooseSession } from "./commands/sessions.ts";
 import { snapshotBeforeTask } from "./commands/undo.ts";
 import { conversationStarter, type Started } from "./start.ts";
 import { sandboxStatus } from "../tools/shell/sandbox.ts";
+import { sandboxLine } from "./sandbox_words.ts";
 import { findProvider, PROVIDERS } from "../config/providers.ts";
 import { unknownTools } from "../agent/required_tools.ts";
 import { modelCommand, parseModelArgs } from "./model_command.ts";
@@ -100,7 +101,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   const sandbox = await probing;
   if (config.prompt !== undefined) {
     // Headless has no banner: a sandbox that cannot start is still said, in one line.
-    if (!sandbox.active && config.sandbox !== "off") console.error(`tern: ${sandbox.reason}`);
+    if (!sandbox.active && config.sandbox !== "off") console.error(`tern: ${sandboxLine(sandbox)}`);
     const controller = new AbortController();
     // SIGINT/SIGTERM cancel the task; the loop still ends it cleanly (exit 130, json result printed).
     for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -128,7 +129,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   const banner = [
     `tern ${VERSION} · ${config.model} via ${config.label} · approval: ${config.approve}`,
     `project root: ${root}`,
-    sandbox.reason,
+    sandboxLine(sandbox),
     ...(config.notice ? [config.notice] : []),
     sessionLine(first),
   ];
