@@ -134,15 +134,6 @@ export class AnthropicAssembler implements WireAssembler {
     if (block.type === "thinking" && typeof block.thinking === "string") {
       this.#streamed.addReasoning(block.thinking, events);
     }
-    if (block.type === "tool_use") {
-      events.push({
-        type: "tool_call_delta",
-        index,
-        id: nonEmpty(block.id),
-        name: nonEmpty(block.name),
-        argumentsDelta: "",
-      });
-    }
   }
 
   #blockDelta(payload: Json, events: StreamEvent[]): void {
@@ -178,9 +169,6 @@ export class AnthropicAssembler implements WireAssembler {
         if (typeof delta.partial_json === "string") {
           entry.json += delta.partial_json;
           entry.streamed = true;
-          if (block.type === "tool_use") {
-            events.push({ type: "tool_call_delta", index, argumentsDelta: delta.partial_json });
-          }
         }
         break;
       default:

@@ -126,7 +126,7 @@ export class ChatAssembler implements WireAssembler {
     if (Array.isArray(delta.tool_calls)) {
       const several = delta.tool_calls.length > 1;
       delta.tool_calls.forEach((fragment, position) => {
-        if (isObject(fragment)) events.push(this.#takeToolFragment(fragment, { position, several }));
+        if (isObject(fragment)) this.#takeToolFragment(fragment, { position, several });
       });
     }
   }
@@ -148,7 +148,7 @@ export class ChatAssembler implements WireAssembler {
     }
   }
 
-  #takeToolFragment(fragment: Json, where: { position: number; several: boolean }): StreamEvent {
+  #takeToolFragment(fragment: Json, where: { position: number; several: boolean }): void {
     const id = nonEmpty(fragment.id);
     const fn = isObject(fragment.function) ? fragment.function : {};
     const name = nonEmpty(fn.name);
@@ -159,15 +159,10 @@ export class ChatAssembler implements WireAssembler {
       this.#calls.set(index, call);
     }
     this.#lastIndex = index;
-    const event: StreamEvent = { type: "tool_call_delta", index, argumentsDelta: "" };
     // Later fragments may repeat the id (or send "") and the name: the first non-empty value wins.
-    if (id && !call.id) call.id = event.id = id;
-    if (name && !call.name) call.name = event.name = name;
-    if (typeof fn.arguments === "string") {
-      call.arguments += fn.arguments;
-      event.argumentsDelta = fn.arguments;
-    }
-    return event;
+    if (id && !call.id) call.id = id;
+    if (name && !call.name) call.name = name;
+    if (typeof fn.arguments === "string") call.arguments += fn.arguments;
   }
 
   /**

@@ -87,7 +87,7 @@ export class ResponsesAssembler implements WireAssembler {
         this.#takeResponse(payload.response);
         break;
       case "response.output_item.added":
-        this.#itemAdded(payload, events);
+        this.#itemAdded(payload);
         break;
       case "response.output_item.done":
         this.#itemDone(payload, events);
@@ -108,7 +108,7 @@ export class ResponsesAssembler implements WireAssembler {
         break;
       case "response.function_call_arguments.delta":
       case "response.custom_tool_call_input.delta":
-        this.#inputDelta(payload, events);
+        this.#inputDelta(payload);
         break;
       case "response.function_call_arguments.done":
         if (typeof payload.arguments === "string") this.#itemFor(payload).input = payload.arguments;
@@ -170,7 +170,7 @@ export class ResponsesAssembler implements WireAssembler {
     }
   }
 
-  #itemAdded(payload: Json, events: StreamEvent[]): void {
+  #itemAdded(payload: Json): void {
     const raw = isObject(payload.item) ? payload.item : {};
     const index = num(payload.output_index) ?? this.#items.size;
     const item: Item = {
@@ -187,15 +187,6 @@ export class ResponsesAssembler implements WireAssembler {
       sawText: false,
     };
     this.#items.set(index, item);
-    if (item.type === "function_call" || item.type === "custom_tool_call") {
-      events.push({
-        type: "tool_call_delta",
-        index,
-        id: item.callId,
-        name: item.name,
-        argumentsDelta: item.input,
-      });
-    }
   }
 
   #itemDone(payload: Json, events: StreamEvent[]): void {
@@ -219,11 +210,8 @@ export class ResponsesAssembler implements WireAssembler {
     }
   }
 
-  #inputDelta(payload: Json, events: StreamEvent[]): void {
-    const item = this.#itemFor(payload);
-    const delta = String(payload.delta ?? "");
-    item.input += delta;
-    events.push({ type: "tool_call_delta", index: item.index, argumentsDelta: delta });
+  #inputDelta(payload: Json): void {
+    this.#itemFor(payload).input += String(payload.delta ?? "");
   }
 
   /** The item an event belongs to, by output_index, else by item_id; created when the server skipped `added`. */
