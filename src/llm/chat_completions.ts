@@ -4,7 +4,6 @@
  * llama.cpp all speak it.
  */
 import { ChatAssembler } from "./_chat_assembler.ts";
-import { type TransportOptions, WireClient } from "./transport.ts";
 import type { ChatRequest, Message } from "./types.ts";
 import type { Wire, WireRequest } from "./wire.ts";
 
@@ -116,11 +115,4 @@ export function chatWire(echo: ReasoningEcho = "auto"): Wire {
       return true;
     },
   };
-}
-
-/** A chat-completions client over the shared transport; `createClient` builds the same from a config. */
-export class ChatCompletionsClient extends WireClient {
-  constructor(options: TransportOptions) {
-    super(chatWire(), options);
-  }
 }

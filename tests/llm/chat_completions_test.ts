@@ -2,11 +2,11 @@ import { assertEquals, assertStrictEquals } from "../support/assert.ts";
 import {
   buildChatRequest,
   buildRequestBody,
-  ChatCompletionsClient,
   chatWire,
   type ReasoningEcho,
   toWireMessage,
 } from "../../src/llm/chat_completions.ts";
+import { createClient } from "../../src/llm/client.ts";
 import type { ChatRequest, Message, StreamEvent, ToolSpec } from "../../src/llm/types.ts";
 import { replayChunks } from "../support/fake_model_server.ts";
 import { findProvider } from "../../src/config/providers.ts";
@@ -117,7 +117,7 @@ Deno.test("buildChatRequest() posts to /chat/completions with a bearer key only 
   assertEquals(buildChatRequest(request, {}).headers, {});
 });
 
-Deno.test("ChatCompletionsClient keeps apart several calls that share one tool_calls array without index", async () => {
+Deno.test("a chat client keeps apart several calls that share one tool_calls array without index", async () => {
   // Two calls in one chunk, neither with an index or an id, then their arguments side by side: position
   // in the array is the index (once the second call's arguments were glued onto the first).
   const chunk = (delta: unknown, finish: string | null = null) =>
@@ -142,7 +142,7 @@ Deno.test("ChatCompletionsClient keeps apart several calls that share one tool_c
   await using model = replayChunks(lines, { byteChunkSize: 9 });
   const events: StreamEvent[] = [];
   const request: ChatRequest = { model: "m", messages: [{ role: "user", content: "hi" }], tools: [] };
-  const turn = await new ChatCompletionsClient({ baseUrl: model.url }).stream(
+  const turn = await createClient({ api: "chat", baseUrl: model.url }).stream(
     request,
     new AbortController().signal,
     (e) => events.push(e),
