@@ -74,8 +74,6 @@ export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "auto")
       ? { type: "function", function: { name: choice.name } }
       : choice;
   }
-  if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
-  if (req.temperature !== undefined) body.temperature = req.temperature;
   return body;
 }
 

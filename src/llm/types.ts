@@ -89,8 +89,6 @@ export interface ChatRequest {
   tools: ToolSpec[];
   /** Absent: the wire sends nothing (the provider's default, auto). */
   toolChoice?: ToolChoice;
-  maxTokens?: number;
-  temperature?: number;
 }
 
 /** Incremental output of one model call, in arrival order. */
