@@ -13,7 +13,7 @@ function run(
   options: { done?: boolean } = {},
 ): { events: StreamEvent[]; turn: AssistantTurn } {
   const assembler = new ChatAssembler();
-  const events = chunks.flatMap((c) => assembler.pushChunk(c));
+  const events = chunks.flatMap((c) => assembler.pushEvent(c));
   if (options.done ?? true) assembler.done();
   return { events, turn: assembler.finish() };
 }
@@ -169,7 +169,7 @@ Deno.test("ChatAssembler accepts a numeric string index and rejects a nonsense o
   const assembler = new ChatAssembler({ source: "http://h/v1" });
   const bad = toolDelta([{ index: "zero", id: "a", function: { name: "x", arguments: "{}" } }]);
   assertLlmError(
-    () => assembler.pushChunk(bad),
+    () => assembler.pushEvent(bad),
     "bad_response",
     /^http:\/\/h\/v1 sent a tool call with an invalid index "zero"/,
   );
@@ -268,15 +268,15 @@ Deno.test("ChatAssembler reports a stream without [DONE] or finish_reason as int
     "interrupted",
     /^The stream from http:\/\/h\/v1 ended after 0 chunk/,
   );
-  assembler.pushChunk(chunk({ content: "partial" }));
+  assembler.pushEvent(chunk({ content: "partial" }));
   assertLlmError(() => assembler.finish(), "interrupted", /ended after 1 chunk\(s\) without \[DONE\]/, true);
 });
 
 Deno.test("ChatAssembler marks partial output only after a text or reasoning delta", () => {
   const assembler = new ChatAssembler();
-  assembler.pushChunk(toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{" } }]));
+  assembler.pushEvent(toolDelta([{ index: 0, id: "a", function: { name: "f", arguments: "{" } }]));
   assertStrictEquals(assembler.hasOutput, false);
-  assembler.pushChunk(chunk({ reasoning_content: "r" }));
+  assembler.pushEvent(chunk({ reasoning_content: "r" }));
   assertStrictEquals(assembler.hasOutput, true);
 });
 
@@ -293,9 +293,9 @@ Deno.test("ChatAssembler turns each in-stream error shape into a stream_error wi
   ];
   for (const [payload, message] of cases) {
     const assembler = new ChatAssembler({ source: "S" });
-    assembler.pushChunk(chunk({ content: "so far" }));
+    assembler.pushEvent(chunk({ content: "so far" }));
     assertLlmError(
-      () => assembler.pushChunk(payload),
+      () => assembler.pushEvent(payload),
       "stream_error",
       new RegExp(`^Stream error from S: ${escape(message)}$`),
       true,
@@ -304,9 +304,9 @@ Deno.test("ChatAssembler turns each in-stream error shape into a stream_error wi
 });
 
 Deno.test("ChatAssembler rejects a chunk that is not an object and a tool call without a name", () => {
-  assertLlmError(() => new ChatAssembler().pushChunk(42), "bad_response", /not a JSON object/);
+  assertLlmError(() => new ChatAssembler().pushEvent(42), "bad_response", /not a JSON object/);
   const assembler = new ChatAssembler();
-  assembler.pushChunk(toolDelta([{ index: 0, id: "a", function: { arguments: "{}" } }]));
+  assembler.pushEvent(toolDelta([{ index: 0, id: "a", function: { arguments: "{}" } }]));
   assembler.done();
   assertLlmError(() => assembler.finish(), "bad_response", /tool call #0 without a name/);
 });
