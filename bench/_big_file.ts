@@ -4,7 +4,7 @@
  */
 
 import { createEditFileTool, type EditFileArgs } from "../src/tools/edit_file.ts";
-import { createFileTracker } from "../src/tools/fs/file_tracker.ts";
+import { createFileTracker } from "../src/fs/file_tracker.ts";
 import { createReadFileTool } from "../src/tools/read_file.ts";
 import { createRegistry, runPrepared } from "../src/tools/registry.ts";
 import { builtinTools } from "../src/tools/builtin.ts";

@@ -3,7 +3,7 @@
  * approval decisions. Nothing edits an old entry; what a request sends is a projection of the log.
  */
 import type { Message, ToolCall } from "../llm/types.ts";
-import { createFileTracker } from "../tools/fs/file_tracker.ts";
+import { createFileTracker } from "../fs/file_tracker.ts";
 import type { FileTracker, ToolDetails, ToolErrorKind } from "../tools/tool.ts";
 import { ApprovalSession } from "./approval.ts";
 import { abbreviateCall, DROPPED_OUTPUT } from "./compact.ts";

@@ -5,7 +5,7 @@ import { systemPrompt } from "./prompt.ts";
 import { type LoadedSession, type SessionMeta, SessionWriter } from "./session.ts";
 import type { Skill } from "./skills.ts";
 import { type BuiltinOptions, builtinTools } from "../tools/builtin.ts";
-import { createFileTracker } from "../tools/fs/file_tracker.ts";
+import { createFileTracker } from "../fs/file_tracker.ts";
 import { createRegistry, type Registry } from "../tools/registry.ts";
 import type { FileTracker, Tool } from "../tools/tool.ts";
 

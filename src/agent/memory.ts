@@ -2,7 +2,7 @@
  * Project memory: `AGENTS.md` at the project root (or `CLAUDE.md` when there is none) goes into the system
  * prompt, capped. tern reads nothing outside the project, so there is no user-level memory file.
  */
-import { readTextFile } from "../tools/fs/path_guard.ts";
+import { readTextFile } from "../fs/path_guard.ts";
 
 /** The files read as memory, in order of preference. */
 export const MEMORY_FILES = ["AGENTS.md", "CLAUDE.md"] as const;

@@ -7,7 +7,7 @@
  */
 import { posix } from "node:path";
 import type { ApprovalRequest } from "./approval.ts";
-import { loadPicomatch } from "../tools/search/glob_matcher.ts";
+import { loadPicomatch } from "../fs/glob_matcher.ts";
 
 /** One parsed rule. */
 export interface PermissionRule {

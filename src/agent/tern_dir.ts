@@ -1,6 +1,6 @@
 /** tern's own directory inside the project, `.tern/`: made on demand, kept out of the user's git status. */
 import { join } from "node:path";
-import { isInside } from "../tools/fs/path_guard.ts";
+import { isInside } from "../fs/path_guard.ts";
 
 /** The folder tern keeps its files in, relative to the project root. */
 export const TERN_DIR = ".tern";

@@ -1,6 +1,7 @@
 /** `tern` on a terminal: the banner, the command table, the line editor with history, then the REPL. */
 import type { AgentSession } from "../agent/agent_session.ts";
 import type { Config } from "../config/config.ts";
+import { sandboxLine } from "./render/sandbox_words.ts";
 import type { SandboxStatus } from "../tools/shell/sandbox.ts";
 import { VERSION } from "./args.ts";
 import { BUILTIN_COMMANDS, slashCommands } from "./commands/table.ts";
@@ -55,7 +56,7 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
     return [
       `tern ${VERSION} · ${model} via ${label} · approval: ${session.mode}`,
       `project root: ${session.root}`,
-      sandbox.reason,
+      sandboxLine(sandbox),
       ...(config.notice ? [config.notice] : []),
       saved,
       ...(session.canRestoreFiles

@@ -1,8 +1,8 @@
 /** Pure assembly of Anthropic Messages stream events into one AssistantTurn; no I/O, tested with plain data. */
+import { AssemblerBase, usageOf } from "./_assembler_base.ts";
 import { isObject, type Json, nonEmpty, num } from "./_json.ts";
-import type { SseEvent } from "./sse.ts";
-import { type AssistantTurn, LlmError, type StreamEvent, type ToolCall, type Usage } from "./types.ts";
-import { parseEventData, StreamedText, toFinishReason, type WireAssembler } from "./wire.ts";
+import type { AssistantTurn, LlmError, StreamEvent, ToolCall, Usage } from "./types.ts";
+import { toFinishReason } from "./wire.ts";
 
 /** One content block as it streams: the block itself, plus the tool input's JSON text so far. */
 interface Block {
@@ -23,23 +23,15 @@ const KEPT_BLOCKS = new Set(["thinking", "redacted_thinking"]);
  * `message_delta`, `message_stop`, `ping`, `error`) into deltas and, at the end, one turn. The type is read
  * from the JSON (`type`), so a replay without `event:` lines assembles the same.
  */
-export class AnthropicAssembler implements WireAssembler {
-  #source: string;
+export class AnthropicAssembler extends AssemblerBase {
   #blocks = new Map<number, Block>();
-  readonly #streamed = new StreamedText();
   #stopReason: string | undefined;
   #stopped = false;
   #usage: Json = {};
   #model: string | undefined;
-  #events = 0;
 
   constructor(options: { source?: string } = {}) {
-    this.#source = options.source ?? "the model provider";
-  }
-
-  /** True once a text or thinking delta was emitted. */
-  get hasOutput(): boolean {
-    return this.#streamed.shown;
+    super(options.source, { unit: "event", endMarker: "a stop_reason or message_stop" });
   }
 
   /** True once `message_delta` carried a stop_reason (or `message_stop` arrived). */
@@ -52,20 +44,8 @@ export class AnthropicAssembler implements WireAssembler {
     return this.#stopped;
   }
 
-  /** Consumes one SSE event; returns its deltas. Throws LlmError on an `error` event. */
-  push(event: SseEvent): StreamEvent[] {
-    const data = event.data.trim();
-    if (data === "" || data === "[DONE]") return [];
-    return this.pushEvent(parseEventData(data, this.#source, this.#streamed.shown));
-  }
-
-  /** Consumes one parsed event payload. */
-  pushEvent(payload: unknown): StreamEvent[] {
-    this.#events++;
-    if (!isObject(payload)) {
-      throw this.#error("bad_response", `${this.#source} sent a stream event that is not a JSON object`);
-    }
-    const events: StreamEvent[] = [];
+  /** Reads one event by its `type`. Throws LlmError on an `error` event. */
+  protected take(payload: Json, events: StreamEvent[]): void {
     switch (payload.type) {
       case "message_start":
         this.#start(isObject(payload.message) ? payload.message : {});
@@ -90,21 +70,13 @@ export class AnthropicAssembler implements WireAssembler {
       default:
         break; // ping, content_block_stop, and event types added later carry nothing we need
     }
-    return events;
   }
 
-  /** Returns the complete turn; throws LlmError("interrupted") when no stop_reason or message_stop came. */
-  finish(): AssistantTurn {
-    if (!this.complete) {
-      throw this.#error(
-        "interrupted",
-        `The stream from ${this.#source} ended after ${this.#events} event(s) without a stop_reason or message_stop`,
-      );
-    }
+  protected assemble(): AssistantTurn {
     const ordered = [...this.#blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b);
     const toolCalls = ordered.filter((b) => b.block.type === "tool_use").map((b) => this.#toolCall(b));
     const finishReason = toFinishReason(this.#stopReason, toolCalls.length > 0);
-    const turn = this.#streamed.turn({
+    const turn = this.turn({
       toolCalls,
       finishReason,
       raw: this.#stopReason,
@@ -119,8 +91,8 @@ export class AnthropicAssembler implements WireAssembler {
   /** A new message: a second `message_start` (a spliced, retried stream) replaces all of the first. */
   #start(message: Json): void {
     this.#blocks.clear();
-    this.#streamed.text = "";
-    this.#streamed.reasoning = "";
+    this.text = "";
+    this.reasoning = "";
     this.#stopReason = undefined;
     this.#usage = isObject(message.usage) ? { ...message.usage } : {};
     this.#model = nonEmpty(message.model) ?? this.#model;
@@ -130,18 +102,9 @@ export class AnthropicAssembler implements WireAssembler {
     const index = this.#index(payload.index);
     const block = isObject(payload.content_block) ? { ...payload.content_block } : {};
     this.#blocks.set(index, { block, json: "", streamed: false });
-    if (block.type === "text" && typeof block.text === "string") this.#streamed.addText(block.text, events);
+    if (block.type === "text" && typeof block.text === "string") this.addText(block.text, events);
     if (block.type === "thinking" && typeof block.thinking === "string") {
-      this.#streamed.addReasoning(block.thinking, events);
-    }
-    if (block.type === "tool_use") {
-      events.push({
-        type: "tool_call_delta",
-        index,
-        id: nonEmpty(block.id),
-        name: nonEmpty(block.name),
-        argumentsDelta: "",
-      });
+      this.addReasoning(block.thinking, events);
     }
   }
 
@@ -149,9 +112,9 @@ export class AnthropicAssembler implements WireAssembler {
     const index = this.#index(payload.index);
     const entry = this.#blocks.get(index);
     if (!entry) {
-      throw this.#error(
+      throw this.error(
         "bad_response",
-        `${this.#source} sent a delta for content block ${index}, which never started`,
+        `${this.source} sent a delta for content block ${index}, which never started`,
       );
     }
     const delta = isObject(payload.delta) ? payload.delta : {};
@@ -160,13 +123,13 @@ export class AnthropicAssembler implements WireAssembler {
       case "text_delta":
         if (typeof delta.text === "string") {
           block.text = String(block.text ?? "") + delta.text;
-          this.#streamed.addText(delta.text, events);
+          this.addText(delta.text, events);
         }
         break;
       case "thinking_delta":
         if (typeof delta.thinking === "string") {
           block.thinking = String(block.thinking ?? "") + delta.thinking;
-          this.#streamed.addReasoning(delta.thinking, events);
+          this.addReasoning(delta.thinking, events);
         }
         break;
       case "signature_delta":
@@ -178,9 +141,6 @@ export class AnthropicAssembler implements WireAssembler {
         if (typeof delta.partial_json === "string") {
           entry.json += delta.partial_json;
           entry.streamed = true;
-          if (block.type === "tool_use") {
-            events.push({ type: "tool_call_delta", index, argumentsDelta: delta.partial_json });
-          }
         }
         break;
       default:
@@ -193,7 +153,7 @@ export class AnthropicAssembler implements WireAssembler {
     const id = nonEmpty(block.id);
     const name = nonEmpty(block.name);
     if (!id || !name) {
-      throw this.#error("bad_response", `${this.#source} sent a tool_use block without an id or a name`);
+      throw this.error("bad_response", `${this.source} sent a tool_use block without an id or a name`);
     }
     // No input at all (or only an empty delta) means no arguments: "{}", never "".
     const streamed = entry.json.trim();
@@ -205,9 +165,9 @@ export class AnthropicAssembler implements WireAssembler {
 
   #index(raw: unknown): number {
     if (typeof raw === "number" && Number.isInteger(raw) && raw >= 0) return raw;
-    throw this.#error(
+    throw this.error(
       "bad_response",
-      `${this.#source} sent a content block with an invalid index ${JSON.stringify(raw)}`,
+      `${this.source} sent a content block with an invalid index ${JSON.stringify(raw)}`,
     );
   }
 
@@ -215,18 +175,10 @@ export class AnthropicAssembler implements WireAssembler {
     const err = isObject(raw) ? raw : {};
     const type = nonEmpty(err.type);
     const message = nonEmpty(err.message) ?? "no details given";
-    return new LlmError(
-      "stream_error",
-      `Stream error from ${this.#source}: ${message}${type ? ` (${type})` : ""}`,
-      {
-        partialOutput: this.#streamed.shown,
-        retryable: type !== undefined && RETRYABLE_ERRORS.has(type),
-      },
+    return this.streamError(
+      `${message}${type ? ` (${type})` : ""}`,
+      type !== undefined && RETRYABLE_ERRORS.has(type),
     );
-  }
-
-  #error(kind: "bad_response" | "interrupted", message: string): LlmError {
-    return new LlmError(kind, message, { partialOutput: this.#streamed.shown });
   }
 }
 
@@ -240,16 +192,12 @@ export function toAnthropicUsage(raw: Json): Usage | undefined {
   if (input === undefined && output === undefined) return undefined;
   const written = num(raw.cache_creation_input_tokens);
   const read = num(raw.cache_read_input_tokens);
-  const prompt = (input ?? 0) + (written ?? 0) + (read ?? 0);
-  const usage: Usage = {
-    promptTokens: prompt,
-    completionTokens: output ?? 0,
-    totalTokens: prompt + (output ?? 0),
-  };
-  if (read !== undefined) usage.cachedTokens = read;
-  if (written !== undefined) usage.cacheWriteTokens = written;
   const details = isObject(raw.output_tokens_details) ? raw.output_tokens_details : {};
-  const thinking = num(details.thinking_tokens);
-  if (thinking !== undefined) usage.reasoningTokens = thinking;
-  return usage;
+  return usageOf({
+    prompt: (input ?? 0) + (written ?? 0) + (read ?? 0),
+    completion: output,
+    cached: read,
+    cacheWrite: written,
+    reasoning: num(details.thinking_tokens),
+  });
 }

@@ -1,8 +1,8 @@
 /** Pure assembly of OpenAI Responses stream events into one AssistantTurn; no I/O, tested with plain data. */
+import { AssemblerBase, usageOf } from "./_assembler_base.ts";
 import { isObject, type Json, nonEmpty, num } from "./_json.ts";
-import type { SseEvent } from "./sse.ts";
-import { type AssistantTurn, LlmError, type StreamEvent, type ToolCall, type Usage } from "./types.ts";
-import { parseEventData, StreamedText, toFinishReason, type WireAssembler } from "./wire.ts";
+import type { AssistantTurn, LlmError, StreamEvent, ToolCall, Usage } from "./types.ts";
+import { toFinishReason } from "./wire.ts";
 
 /** One output item as it streams. */
 interface Item {
@@ -36,23 +36,15 @@ const PARALLEL_WRAPPERS = new Set(["parallel", "multi_tool_use.parallel"]);
  * reasoning text), and the terminal `response.completed` / `response.incomplete` / `response.failed`.
  * Events after the terminal one (a second response on the same stream) are ignored.
  */
-export class ResponsesAssembler implements WireAssembler {
-  #source: string;
+export class ResponsesAssembler extends AssemblerBase {
   #items = new Map<number, Item>();
-  readonly #streamed = new StreamedText();
   #status: "completed" | "incomplete" | undefined;
   #incompleteReason: string | undefined;
   #usage: Usage | undefined;
   #model: string | undefined;
-  #events = 0;
 
   constructor(options: { source?: string } = {}) {
-    this.#source = options.source ?? "the model provider";
-  }
-
-  /** True once a text or reasoning delta was emitted. */
-  get hasOutput(): boolean {
-    return this.#streamed.shown;
+    super(options.source, { unit: "event", endMarker: "response.completed or response.incomplete" });
   }
 
   /** True once `response.completed` or `response.incomplete` arrived. */
@@ -65,21 +57,13 @@ export class ResponsesAssembler implements WireAssembler {
     return this.#status !== undefined;
   }
 
-  /** Consumes one SSE event; returns its deltas. Throws LlmError on `error` and `response.failed`. */
-  push(event: SseEvent): StreamEvent[] {
-    const data = event.data.trim();
-    if (data === "" || data === "[DONE]") return [];
-    return this.pushEvent(parseEventData(data, this.#source, this.#streamed.shown));
+  /** Consumes one event's parsed data; nothing after the terminal event belongs to this turn. */
+  override pushEvent(payload: unknown): StreamEvent[] {
+    return this.ended ? [] : super.pushEvent(payload);
   }
 
-  /** Consumes one parsed event payload. */
-  pushEvent(payload: unknown): StreamEvent[] {
-    if (this.ended) return [];
-    this.#events++;
-    if (!isObject(payload)) {
-      throw this.#error("bad_response", `${this.#source} sent a stream event that is not a JSON object`);
-    }
-    const events: StreamEvent[] = [];
+  /** Reads one event by its `type`. Throws LlmError on `error` and `response.failed`. */
+  protected take(payload: Json, events: StreamEvent[]): void {
     const type = String(payload.type ?? "");
     switch (type) {
       case "response.created":
@@ -87,28 +71,28 @@ export class ResponsesAssembler implements WireAssembler {
         this.#takeResponse(payload.response);
         break;
       case "response.output_item.added":
-        this.#itemAdded(payload, events);
+        this.#itemAdded(payload);
         break;
       case "response.output_item.done":
         this.#itemDone(payload, events);
         break;
       case "response.output_text.delta":
         this.#itemFor(payload).sawText = true;
-        this.#streamed.addText(String(payload.delta ?? ""), events);
+        this.addText(String(payload.delta ?? ""), events);
         break;
       case "response.reasoning_summary_part.added":
         // Summary parts are paragraphs: keep them apart.
-        if ((num(payload.summary_index) ?? 0) > 0 && this.#streamed.reasoning !== "") {
-          this.#streamed.addReasoning("\n\n", events);
+        if ((num(payload.summary_index) ?? 0) > 0 && this.reasoning !== "") {
+          this.addReasoning("\n\n", events);
         }
         break;
       case "response.reasoning_summary_text.delta":
       case "response.reasoning_text.delta":
-        this.#streamed.addReasoning(String(payload.delta ?? ""), events);
+        this.addReasoning(String(payload.delta ?? ""), events);
         break;
       case "response.function_call_arguments.delta":
       case "response.custom_tool_call_input.delta":
-        this.#inputDelta(payload, events);
+        this.#inputDelta(payload);
         break;
       case "response.function_call_arguments.done":
         if (typeof payload.arguments === "string") this.#itemFor(payload).input = payload.arguments;
@@ -124,24 +108,16 @@ export class ResponsesAssembler implements WireAssembler {
       default:
         break; // content_part.*, *.done echoes, and event types added later
     }
-    return events;
   }
 
-  /** Returns the complete turn; throws LlmError("interrupted") when no terminal event arrived. */
-  finish(): AssistantTurn {
-    if (!this.complete) {
-      throw this.#error(
-        "interrupted",
-        `The stream from ${this.#source} ended after ${this.#events} event(s) without response.completed or response.incomplete`,
-      );
-    }
+  protected assemble(): AssistantTurn {
     const items = [...this.#items.values()].sort((a, b) => a.index - b.index);
     const toolCalls = items.flatMap((item) => this.#toolCalls(item));
     // A cut response is never complete, whatever word the server used for the cut.
     const finishReason = this.#status === "incomplete"
       ? (toFinishReason(this.#incompleteReason, false) === "content_filter" ? "content_filter" : "length")
       : toFinishReason(undefined, toolCalls.length > 0);
-    const turn = this.#streamed.turn({
+    const turn = this.turn({
       toolCalls,
       finishReason,
       raw: this.#incompleteReason,
@@ -170,7 +146,7 @@ export class ResponsesAssembler implements WireAssembler {
     }
   }
 
-  #itemAdded(payload: Json, events: StreamEvent[]): void {
+  #itemAdded(payload: Json): void {
     const raw = isObject(payload.item) ? payload.item : {};
     const index = num(payload.output_index) ?? this.#items.size;
     const item: Item = {
@@ -187,15 +163,6 @@ export class ResponsesAssembler implements WireAssembler {
       sawText: false,
     };
     this.#items.set(index, item);
-    if (item.type === "function_call" || item.type === "custom_tool_call") {
-      events.push({
-        type: "tool_call_delta",
-        index,
-        id: item.callId,
-        name: item.name,
-        argumentsDelta: item.input,
-      });
-    }
   }
 
   #itemDone(payload: Json, events: StreamEvent[]): void {
@@ -213,17 +180,14 @@ export class ResponsesAssembler implements WireAssembler {
     if (item.type === "message" && !item.sawText && Array.isArray(raw.content)) {
       for (const part of raw.content) {
         if (isObject(part) && part.type === "output_text") {
-          this.#streamed.addText(String(part.text ?? ""), events);
+          this.addText(String(part.text ?? ""), events);
         }
       }
     }
   }
 
-  #inputDelta(payload: Json, events: StreamEvent[]): void {
-    const item = this.#itemFor(payload);
-    const delta = String(payload.delta ?? "");
-    item.input += delta;
-    events.push({ type: "tool_call_delta", index: item.index, argumentsDelta: delta });
+  #inputDelta(payload: Json): void {
+    this.#itemFor(payload).input += String(payload.delta ?? "");
   }
 
   /** The item an event belongs to, by output_index, else by item_id; created when the server skipped `added`. */
@@ -250,7 +214,7 @@ export class ResponsesAssembler implements WireAssembler {
     if (kind !== "function_call" && kind !== "custom_tool_call" && kind !== "apply_patch_call") return [];
     const name = kind === "apply_patch_call" ? "apply_patch" : item.name;
     if (!item.callId || !name) {
-      throw this.#error("bad_response", `${this.#source} sent a ${kind} item without a call_id or a name`);
+      throw this.error("bad_response", `${this.source} sent a ${kind} item without a call_id or a name`);
     }
     const call = { id: item.callId, name, arguments: item.input };
     return PARALLEL_WRAPPERS.has(name) ? unwrapParallel(call) : [call];
@@ -260,18 +224,10 @@ export class ResponsesAssembler implements WireAssembler {
     const err = isObject(raw) ? raw : {};
     const code = nonEmpty(err.code) ?? nonEmpty(err.type);
     const message = nonEmpty(err.message) ?? "the response failed without details";
-    return new LlmError(
-      "stream_error",
-      `Stream error from ${this.#source}: ${message}${code ? ` (${code})` : ""}`,
-      {
-        partialOutput: this.#streamed.shown,
-        retryable: code !== undefined && RETRYABLE_CODES.has(code),
-      },
+    return this.streamError(
+      `${message}${code ? ` (${code})` : ""}`,
+      code !== undefined && RETRYABLE_CODES.has(code),
     );
-  }
-
-  #error(kind: "bad_response" | "interrupted", message: string): LlmError {
-    return new LlmError(kind, message, { partialOutput: this.#streamed.shown });
   }
 }
 
@@ -300,21 +256,14 @@ export function unwrapParallel(call: ToolCall): ToolCall[] {
 /** Responses usage in tern's words (input/output tokens, cached and cache-write input, reasoning output). */
 export function toResponsesUsage(raw: unknown): Usage | undefined {
   if (!isObject(raw)) return undefined;
-  const input = num(raw.input_tokens);
-  const output = num(raw.output_tokens);
-  if (input === undefined && output === undefined) return undefined;
-  const usage: Usage = {
-    promptTokens: input ?? 0,
-    completionTokens: output ?? 0,
-    totalTokens: num(raw.total_tokens) ?? (input ?? 0) + (output ?? 0),
-  };
   const inDetails = isObject(raw.input_tokens_details) ? raw.input_tokens_details : {};
-  const cached = num(inDetails.cached_tokens);
-  if (cached !== undefined) usage.cachedTokens = cached;
-  const written = num(inDetails.cache_write_tokens);
-  if (written !== undefined) usage.cacheWriteTokens = written;
   const outDetails = isObject(raw.output_tokens_details) ? raw.output_tokens_details : {};
-  const reasoning = num(outDetails.reasoning_tokens);
-  if (reasoning !== undefined) usage.reasoningTokens = reasoning;
-  return usage;
+  return usageOf({
+    prompt: num(raw.input_tokens),
+    completion: num(raw.output_tokens),
+    total: num(raw.total_tokens),
+    cached: num(inDetails.cached_tokens),
+    cacheWrite: num(inDetails.cache_write_tokens),
+    reasoning: num(outDetails.reasoning_tokens),
+  });
 }

@@ -11,7 +11,7 @@ import type { Wire, WireRequest } from "./wire.ts";
 /** The API version tern speaks; Anthropic-compatible servers accept it too. */
 export const ANTHROPIC_VERSION = "2023-06-01";
 
-/** Sent when the request names no limit: Messages requires `max_tokens`. */
+/** The output limit of every request: Messages requires `max_tokens`, and tern sets no limit of its own. */
 export const DEFAULT_MAX_TOKENS = 16_384;
 
 const CACHE = { type: "ephemeral" } as const;
@@ -103,7 +103,7 @@ function toolChoiceOf(choice: ToolChoice): Json {
  */
 export function buildAnthropicBody(req: ChatRequest): Json {
   const { system, messages } = toWireMessages(req.messages);
-  const body: Json = { model: req.model, max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS, stream: true };
+  const body: Json = { model: req.model, max_tokens: DEFAULT_MAX_TOKENS, stream: true };
   if (system.length > 0) {
     system[system.length - 1] = { ...system[system.length - 1], cache_control: CACHE };
     body.system = system;
@@ -125,7 +125,6 @@ export function buildAnthropicBody(req: ChatRequest): Json {
     body.tools = tools;
     if (req.toolChoice !== undefined) body.tool_choice = toolChoiceOf(req.toolChoice);
   }
-  if (req.temperature !== undefined) body.temperature = req.temperature;
   return body;
 }
 

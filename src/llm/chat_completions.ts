@@ -4,7 +4,7 @@
  * llama.cpp all speak it.
  */
 import { ChatAssembler } from "./_chat_assembler.ts";
-import { type TransportOptions, WireClient } from "./transport.ts";
+import { type Json, sortedByName } from "./_json.ts";
 import type { ChatRequest, Message } from "./types.ts";
 import type { Wire, WireRequest } from "./wire.ts";
 
@@ -17,7 +17,7 @@ import type { Wire, WireRequest } from "./wire.ts";
 export type ReasoningEcho = "always" | "auto" | "never";
 
 /** Maps one tern message to its chat-completions wire form; `echo` says whether reasoning goes back. */
-export function toWireMessage(message: Message, echo: boolean = true): Record<string, unknown> {
+export function toWireMessage(message: Message, echo: boolean = true): Json {
   switch (message.role) {
     case "system":
     case "user":
@@ -53,21 +53,19 @@ export function sendsReasoning(messages: readonly Message[], echo: ReasoningEcho
 }
 
 /** Builds the streaming chat-completions JSON body; tools are sorted by name so the prompt prefix caches. */
-export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "auto"): Record<string, unknown> {
+export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "auto"): Json {
   const sendReasoning = sendsReasoning(req.messages, echo);
-  const body: Record<string, unknown> = {
+  const body: Json = {
     model: req.model,
     messages: req.messages.map((message) => toWireMessage(message, sendReasoning)),
     stream: true,
     stream_options: { include_usage: true },
   };
   if (req.tools.length > 0) {
-    body.tools = [...req.tools]
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-      .map((tool) => ({
-        type: "function",
-        function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-      }));
+    body.tools = sortedByName(req.tools).map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
   }
   if (req.tools.length > 0 && req.toolChoice !== undefined) {
     const choice = req.toolChoice;
@@ -75,8 +73,6 @@ export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "auto")
       ? { type: "function", function: { name: choice.name } }
       : choice;
   }
-  if (req.maxTokens !== undefined) body.max_tokens = req.maxTokens;
-  if (req.temperature !== undefined) body.temperature = req.temperature;
   return body;
 }
 
@@ -116,11 +112,4 @@ export function chatWire(echo: ReasoningEcho = "auto"): Wire {
       return true;
     },
   };
-}
-
-/** A chat-completions client over the shared transport; `createClient` builds the same from a config. */
-export class ChatCompletionsClient extends WireClient {
-  constructor(options: TransportOptions) {
-    super(chatWire(), options);
-  }
 }

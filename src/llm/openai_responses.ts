@@ -75,8 +75,6 @@ export function buildResponsesBody(req: ChatRequest): Json {
     }));
     if (req.toolChoice !== undefined) body.tool_choice = toolChoiceOf(req.toolChoice);
   }
-  if (req.maxTokens !== undefined) body.max_output_tokens = req.maxTokens;
-  if (req.temperature !== undefined) body.temperature = req.temperature;
   return body;
 }
 

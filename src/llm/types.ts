@@ -89,15 +89,12 @@ export interface ChatRequest {
   tools: ToolSpec[];
   /** Absent: the wire sends nothing (the provider's default, auto). */
   toolChoice?: ToolChoice;
-  maxTokens?: number;
-  temperature?: number;
 }
 
 /** Incremental output of one model call, in arrival order. */
 export type StreamEvent =
   | { type: "reasoning_delta"; text: string }
-  | { type: "text_delta"; text: string }
-  | { type: "tool_call_delta"; index: number; id?: string; name?: string; argumentsDelta: string };
+  | { type: "text_delta"; text: string };
 
 /** What went wrong in a model call, in words a caller can branch on. */
 export type LlmErrorKind =

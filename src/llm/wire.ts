@@ -9,8 +9,6 @@ import {
   type FinishReason,
   LlmError,
   type StreamEvent,
-  type ToolCall,
-  type Usage,
   type WireApi,
 } from "./types.ts";
 
@@ -94,48 +92,5 @@ export function parseEventData(data: string, source: string, partialOutput: bool
     const shown = data.length <= 120 ? data : `${data.slice(0, 119)}…`;
     const message = `${source} sent a stream event that is not JSON: ${shown}`;
     throw new LlmError("bad_response", message, { partialOutput });
-  }
-}
-
-/** The text and reasoning one turn has streamed so far; every piece also goes out as a delta event. */
-export class StreamedText {
-  text = "";
-  reasoning = "";
-  /** True once any text or reasoning was delivered: a failure now loses output the user saw. */
-  shown = false;
-
-  /** Adds answer text and emits it as a text delta. */
-  addText(text: string, events: StreamEvent[]): void {
-    if (text === "") return;
-    this.text += text;
-    this.shown = true;
-    events.push({ type: "text_delta", text });
-  }
-
-  /** Adds reasoning and emits it as a reasoning delta. */
-  addReasoning(text: string, events: StreamEvent[]): void {
-    if (text === "") return;
-    this.reasoning += text;
-    this.shown = true;
-    events.push({ type: "reasoning_delta", text });
-  }
-
-  /**
-   * The finished turn: what streamed, the calls and tern's finish reason, the provider's own word for the end
-   * when it differs from tern's (`rawFinishReason`), and usage and model when the stream named them.
-   */
-  turn(end: {
-    toolCalls: ToolCall[];
-    finishReason: FinishReason;
-    raw?: string;
-    usage?: Usage;
-    model?: string;
-  }): AssistantTurn {
-    const { toolCalls, finishReason, raw, usage, model } = end;
-    const turn: AssistantTurn = { text: this.text, reasoning: this.reasoning, toolCalls, finishReason };
-    if (raw !== undefined && raw !== finishReason) turn.rawFinishReason = raw;
-    if (usage) turn.usage = usage;
-    if (model) turn.model = model;
-    return turn;
   }
 }

@@ -1,6 +1,6 @@
 /** The inspection shared by the read-only tools: the path they look at, resolved by the guard when it can be. */
 
-import { resolvePath } from "./fs/path_guard.ts";
+import { resolvePath } from "../fs/path_guard.ts";
 import type { CallInspection } from "./tool.ts";
 
 /**

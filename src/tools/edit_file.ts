@@ -1,12 +1,12 @@
 /** edit_file: replace pieces of text in a file, one edit or several in order, written once or not at all. */
 
-import { atomicWrite, hardLinkNote, refuseReadOnly } from "./fs/atomic_write.ts";
+import { atomicWrite, hardLinkNote, refuseReadOnly } from "../fs/atomic_write.ts";
 import { applyEdit, describeLayer, diffSummary, type EditOutcome, stripLineNumbers } from "./edit/match.ts";
 import { mostSimilarRegion } from "./edit/similar.ts";
-import { withFileLock } from "./fs/file_lock.ts";
+import { withFileLock } from "../fs/file_lock.ts";
 import { cutLine } from "./_truncate.ts";
-import { guardFresh, recordWrite, snapshotOfText } from "./fs/file_tracker.ts";
-import { MAX_FILE_BYTES, prependBom, readTextFile, resolveForRead, type TextFile } from "./fs/path_guard.ts";
+import { guardFresh, recordWrite, snapshotOfText } from "../fs/file_tracker.ts";
+import { MAX_FILE_BYTES, prependBom, readTextFile, resolveForRead, type TextFile } from "../fs/path_guard.ts";
 import {
   type CallInspection,
   type FileTracker,

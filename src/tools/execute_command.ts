@@ -8,6 +8,7 @@ import { deniedReason } from "./shell/deny_list.ts";
 import { destructiveReason } from "./shell/destructive.ts";
 import { guardedPaths } from "./shell/guarded_paths.ts";
 import { Redactor } from "./shell/redact.ts";
+import { childEnv, SECRET_NAME } from "./shell/child_env.ts";
 import { type Finished, runInGroup } from "./shell/process_group.ts";
 import { confinedArgv, detectBubblewrap, type SandboxDetector } from "./shell/sandbox.ts";
 import { HeadTail, MAX_OUTPUT_CHARS, truncateMiddle } from "./_truncate.ts";
@@ -40,12 +41,6 @@ export const MAX_OUTPUT_BYTES = 8 * MAX_SPILL_CHARS;
 /** Background processes named in a result at most. */
 const MAX_SURVIVORS_SHOWN = 5;
 
-/** Environment variables passed to commands (plus LC_*); everything else (API keys above all) stays behind. */
-const PASSED_ENV = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TMPDIR", "TZ"];
-
-/** Names never passed on, whatever the list above says; their values are also redacted from output. */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD/i;
-
 /** Output that suggests the sandbox, not the command, is what failed. */
 const READ_ONLY_FAILURE = /Read-only file system/i;
 const NETWORK_FAILURE =
@@ -70,18 +65,6 @@ const parameters = {
 
 /** Arguments of execute_command, as validated against its schema. */
 export type ExecuteCommandArgs = { command: string; timeout_ms?: number; network?: boolean };
-
-/** The reduced environment a command runs with: a few harmless variables, never a secret. */
-export function childEnv(options: { sandboxed?: boolean } = {}): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(Deno.env.toObject())) {
-    if ((PASSED_ENV.includes(name) || name.startsWith("LC_")) && !SECRET_NAME.test(name)) env[name] = value;
-  }
-  env.PATH ??= "/usr/local/bin:/usr/bin:/bin";
-  // Inside the sandbox only /tmp (private) and the project are writable.
-  if (options.sandboxed) env.TMPDIR = "/tmp";
-  return env;
-}
 
 /**
  * The command's output in bounded memory, redacted before anything is cut: the view for the model

@@ -1,8 +1,8 @@
 /** read_file: show a text file with line numbers, a page at a time. */
 
-import { readTextFile, showPath } from "./fs/path_guard.ts";
+import { readTextFile, showPath } from "../fs/path_guard.ts";
 import { cutLine } from "./_truncate.ts";
-import { snapshotOfText } from "./fs/file_tracker.ts";
+import { snapshotOfText } from "../fs/file_tracker.ts";
 import { inspectRead } from "./_read_inspect.ts";
 import { type FileTracker, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 

@@ -1,8 +1,8 @@
 /** Long tool output never floods the context: the full text goes to a file, the model gets head, tail and path. */
 
 import { join } from "node:path";
-import { atomicWrite } from "./fs/atomic_write.ts";
-import { resolvePath } from "./fs/path_guard.ts";
+import { atomicWrite } from "../fs/atomic_write.ts";
+import { resolvePath } from "../fs/path_guard.ts";
 import { safeIndex } from "./_truncate.ts";
 
 /** Results longer than this many characters are spilled to a file (for every tool, by the registry). */

@@ -4,7 +4,11 @@
  * arguments by name.
  */
 
+import type { ToolErrorKind } from "../fs/tool_error.ts";
+
 export type { SandboxMode } from "../config/settings.ts";
+export type { FileSnapshot, FileTracker } from "../fs/file_tracker.ts";
+export { ToolError, type ToolErrorKind } from "../fs/tool_error.ts";
 
 /** What every tool may use: capabilities arrive here, never through globals. Settings go to the factory. */
 export interface ToolContext {
@@ -14,22 +18,6 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Saves a long text in full under .tern/tool-outputs/ and returns its path relative to the root. */
   spill(text: string): Promise<string>;
-}
-
-/** A file's state as the model last saw it (after read_file, or after tern's own write). */
-export interface FileSnapshot {
-  mtimeMs: number;
-  size: number;
-  /** SHA-256 of the bytes, hex. */
-  hash: string;
-}
-
-/** Per-conversation memory of what the model has read, keyed by real path. */
-export interface FileTracker {
-  record(realPath: string, snapshot: FileSnapshot): void;
-  get(realPath: string): FileSnapshot | undefined;
-  /** Every remembered snapshot (a session saves them, so a resumed conversation keeps its guard). */
-  entries(): [string, FileSnapshot][];
 }
 
 /**
@@ -60,25 +48,6 @@ export interface CallInspection {
   summary: string;
   preview?: CallPreview;
 }
-
-/** Why a call failed, in words the loop and the runaway guard can branch on. */
-export type ToolErrorKind =
-  | "not_found"
-  | "permission"
-  | "outside_root"
-  | "bad_arguments"
-  | "stale"
-  | "timeout"
-  | "refused"
-  | "no_match"
-  | "too_large"
-  | "binary"
-  | "exit_code"
-  | "cancelled"
-  | "denied"
-  | "unknown_tool"
-  | "io"
-  | "internal";
 
 /** What a call did, for the UI and the loop (never parsed out of the model's text). */
 export interface ToolDetails {
@@ -130,16 +99,6 @@ export interface Tool<A = Record<string, unknown>> {
   inspect(args: A, ctx: ToolContext): Promise<CallInspection>;
   /** Throw ToolError for a failure the model should read, FatalToolError to end the task. */
   run(args: A, ctx: ToolContext): Promise<string | ToolResult>;
-}
-
-/** A failure worded for the model: what went wrong and what to do instead. */
-export class ToolError extends Error {
-  readonly kind: ToolErrorKind;
-  constructor(message: string, kind: ToolErrorKind = "refused") {
-    super(message);
-    this.name = "ToolError";
-    this.kind = kind;
-  }
 }
 
 /**

@@ -1,8 +1,8 @@
 /** write_file: create or overwrite a file with the given content, atomically. */
 
-import { atomicWrite, hardLinkNote, makeParentsChecked, refuseReadOnly } from "./fs/atomic_write.ts";
-import { withFileLock } from "./fs/file_lock.ts";
-import { guardFresh, recordWrite, snapshotOfPath } from "./fs/file_tracker.ts";
+import { atomicWrite, hardLinkNote, makeParentsChecked, refuseReadOnly } from "../fs/atomic_write.ts";
+import { withFileLock } from "../fs/file_lock.ts";
+import { guardFresh, recordWrite, snapshotOfPath } from "../fs/file_tracker.ts";
 import { lineDelta } from "./edit/match.ts";
 import {
   hasBom,
@@ -11,7 +11,7 @@ import {
   prependBom,
   readTextFile,
   resolveForWrite,
-} from "./fs/path_guard.ts";
+} from "../fs/path_guard.ts";
 import {
   type CallInspection,
   type FileTracker,

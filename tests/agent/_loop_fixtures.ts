@@ -2,7 +2,7 @@
 import type { LoopOptions } from "../../src/agent/loop.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { createApprovalGate } from "../../src/agent/approval.ts";
-import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
+import { createClient } from "../../src/llm/client.ts";
 import { Conversation } from "../../src/agent/conversation.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
 import type { CallInspection, Tool } from "../../src/tools/tool.ts";
@@ -78,7 +78,7 @@ export function loopOptions(
 ): LoopOptions & { events: AgentEvent[] } {
   const events: AgentEvent[] = [];
   return {
-    client: new ChatCompletionsClient({ baseUrl: model.url, apiKey: "k" }),
+    client: createClient({ api: "chat", baseUrl: model.url, apiKey: "k" }),
     registry: createRegistry([echoTool, failingTool, writeTool, waitTool]),
     model: "fake",
     root: Deno.cwd(),

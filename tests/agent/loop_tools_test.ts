@@ -8,7 +8,7 @@ import { systemPrompt } from "../../src/agent/prompt.ts";
 import { TOOL_RESULT_NOTICE } from "../../src/agent/untrusted.ts";
 import { Conversation } from "../../src/agent/conversation.ts";
 import { builtinTools } from "../../src/tools/builtin.ts";
-import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
+import { createFileTracker } from "../../src/fs/file_tracker.ts";
 import { join } from "node:path";
 import { tempProject } from "../support/temp_project.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";

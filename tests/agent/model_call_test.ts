@@ -8,7 +8,7 @@ import {
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { DROPPED_OUTPUT } from "../../src/agent/compact.ts";
 import { adviseOnLlmProblem } from "../../src/cli/errors.ts";
-import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
+import { createClient } from "../../src/llm/client.ts";
 import { LlmError } from "../../src/llm/types.ts";
 import { Conversation } from "../../src/agent/conversation.ts";
 import { type FakeModel, type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
@@ -19,7 +19,7 @@ function options(
 ): ModelCallOptions & { events: AgentEvent[] } {
   const events: AgentEvent[] = [];
   return {
-    client: new ChatCompletionsClient({ baseUrl: model.url, apiKey: "k" }),
+    client: createClient({ api: "chat", baseUrl: model.url, apiKey: "k" }),
     model: "fake",
     signal: new AbortController().signal,
     onEvent: (event) => events.push(event),

@@ -9,7 +9,7 @@ import {
   SessionError,
   SessionWriter,
 } from "../../src/agent/session.ts";
-import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
+import { createFileTracker } from "../../src/fs/file_tracker.ts";
 import { tempProject } from "../support/temp_project.ts";
 
 const META = { tern: "0.1.0", provider: "deepseek", model: "fake-model", api: "chat" };

@@ -4,7 +4,7 @@ import type { AgentEvent } from "../../src/agent/events.ts";
 import { estimateTokens } from "../../src/agent/compact.ts";
 import { Conversation, SUMMARY_PREFIX } from "../../src/agent/conversation.ts";
 import { summariseConversation, SUMMARY_SYSTEM } from "../../src/agent/summarise.ts";
-import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
+import { createClient } from "../../src/llm/client.ts";
 import type { Message } from "../../src/llm/types.ts";
 import { type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
 import { runTern } from "../support/cli.ts";
@@ -39,7 +39,7 @@ Deno.test("summariseConversation() keeps the latest step, sends the task verbati
   await using model = startFakeModel([{ text: "## Goal: list things" }]);
   const conversation = chatty(6);
   const done = await summariseConversation(conversation, {
-    client: new ChatCompletionsClient({ baseUrl: model.url, apiKey: "k" }),
+    client: createClient({ api: "chat", baseUrl: model.url, apiKey: "k" }),
     model: "fake",
     signal: new AbortController().signal,
     contextWindow: 4000,
@@ -66,7 +66,7 @@ Deno.test("callModel() falls back to dropped outputs when the summary call fails
     shown: "",
   };
   const turn = await callModel(conversation, [], state, {
-    client: new ChatCompletionsClient({ baseUrl: model.url, apiKey: "k" }),
+    client: createClient({ api: "chat", baseUrl: model.url, apiKey: "k" }),
     model: "fake",
     signal: new AbortController().signal,
     onEvent: (event) => events.push(event),

@@ -11,7 +11,7 @@ const DIR = new URL("../fixtures/streams/chat/", import.meta.url);
 /** Feeds the lines straight into the assembler, ending with [DONE] as a replay over HTTP would. */
 function assemble(lines: string[], events: StreamEvent[]): AssistantTurn {
   const assembler = new ChatAssembler();
-  for (const line of lines) events.push(...assembler.pushChunk(JSON.parse(line)));
+  for (const line of lines) events.push(...assembler.pushEvent(JSON.parse(line)));
   assembler.done();
   return assembler.finish();
 }
@@ -44,7 +44,7 @@ Deno.test("each in-stream error shape of moonshot-error-object-variants gives th
   const lines = await fixtureLines(DIR, "moonshot-error-object-variants.chunks.txt");
   const messages = lines.map((line) => {
     try {
-      new ChatAssembler().pushChunk(JSON.parse(line));
+      new ChatAssembler().pushEvent(JSON.parse(line));
     } catch (error) {
       assert(error instanceof LlmError && error.kind === "stream_error");
       return error.message;

@@ -69,7 +69,7 @@ Deno.test("buildResponsesBody() drops another wire's providerData", () => {
   ]);
 });
 
-Deno.test("buildResponsesBody() maps tool_choice to its own words and max tokens to max_output_tokens", () => {
+Deno.test("buildResponsesBody() maps tool_choice to its own words", () => {
   const body = (extra: Partial<ChatRequest>) =>
     buildResponsesBody(request([{ role: "user", content: "x" }], extra));
   assertEquals(body({ toolChoice: { name: "read_file" } }).tool_choice, {
@@ -77,7 +77,6 @@ Deno.test("buildResponsesBody() maps tool_choice to its own words and max tokens
     name: "read_file",
   });
   assertStrictEquals(body({ toolChoice: "required" }).tool_choice, "required");
-  assertStrictEquals(body({ maxTokens: 99 }).max_output_tokens, 99);
   assertStrictEquals(body({}).tool_choice, undefined);
 });
 

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
-import { ChatCompletionsClient } from "../../src/llm/chat_completions.ts";
+import { createClient } from "../../src/llm/client.ts";
 import {
   backoffMs,
   describeLlmError,
@@ -18,7 +18,7 @@ const DEEPSEEK = { provider: "DeepSeek", model: "deepseek-chat", keyEnv: "DEEPSE
 /** Runs the real client against a fake model scripted with `turns`, retrying with fake time. */
 async function callWithRetries(turns: ScriptedTurn[], options: { maxAttempts?: number; now?: number } = {}) {
   await using model = startFakeModel(turns);
-  const client = new ChatCompletionsClient({ baseUrl: model.url, apiKey: "sk-test" });
+  const client = createClient({ api: "chat", baseUrl: model.url, apiKey: "sk-test" });
   const retries: RetryInfo[] = [];
   const slept: number[] = [];
   const events: StreamEvent[] = [];

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch, assertStrictEquals } from "../suppor
 import { createEditFileTool } from "../../src/tools/edit_file.ts";
 import { join } from "node:path";
 import { type EditFileArgs } from "../../src/tools/edit_file.ts";
-import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
+import { createFileTracker } from "../../src/fs/file_tracker.ts";
 import { validateArgs } from "../../src/tools/_validate.ts";
 import {
   call,

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
-import { createFileTracker, snapshotOf } from "../../src/tools/fs/file_tracker.ts";
+import { createFileTracker, snapshotOf } from "../../src/fs/file_tracker.ts";
 import { call, readFileTool, sh, tempProject } from "./_helpers.ts";
 
 function numbered(from: number, to: number): string {

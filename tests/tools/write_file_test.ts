@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
-import { createFileTracker } from "../../src/tools/fs/file_tracker.ts";
+import { createFileTracker } from "../../src/fs/file_tracker.ts";
 import {
   call,
   callResult,

@@ -1,6 +1,7 @@
 /** `tern -p`: the task from the arguments (or stdin), signals that cancel it, and the headless printer. */
 import type { AgentSession } from "../../agent/agent_session.ts";
 import type { Config } from "../../config/config.ts";
+import { sandboxLine } from "../render/sandbox_words.ts";
 import type { SandboxStatus } from "../../tools/shell/sandbox.ts";
 import { runHeadless } from "./run.ts";
 import { headlessTask } from "./input.ts";
@@ -12,7 +13,7 @@ export async function runHeadlessCli(
   { config, sandbox }: { config: Config; sandbox: SandboxStatus },
 ): Promise<number> {
   // Headless has no banner: a sandbox that cannot start is still said, in one line.
-  if (!sandbox.active && config.sandbox !== "off") console.error(`tern: ${sandbox.reason}`);
+  if (!sandbox.active && config.sandbox !== "off") console.error(`tern: ${sandboxLine(sandbox)}`);
   const controller = new AbortController();
   // SIGINT/SIGTERM cancel the task; the loop still ends it cleanly (exit 130, json result printed).
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -2,7 +2,7 @@
  * `@path` in a prompt attaches the file: read through the path guard (inside the root, no .env, no
  * special files, UTF-8 only) and appended to the task, so the model has it without a read_file call.
  */
-import { readTextFile } from "../../tools/fs/path_guard.ts";
+import { readTextFile } from "../../fs/path_guard.ts";
 
 /** Files larger than this are not attached (the model can page them with read_file). */
 export const MAX_ATTACHMENT_BYTES = 256 * 1024;

@@ -1,6 +1,6 @@
 /** Tab completion at the prompt: slash command names at the start, `@path` mentions anywhere. */
 import { join } from "node:path";
-import { resolvePath } from "../../tools/fs/path_guard.ts";
+import { resolvePath } from "../../fs/path_guard.ts";
 import type { Completer, Completion } from "./line_editor.ts";
 
 /** Entries listed at most for one @path completion. */

@@ -1,6 +1,6 @@
 /** The REPL's prompt history, kept per project in `.tern/history`: one JSON string a line, oldest first. */
 import { dirname, join } from "node:path";
-import { resolvePath } from "../../tools/fs/path_guard.ts";
+import { resolvePath } from "../../fs/path_guard.ts";
 
 /** Entries kept; older ones are dropped when the file is rewritten. */
 const MAX_ENTRIES = 1000;

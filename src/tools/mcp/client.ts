@@ -9,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig, StdioServerConfig } from "./config.ts";
-import { childEnv } from "../execute_command.ts";
+import { childEnv } from "../shell/child_env.ts";
 import { bwrapArgs, confinement, detectBubblewrap, type SandboxDetector } from "../shell/sandbox.ts";
 import type { SandboxMode } from "../../config/settings.ts";
 

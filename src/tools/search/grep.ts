@@ -1,11 +1,11 @@
 /** The two search engines behind grep_code, ripgrep and a built-in one, yielding the very same events. */
 
 import { join } from "node:path";
-import { isSecretEnvName } from "../fs/path_guard.ts";
+import { isSecretEnvName } from "../../fs/path_guard.ts";
 import { type LineEvent, runRipgrep, type SearchSpec } from "./ripgrep.ts";
 import { comparePaths, type GitignoreRules, readSearchable, type WalkEntry, walkTree } from "./walk.ts";
 import { ToolError } from "../tool.ts";
-import { loadPicomatch, type Picomatch } from "./glob_matcher.ts";
+import { loadPicomatch, type Picomatch } from "../../fs/glob_matcher.ts";
 
 /** The searched path as the engines need it: a single file or a tree, with its .gitignore rules. */
 export interface SearchTarget {

@@ -6,7 +6,7 @@
 import type { Ignore } from "ignore";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
-import { MAX_FILE_BYTES } from "../fs/path_guard.ts";
+import { MAX_FILE_BYTES } from "../../fs/path_guard.ts";
 
 /**
  * Names never walked into or listed below the starting directory, whatever .gitignore says: version

@@ -4,7 +4,7 @@
  */
 
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { CLEAN_BASH, helperEnv } from "./process_group.ts";
+import { CLEAN_BASH, helperEnv } from "../../fs/helper_script.ts";
 import type { SandboxMode } from "../tool.ts";
 
 /** Whether bubblewrap can confine commands here; `reason` is short and names no path. */
@@ -18,13 +18,16 @@ export interface SandboxProbe {
 /** Finds out whether bubblewrap works; injectable so tests can simulate a machine without it. */
 export type SandboxDetector = () => Promise<SandboxProbe>;
 
-/** What the confinement of commands looks like for a mode on this machine (for the banner). */
-export interface SandboxStatus {
-  /** True when commands run inside bubblewrap. */
-  active: boolean;
-  /** One line for the banner, e.g. "sandbox: bubblewrap (no network, writes only in the project)". */
-  reason: string;
-}
+/**
+ * What the confinement of commands is for a mode on this machine, as plain facts (the front end words them):
+ * `bubblewrap` confines commands; `off` was the user's choice; `unavailable` means bubblewrap cannot run
+ * here, so commands run unconfined; `refused` means it is required but cannot run, so no command runs.
+ */
+export type SandboxStatus =
+  | { active: true; kind: "bubblewrap" }
+  | { active: false; kind: "off" }
+  /** `reason`: why bubblewrap cannot run, in the probe's words (short, naming no path). */
+  | { active: false; kind: "unavailable" | "refused"; reason: string };
 
 /** How one call runs: confined without network, confined with network, unconfined, or not at all. */
 export type Confinement = "sandbox" | "sandbox+network" | "none" | "refused";
@@ -258,27 +261,13 @@ export function isSandboxed(mode: SandboxMode, available: boolean, args: { netwo
   return confinement(mode, available, args) === "sandbox";
 }
 
-/** The banner's account of the sandbox for `mode` on this machine. */
+/** The state of the sandbox for `mode` on this machine (for the banner). */
 export async function sandboxStatus(
   mode: SandboxMode,
   detect: SandboxDetector = detectBubblewrap,
 ): Promise<SandboxStatus> {
-  if (mode === "off") {
-    return { active: false, reason: "sandbox: off — commands run unconfined and always ask" };
-  }
+  if (mode === "off") return { active: false, kind: "off" };
   const { available, reason } = await detect();
-  if (available) {
-    return { active: true, reason: "sandbox: bubblewrap (no network, writes only in the project)" };
-  }
-  if (mode === "required") {
-    return {
-      active: false,
-      reason: `sandbox: required, but ${reason} — commands are refused (install the Debian package ` +
-        "bubblewrap, or use --sandbox auto|off)",
-    };
-  }
-  return {
-    active: false,
-    reason: `sandbox: unavailable (${reason}) — commands run unconfined and always ask`,
-  };
+  if (available) return { active: true, kind: "bubblewrap" };
+  return { active: false, kind: mode === "required" ? "refused" : "unavailable", reason };
 }

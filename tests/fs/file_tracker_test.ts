@@ -4,7 +4,7 @@ import {
   assertMatch,
   assertRejects,
   assertStrictEquals,
-} from "../../support/assert.ts";
+} from "../support/assert.ts";
 import { join } from "node:path";
 import {
   createFileTracker,
@@ -12,9 +12,9 @@ import {
   recordWrite,
   snapshotOf,
   snapshotOfPath,
-} from "../../../src/tools/fs/file_tracker.ts";
-import { ToolError } from "../../../src/tools/tool.ts";
-import { sh, tempProject } from "../_helpers.ts";
+} from "../../src/fs/file_tracker.ts";
+import { ToolError } from "../../src/fs/tool_error.ts";
+import { sh, tempProject } from "../tools/_helpers.ts";
 
 const HELLO_SHA256 = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
 

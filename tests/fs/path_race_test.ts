@@ -11,11 +11,11 @@ import {
   assertNotMatch,
   assertRejects,
   assertStrictEquals,
-} from "../../support/assert.ts";
+} from "../support/assert.ts";
 import { dirname, join } from "node:path";
-import { openNoBlock, readTextFile } from "../../../src/tools/fs/path_guard.ts";
-import { tempProject } from "../_helpers.ts";
-import { runUnderTernFlags } from "../shell/_sandbox_driver.ts";
+import { openNoBlock, readTextFile } from "../../src/fs/path_guard.ts";
+import { tempProject } from "../tools/_helpers.ts";
+import { runUnderTernFlags } from "../tools/shell/_sandbox_driver.ts";
 
 /**
  * The racer: renameat2(RENAME_EXCHANGE) in a loop, so `d` is always either the directory or a symlink to

@@ -1,8 +1,8 @@
 /** Resolves model-given paths inside the project root and refuses everything else, before touching it. */
 
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { helperScript } from "../shell/process_group.ts";
-import { ToolError } from "../tool.ts";
+import { helperScript } from "./helper_script.ts";
+import { ToolError } from "./tool_error.ts";
 
 /** Longest path accepted, in characters. */
 export const MAX_PATH_CHARS = 4096;

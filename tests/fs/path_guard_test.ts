@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch, assertStrictEquals } from "../../support/assert.ts";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { basename, dirname, join } from "node:path";
 import {
   isInside,
@@ -11,9 +11,9 @@ import {
   resolvePath,
   SecretFileError,
   shownByKernel,
-} from "../../../src/tools/fs/path_guard.ts";
-import { ToolError } from "../../../src/tools/tool.ts";
-import { call, readFileTool, sh, tempProject } from "../_helpers.ts";
+} from "../../src/fs/path_guard.ts";
+import { ToolError } from "../../src/fs/tool_error.ts";
+import { call, readFileTool, sh, tempProject } from "../tools/_helpers.ts";
 
 /** Asserts that `promise` rejects with a ToolError whose message matches and shows no outside path. */
 async function refused(promise: Promise<unknown>, pattern: RegExp, hidden: string[] = []): Promise<string> {

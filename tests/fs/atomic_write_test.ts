@@ -4,10 +4,10 @@ import {
   assertRejects,
   assertStrictEquals,
   assertThrows,
-} from "../../support/assert.ts";
+} from "../support/assert.ts";
 import { join } from "node:path";
-import { atomicWrite, hardLinkNote, refuseReadOnly } from "../../../src/tools/fs/atomic_write.ts";
-import { tempProject } from "../_helpers.ts";
+import { atomicWrite, hardLinkNote, refuseReadOnly } from "../../src/fs/atomic_write.ts";
+import { tempProject } from "../tools/_helpers.ts";
 
 Deno.test("atomicWrite() replaces a file and applies the given mode exactly", async () => {
   await using p = await tempProject();

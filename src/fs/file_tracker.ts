@@ -1,7 +1,23 @@
 /** The conversation's memory of the files the model has seen, and the stale-write guard built on it. */
 
 import { MAX_FILE_BYTES, openNoBlock, prependBom, type TextFile } from "./path_guard.ts";
-import { type FileSnapshot, type FileTracker, ToolError } from "../tool.ts";
+import { ToolError } from "./tool_error.ts";
+
+/** A file's state as the model last saw it (after read_file, or after tern's own write). */
+export interface FileSnapshot {
+  mtimeMs: number;
+  size: number;
+  /** SHA-256 of the bytes, hex. */
+  hash: string;
+}
+
+/** Per-conversation memory of what the model has read, keyed by real path. */
+export interface FileTracker {
+  record(realPath: string, snapshot: FileSnapshot): void;
+  get(realPath: string): FileSnapshot | undefined;
+  /** Every remembered snapshot (a session saves them, so a resumed conversation keeps its guard). */
+  entries(): [string, FileSnapshot][];
+}
 
 /** An in-memory FileTracker, one per conversation; keys are real paths. */
 export function createFileTracker(): FileTracker {

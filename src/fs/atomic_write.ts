@@ -1,9 +1,9 @@
 /** Atomic file replacement: write a temp file beside the target, then rename it over the target. */
 
 import { basename, dirname, relative, sep } from "node:path";
-import { helperScript } from "../shell/process_group.ts";
+import { helperScript } from "./helper_script.ts";
 import { changedError, showPath } from "./path_guard.ts";
-import { ToolError } from "../tool.ts";
+import { ToolError } from "./tool_error.ts";
 
 /** Options of `atomicWrite`. */
 export interface AtomicWriteOptions {

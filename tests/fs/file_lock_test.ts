@@ -1,5 +1,5 @@
-import { assertEquals, assertMatch, assertRejects, assertStrictEquals } from "../../support/assert.ts";
-import { withFileLock } from "../../../src/tools/fs/file_lock.ts";
+import { assertEquals, assertMatch, assertRejects, assertStrictEquals } from "../support/assert.ts";
+import { withFileLock } from "../../src/fs/file_lock.ts";
 
 function tick(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 1));
