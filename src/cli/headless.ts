@@ -1,6 +1,7 @@
 /** `tern -p TASK`: one task, answer on stdout, progress on stderr, an exit code scripts can rely on. */
 import type { ExitReason } from "../agent/events.ts";
-import { type LoopOptions, runTask, type TaskResult } from "../agent/loop.ts";
+import { runTask, type TaskResult } from "../agent/loop.ts";
+import type { LoopOptions } from "../agent/loop_options.ts";
 import type { Conversation } from "../agent/conversation.ts";
 import type { OutputFormat } from "../config/settings.ts";
 import { costUsd } from "../config/prices.ts";

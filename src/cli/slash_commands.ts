@@ -2,7 +2,7 @@
  * The REPL's slash commands: one table, so a feature adds its command as one entry (and its own module)
  * without touching the REPL loop. A command reads and changes the REPL's state only through `SlashContext`.
  */
-import type { LoopOptions } from "../agent/loop.ts";
+import type { LoopOptions } from "../agent/loop_options.ts";
 import type { Renderer } from "./render.ts";
 import type { Snapshots } from "../agent/snapshots.ts";
 import type { Started, Starter } from "./start.ts";
