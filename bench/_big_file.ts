@@ -66,8 +66,8 @@ async function readThenEdit(
     start = performance.now();
     try {
       // As the loop does it: the dry run for the approval preview, then the edit itself.
-      await editFileTool.inspect(edit(round), ctx);
-      const done = await editFileTool.run(edit(round), ctx);
+      const { plan } = await editFileTool.inspect(edit(round), ctx);
+      const done = await editFileTool.run(edit(round), ctx, plan);
       result = typeof done === "string" ? done : done.content;
     } catch (error) {
       // A refused edit is a result too (the "not found" case): its message goes to the model.

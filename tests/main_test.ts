@@ -93,6 +93,36 @@ Deno.test("tern -p --output stream-json prints one event per line, ending with f
   assert(events.some((event) => event.type === "reasoning_delta"));
 });
 
+Deno.test("tern -p --output stream-json shows a running command's last lines as tool_update events", async () => {
+  await using project = await helloProject();
+  const command = "for i in 1 2 3; do echo line$i; sleep 0.3; done";
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "execute_command", arguments: JSON.stringify({ command }) }] },
+    { text: "Counted." },
+  ]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-p", "count", "--output", "stream-json", "--approve", "all"],
+    env: modelEnv(model.url),
+  });
+  assertEquals(run.code, 0, run.stderr);
+  const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const call = events.find((event) => event.type === "tool_call");
+  const result = events.findIndex((event) => event.type === "tool_result");
+  const updates = events.filter((event) => event.type === "tool_update");
+  assert(updates.length >= 1, run.stdout);
+  // Every update belongs to the call and comes before its result; one shows a line printed before the last.
+  assert(updates.every((update) => events.indexOf(update) < result), run.stdout);
+  assertEquals(updates[0].id, call.id);
+  assertEquals(updates[0].name, "execute_command");
+  assert(updates.some((update) => update.tail.includes("line1")), run.stdout);
+  assert(
+    updates.every((update) => update.tail.every((line: string) => /^line[123]$/.test(line))),
+    run.stdout,
+  );
+  assertEquals(events[result].content, "line1\nline2\nline3");
+});
+
 Deno.test("tern -p without a key or local server prints one line naming the variable and exits 2", async () => {
   await using project = await helloProject();
   const root = project.root;

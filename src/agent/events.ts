@@ -22,6 +22,8 @@ export type AgentEvent =
   | { type: "tool_call"; id: string; name: string; arguments: string; summary?: string }
   /** Approved (if it needed to be) and running now. */
   | { type: "tool_start"; id: string; name: string; effect: ToolEffect }
+  /** Progress of a running call (after its tool_start, before its tool_result): its last output lines. */
+  | { type: "tool_update"; id: string; name: string; tail: string[] }
   | {
     type: "tool_result";
     id: string;

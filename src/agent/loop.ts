@@ -1,42 +1,15 @@
 /** The ReAct loop for one user task: model call → tool calls → results → model call, until an answer. */
-import type { AssistantTurn, LlmClient, Usage } from "../llm/types.ts";
-import type { Registry } from "../tools/registry.ts";
+import type { AssistantTurn, Usage } from "../llm/types.ts";
 import type { FatalToolError } from "../tools/tool.ts";
-import type { ApprovalGate } from "./approval.ts";
 import type { Conversation } from "./conversation.ts";
-import type { AgentEvent, ExitReason } from "./events.ts";
+import type { ExitReason } from "./events.ts";
 import { type EarlyStopReason, finalisationText, TaskBudget } from "./budget.ts";
-import { callModel, type CallState, describeFailure, type ModelCallOptions } from "./model_call.ts";
+import type { LoopOptions } from "./loop_options.ts";
+import { callModel, type CallState, describeFailure } from "./model_call.ts";
 import { RequiredTools } from "./required_tools.ts";
 import { RunawayGuard, type RunawayVerdict } from "./runaway.ts";
 import { MAX_CALLS_PER_TURN, usedCallIds, withUniqueIds } from "./protocol.ts";
 import { refuseOverCap, runToolCalls } from "./tool_calls.ts";
-
-/** Everything one task needs besides its conversation; the loop knows no tool and no terminal by name. */
-export interface LoopOptions {
-  client: LlmClient;
-  registry: Registry;
-  model: string;
-  root: string;
-  approve: ApprovalGate;
-  onEvent: (event: AgentEvent) => void;
-  signal: AbortSignal;
-  /** Model requests allowed for this task (off when undefined). */
-  maxTurns?: number;
-  /** Total tokens allowed for this task (off when undefined). */
-  tokenBudget?: number;
-  /** Wall-clock milliseconds allowed for this task (off when undefined). */
-  timeLimitMs?: number;
-  /** Tools the model must call in order, each until a call succeeds (see RequiredTools); names checked by the caller. */
-  requireTools?: readonly string[];
-  /** Context window, provider words for errors, retry knobs, clock: see ModelCallOptions. */
-  contextWindow?: ModelCallOptions["contextWindow"];
-  provider?: ModelCallOptions["provider"];
-  retry?: ModelCallOptions["retry"];
-  /** The model a call moves to once retries are exhausted on 429/5xx/overloaded (`--fallback`). */
-  fallback?: ModelCallOptions["fallback"];
-  now?: ModelCallOptions["now"];
-}
 
 /** How a task ended. The conversation has been extended and stays valid for the next request. */
 export interface TaskResult {

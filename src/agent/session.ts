@@ -8,6 +8,7 @@ import { join, relative } from "node:path";
 import type { FileSnapshot, FileTracker } from "../tools/tool.ts";
 import type { Conversation, Entry } from "./conversation.ts";
 import { TERN_DIR, ternDir } from "./tern_dir.ts";
+import { cleanToolOutput } from "./untrusted.ts";
 
 /** The format version written in each header; a reader refuses newer ones. */
 export const SESSION_FORMAT = 1;
@@ -53,6 +54,12 @@ export interface LoadedSession {
    * whoever continues the session appends them through the conversation, so the file holds them too.
    */
   added: number;
+}
+
+/** A tool result as the model may read it: a file written by hand or by an older tern is cleaned on load too. */
+function cleaned(entry: Entry): Entry {
+  if (entry?.kind !== "tool_result" || typeof entry.content !== "string") return entry;
+  return { ...entry, content: cleanToolOutput(entry.content).content };
 }
 
 /** A problem with a session file or id, in words for the user. */
@@ -205,7 +212,7 @@ export function parseSession(text: string, path: string, root: string): LoadedSe
   const files = new Map<string, FileSnapshot>();
   rows.slice(1).forEach((row, i) => {
     const line = parseLine(row) as Line | undefined;
-    if (line?.type === "entry") entries.push(line.entry);
+    if (line?.type === "entry") entries.push(cleaned(line.entry));
     else if (line?.type === "file") files.set(join(root, line.path), line.snapshot);
     else {repairs.push(
         i === rows.length - 2 ? "ignored a torn last line" : `skipped unreadable line ${i + 2}`,

@@ -1,43 +1,53 @@
 /**
- * One answer's tool calls: each is validated and inspected, approved when it must be, scheduled (reads
- * together, writes and commands alone, in the model's order), and given exactly one result in the log, also
- * when the turn is cancelled or a tool says the task cannot go on.
+ * One answer's tool calls, in one straight line each: validated, inspected (the tool's dry run and plan),
+ * approved when it must be, run with that plan, and settled: exactly one result in the log, also when the
+ * turn is cancelled or a tool says the task cannot go on. Reads run together, writes and commands alone, in
+ * the model's order.
  */
 import type { ToolCall } from "../llm/types.ts";
-import { type CallContext, inspectPrepared, type PreparedCall, runPrepared } from "../tools/registry.ts";
-import { type CallInspection, FatalToolError, type ToolResult } from "../tools/tool.ts";
+import {
+  type CallContext,
+  errorResult,
+  type InspectedCall,
+  inspectPrepared,
+  runPrepared,
+} from "../tools/registry.ts";
+import { FatalToolError, TAIL_LINES, type ToolResult, type ToolUpdate } from "../tools/tool.ts";
 import type { Conversation } from "./conversation.ts";
-import type { LoopOptions } from "./loop.ts";
+import type { LoopOptions } from "./loop_options.ts";
 import { MAX_CALLS_PER_TURN, overCapText } from "./protocol.ts";
 import type { StepCall } from "./runaway.ts";
 import { scheduleCalls } from "./scheduler.ts";
-import { countHidden } from "./untrusted.ts";
+import { cleanToolOutput, stripControls } from "./untrusted.ts";
 
 const CANCELLED = "cancelled by the user";
 
 /** Gives each call past MAX_CALLS_PER_TURN its error result, so every call of the answer has one. */
 export function refuseOverCap(calls: ToolCall[], conversation: Conversation, options: LoopOptions): void {
   for (const call of calls.slice(MAX_CALLS_PER_TURN)) {
-    const content = overCapText(calls.length);
-    const { id, name } = call;
-    options.onEvent({ type: "tool_call", id, name, arguments: call.arguments });
-    options.onEvent({ type: "tool_result", id, name, content, isError: true, errorKind: "refused" });
-    conversation.append({
-      kind: "tool_result",
-      callId: id,
-      name,
-      content,
-      isError: true,
-      errorKind: "refused",
-    });
+    options.onEvent({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
+    settle(call, errorResult(overCapText(calls.length), "refused"), conversation, options);
   }
+}
+
+/**
+ * Writes a call's result, the one place that does: its output cleaned once (escape sequences and hidden
+ * characters removed; the human is told how many hidden ones), then its event and its log entry, alike.
+ */
+function settle(call: ToolCall, result: ToolResult, conversation: Conversation, options: LoopOptions): void {
+  const { content, hidden } = cleanToolOutput(result.content);
+  const details = hidden === 0 ? result.details : { ...result.details, hiddenCharacters: hidden };
+  const isError = result.error !== undefined;
+  const fields = { name: call.name, content, isError, errorKind: result.error?.kind, details };
+  options.onEvent({ type: "tool_result", id: call.id, ...fields });
+  conversation.append({ kind: "tool_result", callId: call.id, ...fields });
 }
 
 /** A call's outcome: its result, and whether it really ran (denied and refused calls did not). */
 type CallOutcome = ToolResult & { executed: boolean };
 
-/** A prepared call with its inspection (or the error result that replaces running it). */
-type Checked = { call: ToolCall; prepared?: PreparedCall; inspection?: CallInspection; result?: ToolResult };
+/** A call after validation and its dry run: ready to run, or the error result that replaces running it. */
+type Checked = { call: ToolCall; inspected?: InspectedCall; result?: ToolResult };
 
 /**
  * Runs one turn's calls through the scheduler (reads up to 4 at once, writes and commands alone, in the
@@ -50,123 +60,133 @@ export async function runToolCalls(
   conversation: Conversation,
   options: LoopOptions,
 ): Promise<{ step: StepCall[]; cancelled: boolean; fatal?: FatalToolError }> {
-  const stop = new AbortController();
-  const ctx: CallContext = { root: options.root, signal: AbortSignal.any([options.signal, stop.signal]) };
-  let fatal: FatalToolError | undefined;
-  const step: StepCall[] = [];
-  const announced = new Set<number>();
-  // Each call is inspected once, just before the scheduler places it: after every earlier write has run,
-  // so a write's preview shows what it will change now.
-  const checked: Checked[] = [];
-  const announce = (index: number) => {
-    if (announced.has(index)) return;
-    announced.add(index);
-    const call = calls[index];
-    const inspection = checked[index]?.inspection;
-    options.onEvent({
-      type: "tool_call",
-      id: call.id,
-      name: call.name,
-      arguments: call.arguments,
-      summary: inspection?.summary,
-    });
-  };
-  const onFatal = (error: FatalToolError): CallOutcome => {
-    fatal ??= error;
-    // Stopped a moment later, so this call reports the reason rather than being abandoned as cancelled.
-    setTimeout(() => stop.abort(), 0);
-    return { content: `tern stopped: ${error.message}`, error: { kind: "internal" }, executed: false };
-  };
-  const notRun = (): CallOutcome => {
-    const content = fatal ? `not run: tern stopped (${fatal.message})` : CANCELLED;
-    return { content, error: { kind: "cancelled" }, executed: false };
-  };
+  const turn = new TurnCalls(calls, conversation, options);
   await scheduleCalls<ToolCall, CallOutcome>(calls, {
-    isReadOnly: async (call, index) => {
-      if (fatal) return false;
-      try {
-        checked[index] = await check(call, options, ctx);
-      } catch (error) {
-        if (!(error instanceof FatalToolError)) throw error;
-        checked[index] = { call, result: onFatal(error) };
-      }
-      return checked[index].inspection?.effect === "read";
-    },
-    run: async (_call, index) => {
-      if (fatal) return notRun();
-      try {
-        return await runOneCall(checked[index], options, ctx, () => stop.abort(), () => announce(index));
-      } catch (error) {
-        if (error instanceof FatalToolError) return onFatal(error);
-        throw error;
-      }
-    },
-    cancelled: notRun,
-    onSettled: (settled, call, index) => {
-      announce(index);
-      const hidden = countHidden(settled.content);
-      // Text that hides itself from a reader is removed for the model; the human is told how much.
-      const result = hidden === 0
-        ? settled
-        : { ...settled, details: { ...settled.details, hiddenCharacters: hidden } };
-      const isError = result.error !== undefined;
-      options.onEvent({
-        type: "tool_result",
-        id: call.id,
-        name: call.name,
-        content: result.content,
-        isError,
-        errorKind: result.error?.kind,
-        details: result.details,
-      });
-      conversation.append({
-        kind: "tool_result",
-        callId: call.id,
-        name: call.name,
-        content: result.content,
-        isError,
-        errorKind: result.error?.kind,
-        details: result.details,
-      });
-      step.push({ ...call, isError, errorKind: result.error?.kind, executed: result.executed });
-    },
-    signal: ctx.signal,
+    isReadOnly: (_call, index) => turn.inspect(index),
+    run: (_call, index) => turn.run(index),
+    cancelled: () => turn.notRun(),
+    onSettled: (outcome, _call, index) => turn.settle(outcome, index),
+    signal: turn.ctx.signal,
   });
+  const { step, ctx, fatal } = turn;
   return { step, cancelled: ctx.signal.aborted && fatal === undefined, fatal };
 }
 
+/**
+ * One turn's calls on their way through the scheduler. Each is inspected once, just before the scheduler
+ * places it: after every earlier write has run, so a write's preview shows what it will change now.
+ */
+class TurnCalls {
+  readonly step: StepCall[] = [];
+  readonly ctx: CallContext;
+  fatal?: FatalToolError;
+  readonly #stop = new AbortController();
+  readonly #checked: Checked[] = [];
+  readonly #announced = new Set<number>();
+
+  constructor(
+    readonly calls: ToolCall[],
+    readonly conversation: Conversation,
+    readonly options: LoopOptions,
+  ) {
+    this.ctx = { root: options.root, signal: AbortSignal.any([options.signal, this.#stop.signal]) };
+  }
+
+  /** Validates and inspects call `index`; says whether it only reads (and may run beside other reads). */
+  async inspect(index: number): Promise<boolean> {
+    if (this.fatal) return false;
+    const call = this.calls[index];
+    try {
+      this.#checked[index] = await inspectCall(call, this.options, this.ctx);
+    } catch (error) {
+      if (!(error instanceof FatalToolError)) throw error;
+      this.#checked[index] = { call, result: this.#onFatal(error) };
+    }
+    return this.#checked[index].inspected?.inspection.effect === "read";
+  }
+
+  async run(index: number): Promise<CallOutcome> {
+    if (this.fatal) return this.notRun();
+    this.#announce(index);
+    try {
+      return await runOneCall(this.#checked[index], this.options, this.ctx, () => this.#stop.abort());
+    } catch (error) {
+      if (error instanceof FatalToolError) return this.#onFatal(error);
+      throw error;
+    }
+  }
+
+  /** The outcome of a call that will not run: the turn was cancelled, or tern stopped. */
+  notRun(): CallOutcome {
+    const content = this.fatal ? `not run: tern stopped (${this.fatal.message})` : CANCELLED;
+    return { content, error: { kind: "cancelled" }, executed: false };
+  }
+
+  settle(outcome: CallOutcome, index: number): void {
+    this.#announce(index);
+    const call = this.calls[index];
+    settle(call, outcome, this.conversation, this.options);
+    const { error, executed } = outcome;
+    this.step.push({ ...call, isError: error !== undefined, errorKind: error?.kind, executed });
+  }
+
+  #announce(index: number): void {
+    if (this.#announced.has(index)) return;
+    this.#announced.add(index);
+    const { id, name, arguments: args } = this.calls[index];
+    const summary = this.#checked[index]?.inspected?.inspection.summary;
+    this.options.onEvent({ type: "tool_call", id, name, arguments: args, summary });
+  }
+
+  #onFatal(error: FatalToolError): CallOutcome {
+    this.fatal ??= error;
+    // Stopped a moment later, so this call reports the reason rather than being abandoned as cancelled.
+    setTimeout(() => this.#stop.abort(), 0);
+    return { content: `tern stopped: ${error.message}`, error: { kind: "internal" }, executed: false };
+  }
+}
+
 /** Validates and inspects a call; a call that cannot run gets its error result instead. */
-async function check(call: ToolCall, options: LoopOptions, ctx: CallContext): Promise<Checked> {
+async function inspectCall(call: ToolCall, options: LoopOptions, ctx: CallContext): Promise<Checked> {
   const prepared = options.registry.prepare(call);
   if (!("tool" in prepared)) return { call, result: prepared };
   const inspected = await inspectPrepared(prepared, ctx);
-  return "effect" in inspected ? { call, prepared, inspection: inspected } : { call, result: inspected };
+  return "inspection" in inspected ? { call, inspected } : { call, result: inspected };
 }
 
+/** Asks approval when the call needs it, then runs it with its plan, its progress sent as tool_update. */
 async function runOneCall(
   checked: Checked,
   options: LoopOptions,
   ctx: CallContext,
   abortTurn: () => void,
-  announce: () => void,
 ): Promise<CallOutcome> {
-  announce();
   // Bad arguments and failed dry runs count as executed: a model stuck on them is noticed.
   if (checked.result) return { ...checked.result, executed: checked.result.error?.kind !== "internal" };
-  const inspection = checked.inspection!;
+  const inspected = checked.inspected!;
+  const { inspection } = inspected;
   if (inspection.effect !== "read") {
     const decision = await options.approve({ call: checked.call, inspection });
     if (!decision.allow && decision.abort) abortTurn();
     if (!decision.allow) return { content: decision.reason, error: { kind: "denied" }, executed: false };
     if (ctx.signal.aborted) return { content: CANCELLED, error: { kind: "cancelled" }, executed: false };
   }
-  options.onEvent({
-    type: "tool_start",
-    id: checked.call.id,
-    name: checked.call.name,
-    effect: inspection.effect,
+  const { id, name } = checked.call;
+  options.onEvent({ type: "tool_start", id, name, effect: inspection.effect });
+  let running = true;
+  // Progress is for the human, cleaned like results, and only between the call's start and its result.
+  const onUpdate = (update: ToolUpdate) => {
+    if (!running) return;
+    options.onEvent({
+      type: "tool_update",
+      id,
+      name,
+      tail: update.tail.slice(-TAIL_LINES).map(stripControls),
+    });
+  };
+  const result = await runPrepared(inspected, { ...ctx, onUpdate }).finally(() => {
+    running = false;
   });
-  const result = await runPrepared(checked.prepared!, ctx);
   // What a cancelled tool produced before it stopped is still worth showing the model next turn.
   if (options.signal.aborted) {
     return {

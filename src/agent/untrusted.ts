@@ -7,8 +7,8 @@ export const TOOL_RESULT_NOTICE =
 
 /**
  * Matches the "<" of anything that would read as a tool_result tag, opening or closing, in any case, even
- * with invisible format characters (zero-width space, joiners, BOM) slipped between its letters: those are
- * stripped later, which would otherwise turn "<\u200Btool_result" back into a live tag.
+ * with invisible format characters (zero-width space, joiners, BOM) slipped between its letters: a reader
+ * that drops them would otherwise see "<\u200Btool_result" as a live tag.
  */
 const FAKE_TAG = new RegExp(
   "<(?=\\p{Cf}*(?:\\/\\p{Cf}*)?" + [..."tool_result"].join("\\p{Cf}*") + ")",
@@ -40,14 +40,19 @@ const ANSI = new RegExp(
 const INVISIBLE =
   /[\u00AD\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 
-/** How many invisible characters (zero-width, bidi, tag characters) `content` holds: the human is told. */
-export function countHidden(content: string): number {
-  return content.match(INVISIBLE)?.length ?? 0;
-}
-
 /** Removes terminal escape sequences and invisible format characters; the visible text is unchanged. */
 export function stripControls(content: string): string {
   return content.replace(ANSI, "").replace(INVISIBLE, "");
+}
+
+/**
+ * A tool's output cleaned once, when its result is settled: escape sequences and invisible characters
+ * (zero-width, bidi, tag characters) removed, and how many invisible ones there were, for the human. The
+ * log, every event and the model then hold the same text.
+ */
+export function cleanToolOutput(content: string): { content: string; hidden: number } {
+  const visible = content.replace(ANSI, "");
+  return { content: visible.replace(INVISIBLE, ""), hidden: visible.match(INVISIBLE)?.length ?? 0 };
 }
 
 /**
@@ -95,11 +100,11 @@ export function neutralise(content: string): string {
  * later request repeats them), `<tool_result status="error">` on a
  * failed call so the model can tell an error from a success. No other attributes: the call id already pairs
  * a result with its call, and the system prompt (TOOL_RESULT_NOTICE) says once what the tags mean, so each
- * result carries no repeated boilerplate. Escape sequences and invisible characters are stripped first, then
- * fake tags neutralised (in that order, so a stripped character cannot turn a neutralised tag back into a
- * live one).
+ * result carries no repeated boilerplate. `content` was cleaned when its result was settled
+ * (cleanToolOutput); fake tags are neutralised here, after it, so no removed character can turn a
+ * neutralised tag back into a live one.
  */
 export function wrapToolResult(content: string, options: { error?: boolean } = {}): string {
   const open = options.error ? '<tool_result status="error">' : "<tool_result>";
-  return `${open}${neutralise(stripControls(content))}</tool_result>`;
+  return `${open}${neutralise(content)}</tool_result>`;
 }

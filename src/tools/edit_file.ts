@@ -221,7 +221,7 @@ function applyAll(file: TextFile, edits: EditSpec[]): Applied {
 }
 
 /** A dry run of the whole edit: every check the write makes, and the bytes it would write. */
-interface Plan extends Applied {
+export interface EditPlan extends Applied {
   file: TextFile;
   data: Uint8Array;
 }
@@ -235,8 +235,8 @@ async function plan(
   args: EditFileArgs,
   ctx: ToolContext,
   files?: FileTracker,
-  previous?: Plan,
-): Promise<Plan> {
+  previous?: EditPlan,
+): Promise<EditPlan> {
   const edits = editsOf(args);
   checkShape(edits);
   const file = await readTextFile(ctx.root, args.path);
@@ -264,26 +264,24 @@ export interface EditFileOptions {
   files?: FileTracker;
 }
 
-/** Builds the edit_file tool; its preview is a dry run of the very edit it will write. */
-export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFileArgs> {
+/**
+ * Builds the edit_file tool; its preview is a dry run of the very edit it will write, and that dry run is its
+ * plan: `run` writes it when the file is unchanged, and plans again (or refuses a stale file) when not.
+ */
+export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFileArgs, EditPlan> {
   const { files } = options;
-  // The dry run of each call, by its arguments, until the call runs (one conversation's tools: small).
-  const dryRuns = new Map<string, Plan>();
-  const inspect = async (args: EditFileArgs, ctx: ToolContext): Promise<CallInspection> => {
+  const inspect = async (
+    args: EditFileArgs,
+    ctx: ToolContext,
+  ): Promise<CallInspection & { plan: EditPlan }> => {
     const planned = await plan(args, ctx, files);
-    dryRuns.set(JSON.stringify(args), planned);
-    // A denied call never runs: keep only the latest few dry runs (each holds a copy of its file).
-    for (const key of dryRuns.keys()) if (dryRuns.size > 4) dryRuns.delete(key);
     const { file, text } = planned;
     const preview = { kind: "diff" as const, path: file.rel, before: file.text, after: text, created: false };
-    return { effect: "write", paths: [file.rel], summary: file.rel, preview };
+    return { effect: "write", paths: [file.rel], summary: file.rel, preview, plan: planned };
   };
-  const run = async (args: EditFileArgs, ctx: ToolContext): Promise<ToolResult> => {
+  const run = async (args: EditFileArgs, ctx: ToolContext, previous?: EditPlan): Promise<ToolResult> => {
     checkShape(editsOf(args));
     const { real } = await resolveForRead(ctx.root, args.path);
-    const key = JSON.stringify(args);
-    const previous = dryRuns.get(key);
-    dryRuns.delete(key);
     return await withFileLock(real, async () => {
       const { file, data, summary, added, removed } = await plan(args, ctx, files, previous);
       const mode = file.info.mode === null ? undefined : file.info.mode & 0o7777;

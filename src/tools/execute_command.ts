@@ -7,11 +7,11 @@
 import { deniedReason } from "./shell/deny_list.ts";
 import { destructiveReason } from "./shell/destructive.ts";
 import { guardedPaths } from "./shell/guarded_paths.ts";
-import { Redactor } from "./shell/redact.ts";
-import { childEnv, SECRET_NAME } from "./shell/child_env.ts";
 import { type Finished, runInGroup } from "./shell/process_group.ts";
 import { confinedArgv, detectBubblewrap, type SandboxDetector } from "./shell/sandbox.ts";
-import { HeadTail, MAX_OUTPUT_CHARS, truncateMiddle } from "./_truncate.ts";
+import { CommandOutput, MAX_SPILL_CHARS } from "./shell/command_output.ts";
+import { childEnv, SECRET_NAME } from "./shell/child_env.ts";
+import { MAX_OUTPUT_CHARS, truncateMiddle } from "./_truncate.ts";
 import type { SandboxMode } from "../config/settings.ts";
 import {
   type CallInspection,
@@ -28,9 +28,6 @@ export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Longest timeout the model may ask for, in milliseconds. */
 export const MAX_TIMEOUT_MS = 600_000;
-
-/** Characters of output kept for the spill file at most (its first and last halves); the rest is counted. */
-export const MAX_SPILL_CHARS = 2 * 1024 * 1024;
 
 /**
  * Bytes of output after which a command is killed (8× the spill capture): past it nothing more is kept,
@@ -66,35 +63,6 @@ const parameters = {
 /** Arguments of execute_command, as validated against its schema. */
 export type ExecuteCommandArgs = { command: string; timeout_ms?: number; network?: boolean };
 
-/**
- * The command's output in bounded memory, redacted before anything is cut: the view for the model
- * (MAX_OUTPUT_CHARS) and a larger capture for the spill file (MAX_SPILL_CHARS), both head + tail.
- */
-class Output {
-  readonly view = new HeadTail(MAX_OUTPUT_CHARS);
-  readonly full = new HeadTail(MAX_SPILL_CHARS);
-  total = 0;
-  readonly #redactor: Redactor;
-
-  constructor(secrets: string[]) {
-    this.#redactor = new Redactor(secrets);
-  }
-
-  push(text: string): void {
-    this.#add(this.#redactor.push(text));
-  }
-
-  end(): void {
-    this.#add(this.#redactor.flush());
-  }
-
-  #add(text: string): void {
-    this.total += text.length;
-    this.view.push(text);
-    this.full.push(text);
-  }
-}
-
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
 }
@@ -111,7 +79,10 @@ function sandboxRequired(reason: string): string {
 }
 
 /** Saves the full output when the view had to cut it; says where (or why it could not), and the path. */
-async function spillNote(output: Output, ctx: ToolContext): Promise<{ note: string; savedAs?: string }> {
+async function spillNote(
+  output: CommandOutput,
+  ctx: ToolContext,
+): Promise<{ note: string; savedAs?: string }> {
   if (output.total <= MAX_OUTPUT_CHARS) return { note: "" };
   const cut = output.total > MAX_SPILL_CHARS;
   try {
@@ -159,7 +130,7 @@ function aftermath(run: Finished): { note: string; details: ToolDetails } {
 }
 
 async function report(
-  run: Finished & { output: Output; durationMs: number },
+  run: Finished & { output: CommandOutput; durationMs: number },
   context: { ctx: ToolContext; timeoutMs: number; sandbox?: { network: boolean } },
 ): Promise<ToolResult> {
   const shown = run.output.view.toString();
@@ -210,15 +181,24 @@ export interface ExecuteCommandOptions {
   detect?: SandboxDetector;
 }
 
+/** How a call runs on this machine: decided by `inspect` (deny-list, sandbox probe), handed to `run`. */
+export interface CommandPlan {
+  sandboxed: boolean;
+  network: boolean;
+  userNamespace?: boolean;
+}
+
 /** Builds execute_command with its sandbox mode and the secrets to redact. */
-export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): Tool<ExecuteCommandArgs> {
+export function createExecuteCommandTool(
+  options: ExecuteCommandOptions = {},
+): Tool<ExecuteCommandArgs, CommandPlan> {
   const detect = options.detect ?? detectBubblewrap;
   const mode = options.sandbox ?? "auto";
   const fromEnv = Object.entries(Deno.env.toObject()).filter(([name]) => SECRET_NAME.test(name));
   const secrets = [...(options.secrets ?? []), ...fromEnv.map(([, value]) => value)];
 
   /** Whether this call may run here and how: refused by the deny-list, or confined (or not). */
-  const plan = async (args: ExecuteCommandArgs) => {
+  const plan = async (args: ExecuteCommandArgs): Promise<CommandPlan> => {
     const denied = deniedReason(args.command);
     if (denied) throw new ToolError(refusal(denied), "refused");
     const probe = mode === "off" ? undefined : await detect();
@@ -230,55 +210,62 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
     };
   };
 
-  const inspect = async (args: ExecuteCommandArgs): Promise<CallInspection> => {
-    const { sandboxed, network } = await plan(args);
-    const firstLine = args.command.trim().split("\n")[0];
+  const inspect = async (args: ExecuteCommandArgs): Promise<CallInspection & { plan: CommandPlan }> => {
+    const planned = await plan(args);
     const destructive = destructiveReason(args.command);
     return {
-      effect: network ? "network" : "exec",
+      effect: planned.network ? "network" : "exec",
       paths: [],
-      sandboxed,
+      sandboxed: planned.sandboxed,
       ...(destructive && { destructive }),
-      summary: firstLine,
+      summary: args.command.trim().split("\n")[0],
       preview: { kind: "command", command: args.command },
+      plan: planned,
     };
   };
 
-  const run = async (args: ExecuteCommandArgs, ctx: ToolContext): Promise<ToolResult> => {
+  const run = async (
+    args: ExecuteCommandArgs,
+    ctx: ToolContext,
+    planned?: CommandPlan,
+  ): Promise<ToolResult> => {
     if (ctx.signal.aborted) {
       return { content: "Cancelled before the command started.", error: { kind: "cancelled" } };
     }
-    const { sandboxed, network, userNamespace } = await plan(args);
-    const env = childEnv({ sandboxed });
-    const shell = ["bash", "-c", args.command];
-    // The one protected list: read-only inside the sandbox, and not to be created there either.
-    const guarded = sandboxed ? await guardedPaths(ctx.root) : undefined;
-    const confined = { root: ctx.root, home: env.HOME, path: env.PATH, network, userNamespace };
-    const argv = guarded ? confinedArgv({ ...confined, ...guarded }, shell) : shell;
-    const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
-    const output = new Output(secrets);
-    const started = performance.now();
-    const finished = await runInGroup(argv, {
-      cwd: ctx.root,
-      env,
-      signal: ctx.signal,
-      timeoutMs,
-      sink: output,
-      maxOutputBytes: MAX_OUTPUT_BYTES,
-    });
-    const durationMs = Math.round(performance.now() - started);
-    await guarded?.cleanUp();
-    return report({ ...finished, output, durationMs }, {
-      ctx,
-      timeoutMs,
-      sandbox: sandboxed ? { network } : undefined,
-    });
+    return await runCommand(args, ctx, { plan: planned ?? await plan(args), secrets });
   };
-  return {
-    name: "execute_command",
-    description,
-    parameters,
-    inspect,
-    run,
-  };
+  return { name: "execute_command", description, parameters, inspect, run };
+}
+
+/**
+ * Runs the planned command in its process group, confined when planned so; its output streams into the
+ * model's view, the spill capture and (when someone listens) the live tail of `ctx.onUpdate`.
+ */
+async function runCommand(
+  args: ExecuteCommandArgs,
+  ctx: ToolContext,
+  setup: { plan: CommandPlan; secrets: string[] },
+): Promise<ToolResult> {
+  const { sandboxed, network, userNamespace } = setup.plan;
+  const env = childEnv({ sandboxed });
+  const shell = ["bash", "-c", args.command];
+  // The one protected list: read-only inside the sandbox, and not to be created there either.
+  const guarded = sandboxed ? await guardedPaths(ctx.root) : undefined;
+  const confined = { root: ctx.root, home: env.HOME, path: env.PATH, network, userNamespace };
+  const argv = guarded ? confinedArgv({ ...confined, ...guarded }, shell) : shell;
+  const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const output = new CommandOutput(setup.secrets, ctx.onUpdate);
+  const started = performance.now();
+  const finished = await runInGroup(argv, {
+    cwd: ctx.root,
+    env,
+    signal: ctx.signal,
+    timeoutMs,
+    sink: output,
+    maxOutputBytes: MAX_OUTPUT_BYTES,
+  }).finally(() => output.stop());
+  const durationMs = Math.round(performance.now() - started);
+  await guarded?.cleanUp();
+  const sandbox = sandboxed ? { network } : undefined;
+  return report({ ...finished, output, durationMs }, { ctx, timeoutMs, sandbox });
 }

@@ -38,6 +38,15 @@ export interface PreparedCall {
   args: Record<string, unknown>;
 }
 
+/**
+ * A call after its dry run: the facts approval and the UI read, and the tool's plan, which only the tool reads
+ * (`runPrepared` hands it back to the tool's `run`).
+ */
+export interface InspectedCall extends PreparedCall {
+  inspection: CallInspection;
+  plan?: unknown;
+}
+
 /** The context a registry call needs: the tool's context minus `spill`, which is bound to the tool here. */
 export type CallContext = Omit<ToolContext, "spill">;
 
@@ -46,31 +55,39 @@ function contextFor(tool: Tool, ctx: CallContext): ToolContext {
 }
 
 /**
- * Inspects a prepared call: its facts, or (when a dry run shows it cannot succeed) the error result the
- * model should read. Throws FatalToolError when the task cannot go on.
+ * Inspects a prepared call: its facts and plan, or (when a dry run shows it cannot succeed) the error result
+ * the model should read. Throws FatalToolError when the task cannot go on.
  */
 export async function inspectPrepared(
   prepared: PreparedCall,
   ctx: CallContext,
-): Promise<CallInspection | ToolResult> {
+): Promise<InspectedCall | ToolResult> {
   try {
-    return await prepared.tool.inspect(prepared.args, contextFor(prepared.tool, ctx));
+    const { plan, ...inspection } = await prepared.tool.inspect(
+      prepared.args,
+      contextFor(prepared.tool, ctx),
+    );
+    return { ...prepared, inspection, ...(plan !== undefined && { plan }) };
   } catch (error) {
     return await failure(error, prepared.tool, ctx.root);
   }
 }
 
 /**
- * Runs a prepared call. A tool's failure becomes an error result with its kind, without a stack trace;
- * FatalToolError (and a bug in tern: TypeError, RangeError, ReferenceError) is thrown on. Every result
- * over SPILL_THRESHOLD characters is saved in full under .tern/tool-outputs/ and the model gets its head and
- * tail with the file's path (the one truncation policy, applied here for every tool).
+ * Runs a prepared call, with the plan of its inspection when it was inspected. A tool's failure becomes an
+ * error result with its kind, without a stack trace; FatalToolError (and a bug in tern: TypeError,
+ * RangeError, ReferenceError) is thrown on. Every result over SPILL_THRESHOLD characters is saved in full
+ * under .tern/tool-outputs/ and the model gets its head and tail with the file's path (the one truncation
+ * policy, applied here for every tool).
  */
-export async function runPrepared(prepared: PreparedCall, ctx: CallContext): Promise<ToolResult> {
-  const { tool, args } = prepared;
+export async function runPrepared(
+  call: PreparedCall & { plan?: unknown },
+  ctx: CallContext,
+): Promise<ToolResult> {
+  const { tool, args, plan } = call;
   let result: ToolResult;
   try {
-    const returned = await tool.run(args, contextFor(tool, ctx));
+    const returned = await tool.run(args, contextFor(tool, ctx), plan);
     result = typeof returned === "string" ? { content: returned } : returned;
   } catch (error) {
     result = await failure(error, tool, ctx.root);

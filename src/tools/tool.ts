@@ -18,7 +18,17 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Saves a long text in full under .tern/tool-outputs/ and returns its path relative to the root. */
   spill(text: string): Promise<string>;
+  /** Reports progress while the call runs, for the human only (never the model); absent = nobody listens. */
+  onUpdate?(update: ToolUpdate): void;
 }
+
+/** Progress of a running call: the last lines of its output so far (at most TAIL_LINES). */
+export interface ToolUpdate {
+  tail: string[];
+}
+
+/** Lines of output a progress update carries at most. */
+export const TAIL_LINES = 5;
 
 /**
  * How one call affects the world, for approval and scheduling: `read` runs beside other reads; `write`
@@ -81,8 +91,12 @@ export interface ToolResult {
   error?: { kind: ToolErrorKind };
 }
 
-/** A tool the model can call. `inspect` and `run` receive arguments already validated against `parameters`. */
-export interface Tool<A = Record<string, unknown>> {
+/**
+ * A tool the model can call. `inspect` and `run` receive arguments already validated against `parameters`.
+ * `P` is the tool's own dry run (its plan): `inspect` may return one, and `run` receives it back for the same
+ * call, so the change that was previewed and approved is the change that runs.
+ */
+export interface Tool<A = Record<string, unknown>, P = unknown> {
   name: string;
   description: string;
   /**
@@ -94,11 +108,14 @@ export interface Tool<A = Record<string, unknown>> {
   parameters: Record<string, unknown>;
   /**
    * The call's facts before it runs. Throw ToolError when a dry run shows the call cannot succeed (nobody
-   * should approve it); the model then reads why.
+   * should approve it); the model then reads why. `plan` never reaches approval or the UI.
    */
-  inspect(args: A, ctx: ToolContext): Promise<CallInspection>;
-  /** Throw ToolError for a failure the model should read, FatalToolError to end the task. */
-  run(args: A, ctx: ToolContext): Promise<string | ToolResult>;
+  inspect(args: A, ctx: ToolContext): Promise<CallInspection & { plan?: P }>;
+  /**
+   * Runs the call; `plan` is what this call's `inspect` returned (absent when it was not inspected, or planned
+   * nothing). Throw ToolError for a failure the model should read, FatalToolError to end the task.
+   */
+  run(args: A, ctx: ToolContext, plan?: P): Promise<string | ToolResult>;
 }
 
 /**

@@ -1,5 +1,5 @@
 /** Shared pieces of the agent-loop tests: small fake tools and loop options against the fake model server. */
-import type { LoopOptions } from "../../src/agent/loop.ts";
+import type { LoopOptions } from "../../src/agent/loop_options.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { createApprovalGate } from "../../src/agent/approval.ts";
 import { createClient } from "../../src/llm/client.ts";

@@ -5,7 +5,11 @@ import { createApprovalGate } from "../../src/agent/approval.ts";
 import type { Message } from "../../src/llm/types.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
 import type { Tool } from "../../src/tools/tool.ts";
+import { builtinTools } from "../../src/tools/builtin.ts";
+import { createFileTracker } from "../../src/fs/file_tracker.ts";
+import { join } from "node:path";
 import { startFakeModel } from "../support/fake_model_server.ts";
+import { tempProject } from "../support/temp_project.ts";
 import { echoTool, loopOptions, system, writeCalls, writeTool } from "./_loop_fixtures.ts";
 
 Deno.test("runTask() does not run a denied write and tells the model why", async () => {
@@ -139,4 +143,38 @@ Deno.test("runTask() hands the approval gate each call's own inspection, and ask
     ["run_it", { effect: "network", paths: [], sandboxed: false, summary: "curl x" }],
     ["write_note", { effect: "write", paths: ["notes.txt"], summary: "x" }],
   ]);
+});
+
+Deno.test("runTask() writes the edit the human approved, and refuses one whose file changed before it ran", async () => {
+  await using project = await tempProject({ "a.txt": "one\n", "b.txt": "two\n" });
+  const read = (path: string) => ({ name: "read_file", arguments: JSON.stringify({ path }) });
+  const edit = (path: string, old_text: string) => ({
+    name: "edit_file",
+    arguments: JSON.stringify({ path, old_text, new_text: "EDITED" }),
+  });
+  await using model = await startFakeModel([
+    { toolCalls: [read("a.txt"), read("b.txt"), edit("a.txt", "one"), edit("b.txt", "two")] },
+    { text: "Done." },
+  ]);
+  const approved: string[] = [];
+  const opts = loopOptions(model, {
+    registry: createRegistry(builtinTools({ files: createFileTracker() })),
+    root: project.root,
+    approve: async (request) => {
+      const preview = request.inspection.preview;
+      if (preview?.kind === "diff") approved.push(preview.after);
+      // Another process changes b.txt while the human looks at its preview.
+      if (preview?.kind === "diff" && preview.path === "b.txt") {
+        await Deno.writeTextFile(join(project.root, "b.txt"), "two, changed elsewhere\n");
+      }
+      return { allow: true };
+    },
+  });
+  await runTask(system(), "edit both", opts);
+  assertEquals(approved, ["EDITED\n", "EDITED\n"]);
+  assertEquals(await Deno.readTextFile(join(project.root, "a.txt")), approved[0]);
+  assertEquals(await Deno.readTextFile(join(project.root, "b.txt")), "two, changed elsewhere\n");
+  const results = opts.events.flatMap((event) => event.type === "tool_result" ? [event] : []);
+  assertEquals(results.map((result) => result.errorKind), [undefined, undefined, undefined, "stale"]);
+  assertStringIncludes(results[3].content, "b.txt changed since you read it");
 });

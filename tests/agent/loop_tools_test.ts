@@ -3,7 +3,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../supp
 import { runTask } from "../../src/agent/loop.ts";
 import type { Message } from "../../src/llm/types.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
-import type { Tool } from "../../src/tools/tool.ts";
+import type { Tool, ToolUpdate } from "../../src/tools/tool.ts";
 import { systemPrompt } from "../../src/agent/prompt.ts";
 import { TOOL_RESULT_NOTICE } from "../../src/agent/untrusted.ts";
 import { Conversation } from "../../src/agent/conversation.ts";
@@ -120,18 +120,58 @@ Deno.test("runTask() applies ten edit_file calls on one file in one turn, each p
   previews.forEach((before, i) => assertEquals(before.includes(`DONE_${i - 1}`), i > 0, `preview ${i}`));
 });
 
-Deno.test("runTask() tells the human how many hidden characters it removed from a tool's output", async () => {
+Deno.test("runTask() removes hidden characters from a tool's output once, for log, events and model, and says how many", async () => {
   await using project = await tempProject({ "notes.md": "visible\u200B\u202Etext\u2066\n" });
   await using model = await startFakeModel([
     { toolCalls: [{ name: "read_file", arguments: '{"path":"notes.md"}' }] },
     { text: "Done." },
   ]);
   const opts = loopOptions(model, { registry: createRegistry(builtinTools()), root: project.root });
-  await runTask(system(), "read it", opts);
+  const history = system();
+  await runTask(history, "read it", opts);
   const result = opts.events.find((event) => event.type === "tool_result");
-  assertEquals(result?.type === "tool_result" && result.details?.hiddenCharacters, 3);
+  assert(result?.type === "tool_result");
+  assertEquals(result.details?.hiddenCharacters, 3);
+  // The event and the log hold the same cleaned text the model is sent.
+  assertStringIncludes(result.content, "visibletext");
+  const logged = history.entries.find((entry) => entry.kind === "tool_result");
+  assertEquals(logged?.kind === "tool_result" && logged.content, result.content);
   const sent = (model.requests[1].messages as { role: string; content: string }[]).find((m) =>
     m.role === "tool"
   );
   assertStringIncludes(sent!.content, "visibletext");
+});
+
+Deno.test("runTask() sends a tool's progress as tool_update events between its start and its result, cleaned", async () => {
+  let late: ((update: ToolUpdate) => void) | undefined;
+  const progressTool: Tool = {
+    name: "progress",
+    description: "Reports progress.",
+    parameters: { type: "object", properties: {} },
+    inspect: () => Promise.resolve({ effect: "exec", paths: [], summary: "" }),
+    run: (_args, ctx) => {
+      ctx.onUpdate?.({ tail: ["\x1b[32mstep 1\x1b[0m"] });
+      ctx.onUpdate?.({ tail: ["step 1", "step\u200B 2"] });
+      late = ctx.onUpdate;
+      return Promise.resolve("done");
+    },
+  };
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "progress", arguments: "{}" }] },
+    { text: "Done." },
+  ]);
+  const opts = loopOptions(model, { registry: createRegistry([progressTool]) });
+  await runTask(system(), "go", opts);
+  // A tool that reports after its result is not heard: the UI has already settled the call.
+  late!({ tail: ["too late"] });
+  const events = opts.events.filter((event) => event.type.startsWith("tool_"));
+  assertEquals(events.map((event) => event.type === "tool_update" ? event.tail : event.type), [
+    "tool_call",
+    "tool_start",
+    ["step 1"],
+    ["step 1", "step 2"],
+    "tool_result",
+  ]);
+  const id = events[0].type === "tool_call" ? events[0].id : "";
+  assertEquals(events[2], { type: "tool_update", id, name: "progress", tail: ["step 1"] });
 });

@@ -216,3 +216,28 @@ Deno.test("SessionWriter writes the whole session anew when a command removed .t
   assertEquals(warnings.length, 1);
   assertStringIncludes(warnings[0], "goes on unsaved");
 });
+
+Deno.test("parseSession() cleans a saved tool result of escapes and hidden characters, as a live one is", () => {
+  const header = JSON.stringify({ type: "session", version: 1, id: "x", startedAt: "", ...META });
+  const result = {
+    kind: "tool_result",
+    callId: "c1",
+    name: "read_file",
+    content: "A\x1b[2J\u200bB",
+    isError: false,
+  };
+  const rows = [
+    header,
+    JSON.stringify({ type: "entry", entry: { kind: "user", text: "go" } }),
+    JSON.stringify({ type: "entry", entry: CALL_STEP }),
+    JSON.stringify({ type: "entry", entry: result }),
+    JSON.stringify({
+      type: "entry",
+      entry: { ...result, callId: "c2", name: "execute_command", content: "ok" },
+    }),
+  ];
+  const loaded = parseSession(rows.join("\n"), "/p/.tern/sessions/x.jsonl", "/p");
+  const saved = loaded.entries.find((entry) => entry.kind === "tool_result" && entry.callId === "c1");
+  assertEquals(saved?.kind === "tool_result" && saved.content.includes("\x1b"), false);
+  assertEquals(saved?.kind === "tool_result" && saved.content.includes("\u200b"), false);
+});

@@ -1,10 +1,7 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
-import {
-  createExecuteCommandTool,
-  MAX_OUTPUT_BYTES,
-  MAX_SPILL_CHARS,
-} from "../../src/tools/execute_command.ts";
+import { createExecuteCommandTool, MAX_OUTPUT_BYTES } from "../../src/tools/execute_command.ts";
+import { MAX_SPILL_CHARS } from "../../src/tools/shell/command_output.ts";
 import { FatalToolError, type SandboxMode } from "../../src/tools/tool.ts";
 import {
   call,

@@ -197,7 +197,7 @@ Deno.test("runPrepared() ends the task when the project root vanished under a fa
   );
 });
 
-Deno.test("inspectPrepared() returns the tool's facts, or the error result of a refused dry run", async () => {
+Deno.test("inspectPrepared() returns the call with its tool's facts, or the error result of a refused dry run", async () => {
   await using ctx = await project();
   const picky: Tool = {
     ...echo,
@@ -213,15 +213,33 @@ Deno.test("inspectPrepared() returns the tool's facts, or the error result of a 
     if (!("tool" in prepared)) throw new Error("expected a prepared call");
     return prepared;
   };
-  assertEquals(await inspectPrepared(prepare("ok"), ctx), {
-    effect: "write",
-    paths: ["a.txt"],
-    summary: "a.txt",
+  const ok = prepare("ok");
+  assertEquals(await inspectPrepared(ok, ctx), {
+    ...ok,
+    inspection: { effect: "write", paths: ["a.txt"], summary: "a.txt" },
   });
   assertEquals(await inspectPrepared(prepare("no"), ctx), {
     content: "old_text was not found in a.txt",
     error: { kind: "no_match" },
   });
+});
+
+Deno.test("runPrepared() hands run() the plan of the call's own inspection, kept out of its facts", async () => {
+  await using ctx = await project();
+  const planner: Tool = {
+    ...echo,
+    name: "planner",
+    inspect: (args) =>
+      Promise.resolve({ effect: "write", paths: [], summary: "s", plan: { planned: `for ${args.text}` } }),
+    run: (_args, _ctx, plan) => Promise.resolve(`ran ${JSON.stringify(plan) ?? "without a plan"}`),
+  };
+  const prepared = createRegistry([planner]).prepare({ name: "planner", arguments: '{"text":"a"}' });
+  assert("tool" in prepared);
+  const inspected = await inspectPrepared(prepared, ctx);
+  assert("inspection" in inspected);
+  assertEquals(inspected.inspection, { effect: "write", paths: [], summary: "s" });
+  assertEquals((await runPrepared(inspected, ctx)).content, 'ran {"planned":"for a"}');
+  assertEquals((await runPrepared(prepared, ctx)).content, "ran without a plan");
 });
 
 Deno.test("runPrepared() keeps the root's absolute path out of error messages", async () => {

@@ -2,10 +2,9 @@
 import { styleText } from "node:util";
 import type { AgentEvent } from "../../agent/events.ts";
 import type { Usage } from "../../llm/types.ts";
-import type { ToolDetails } from "../../tools/tool.ts";
-import { formatDiffSummary } from "./diff_view.ts";
-import { terminalSafe } from "./terminal_safe.ts";
 import type { MarkdownOptions, MarkdownStream } from "./markdown.ts";
+import { callLine, type Paint, resultLine, tailLines } from "./tool_lines.ts";
+import { terminalSafe } from "./terminal_safe.ts";
 
 type Color = "gray" | "red" | "green" | "yellow" | "cyan" | "bold" | "dim";
 
@@ -57,6 +56,9 @@ export class Renderer {
   #lastResult?: { name: string; content: string; spilledTo?: string };
   /** Characters streamed since the model call began (the spinner's token estimate). */
   #streamed = 0;
+  /** Rows of a running call's live tail on screen, under its call line (erased before anything else prints). */
+  #tailRows = 0;
+  readonly #painter: Paint = (color, text) => this.#paint(color, text);
 
   constructor(sink: Sink, options: RenderOptions) {
     this.#sink = sink;
@@ -77,17 +79,17 @@ export class Renderer {
         if (this.#options.showText) this.#stream("text", event.text);
         break;
       case "tool_call":
-        this.#line(
-          `${this.#paint("cyan", "⏺")} ${this.#paint("bold", event.name)} ` +
-            terminalSafe(clip(event.summary ?? summarizeArgs(event.arguments), 80)),
-        );
+        this.#line(callLine(event, this.#painter));
         break;
       case "tool_start":
         if (event.effect === "exec" || event.effect === "network") this.#startSpinner("running");
         break;
+      case "tool_update":
+        this.#drawTail(event.tail);
+        break;
       case "tool_result":
         this.#lastResult = { name: event.name, content: event.content, spilledTo: event.details?.spilledTo };
-        this.#line(this.#resultLine(event));
+        this.#line(resultLine(event, this.#painter));
         break;
       case "usage":
         if (this.#options.showUsage !== false) {
@@ -154,40 +156,6 @@ export class Renderer {
     this.#stopSpinner();
   }
 
-  #resultLine(event: Extract<AgentEvent, { type: "tool_result" }>): string {
-    const status = event.isError ? this.#paint("red", "error") : this.#paint("green", "ok");
-    const details = event.details;
-    const diff = details?.diff;
-    const ran = details?.exitCode !== undefined || details?.timedOut;
-    // A change says what it did in its counts, a command its exit, a page its range; else the first line.
-    let first: string;
-    if (diff && !event.isError) {
-      first = `${diff.path}${diff.created ? " (new)" : ""}: ${formatDiffSummary(diff)}`;
-    } else if (ran) first = "";
-    else if (details?.shown && !event.isError) first = "";
-    else first = event.content.split("\n").find((line) => line.trim() !== "") ?? "";
-    const facts = resultFacts(details, ran ? outputLines(event.content) : undefined);
-    const head = first === "" ? "" : ` ${this.#paint("dim", terminalSafe(clip(first, 100)))}`;
-    const tail = facts === "" ? "" : first === "" ? ` ${facts}` : ` ${this.#paint("dim", `· ${facts}`)}`;
-    let line = `  ${this.#paint("dim", "⎿")} ${status}${head}${tail}`;
-    // A refusal says what to do about it (which flag, which rule): shown whole, never cut.
-    if (event.errorKind === "denied" && event.content.length > 100) {
-      line = `  ${this.#paint("dim", "⎿")} ${status} ${
-        this.#paint("yellow", terminalSafe(event.content.replace(/\s+/g, " ")))
-      }`;
-    }
-    // A failed command shows its last lines: usually the error that matters.
-    if (ran && event.isError) {
-      const last = event.content.split("\n").filter((l) =>
-        l.trim() !== "" && !/^\[(exit code|timed out)/.test(l)
-      );
-      for (const text of last.slice(-3)) {
-        line += `\n      ${this.#paint("dim", terminalSafe(clip(text, 110)))}`;
-      }
-    }
-    return line;
-  }
-
   #stream(mode: "reasoning" | "text", text: string): void {
     if (text === "") return;
     this.#streamed += text.length;
@@ -238,8 +206,29 @@ export class Renderer {
   }
 
   #write(text: string): void {
+    this.#eraseTail();
     this.#sink.write(text);
     this.#atLineStart = text.endsWith("\n");
+  }
+
+  /** A running call's last lines, dim under its call line and redrawn in place; terminals only. */
+  #drawTail(tail: string[]): void {
+    if (!this.#sink.isTerminal) return;
+    const spinner = this.#spinner;
+    this.#stopSpinner();
+    this.#eraseTail();
+    if (!this.#atLineStart) this.#write("\n");
+    const lines = tailLines(tail, this.#options.width?.() ?? 80, this.#painter);
+    this.#sink.write(lines.map((line) => `${line}\n`).join(""));
+    this.#tailRows = lines.length;
+    if (spinner) this.#startSpinner(spinner.label, spinner.started);
+  }
+
+  /** Removes the live tail: the cursor goes up over each of its rows, clearing it. */
+  #eraseTail(): void {
+    if (this.#tailRows === 0) return;
+    this.#sink.write("\x1b[1A\x1b[2K".repeat(this.#tailRows));
+    this.#tailRows = 0;
   }
 
   #paint(color: Color, text: string): string {
@@ -274,81 +263,6 @@ export class Renderer {
     this.#spinner = undefined;
     this.#sink.write("\r\x1b[2K");
   }
-}
-
-/**
- * A short, one-line view of a call's raw arguments, for calls whose tool gave no summary (bad arguments,
- * unknown tools): `key=value` pairs, each value cut, the whole cut to fit.
- */
-export function summarizeArgs(raw: string): string {
-  let shown: string;
-  try {
-    const args = JSON.parse(raw || "{}");
-    shown = typeof args === "object" && args !== null
-      ? Object.entries(args).map(([key, value]) => `${key}=${clip(JSON.stringify(value) ?? "", 24)}`).join(
-        " ",
-      )
-      : String(args);
-  } catch {
-    shown = raw;
-  }
-  return clip(shown.replace(/\s+/g, " ").trim(), 80);
-}
-
-function clip(text: string, max: number): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > max ? line.slice(0, max - 1) + "…" : line;
-}
-
-/** "lines" → "line", "entries" → "entry", "matches" → "match". */
-function singular(unit: string): string {
-  if (unit.endsWith("ies")) return `${unit.slice(0, -3)}y`;
-  if (/(ch|sh|x|s)es$/.test(unit)) return unit.slice(0, -2);
-  return unit.replace(/s$/, "");
-}
-
-/**
- * What a result's details add to its line: the page shown ("lines 1–200 of 812", or "812 lines" when whole;
- * "100+ matches" for a search stopped at its cap), exit code or timeout, time, a command's output size,
- * where the full output went.
- */
-export function resultFacts(details: ToolDetails | undefined, lines?: number): string {
-  if (!details) return "";
-  const facts: string[] = [];
-  if (details.shown) {
-    const { from, to, of, unit, more } = details.shown;
-    facts.push(
-      to < of || from > 1
-        ? `${unit} ${from}–${to} of ${of}`
-        : more
-        ? `${of}+ ${unit}`
-        : `${of} ${of === 1 ? singular(unit) : unit}`,
-    );
-  }
-  const seconds = details.durationMs !== undefined
-    ? `${(details.durationMs / 1000).toFixed(1)} s`
-    : undefined;
-  if (details.timedOut) facts.push(seconds ? `timed out after ${seconds}` : "timed out");
-  else if (details.exitCode !== undefined) facts.push(`exit ${details.exitCode}`);
-  if (seconds && !details.timedOut) facts.push(seconds);
-  if (lines !== undefined) facts.push(`${lines} line${lines === 1 ? "" : "s"} of output`);
-  if (details.killedBackground) facts.push(`${details.killedBackground} background process(es) killed`);
-  if (details.outputCapped) {
-    facts.push(`killed at the ${Math.round(details.outputCapped.capBytes / 1048576)} MiB output cap`);
-  }
-  if (details.survivors?.length) facts.push(`${details.survivors.length} process(es) left running`);
-  if (details.hiddenCharacters) {
-    const n = details.hiddenCharacters;
-    facts.push(`${n} hidden character${n === 1 ? "" : "s"} removed`);
-  }
-  if (details.spilledTo) facts.push(`full output: ${details.spilledTo}`);
-  return facts.join(" · ");
-}
-
-/** Lines a command printed, without tern's own trailers ("[exit code 2]"). */
-function outputLines(content: string): number {
-  return content.split("\n").filter((line) => line.trim() !== "" && !/^\[(exit code|timed out)/.test(line))
-    .length;
 }
 
 /** "tokens: 1,234 in (1,000 cached) · 56 out (20 reasoning)". */

@@ -32,7 +32,7 @@ export class Redactor {
   push(text: string): string {
     if (this.#secrets.length === 0) return text;
     const buffer = this.#pending + text;
-    let limit = buffer.length - this.#hold;
+    let limit = buffer.length - this.#holdFor(buffer);
     if (limit > 0 && isHighSurrogate(buffer.charCodeAt(limit - 1))) limit--;
     const { out, end } = this.#replace(buffer, limit);
     this.#pending = buffer.slice(end);
@@ -51,6 +51,19 @@ export class Redactor {
       }
     }
     return out;
+  }
+
+  /**
+   * How much of the end of `buffer` must wait for the next chunk: its longest end that could be the start of
+   * a secret (at most `hold` characters). Everything else is released now, so a live view of the output
+   * lags behind only where a secret might be arriving.
+   */
+  #holdFor(buffer: string): number {
+    for (let i = Math.max(0, buffer.length - this.#hold); i < buffer.length; i++) {
+      const rest = buffer.slice(i);
+      if (this.#secrets.some((secret) => secret.startsWith(rest))) return buffer.length - i;
+    }
+    return 0;
   }
 
   /**

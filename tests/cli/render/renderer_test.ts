@@ -1,5 +1,6 @@
 import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
-import { formatUsage, Renderer, type Sink, summarizeArgs } from "../../../src/cli/render/renderer.ts";
+import { formatUsage, Renderer, type Sink } from "../../../src/cli/render/renderer.ts";
+import { summarizeArgs } from "../../../src/cli/render/tool_lines.ts";
 import type { ToolDetails } from "../../../src/tools/tool.ts";
 
 function capture(): Sink & { text: () => string } {
@@ -153,6 +154,65 @@ Deno.test("Renderer says how many hidden characters were removed from a result",
   });
   screen.dispose();
   assertStringIncludes(sink.text(), "3 hidden characters removed");
+});
+
+/**
+ * The rows a terminal shows after `output`: text, "\r", "\n", cursor-up ("\x1b[1A") and clear-line
+ * ("\x1b[2K") are played; other escape sequences (colours) take no room.
+ */
+function screenOf(output: string): string[] {
+  const rows = [""];
+  let row = 0;
+  let col = 0;
+  // deno-lint-ignore no-control-regex -- escape sequences are what a terminal plays
+  for (const token of output.match(/\x1b\[[0-9;]*[A-Za-z]|[\s\S]/gu) ?? []) {
+    if (token === "\n") [row, col] = [row + 1, 0];
+    else if (token === "\r") col = 0;
+    else if (token.startsWith("\x1b[") && token.endsWith("A")) {
+      row = Math.max(0, row - Number(token.slice(2, -1) || 1));
+    } else if (token === "\x1b[2K") rows[row] = "";
+    else if (!token.startsWith("\x1b")) {
+      const line = (rows[row] ?? "").padEnd(col);
+      rows[row] = line.slice(0, col) + token + line.slice(col + 1);
+      col++;
+    }
+    rows[row] ??= "";
+  }
+  return rows.map((text) => text.trimEnd());
+}
+
+Deno.test("Renderer draws a running command's last lines under its call on a terminal, erased by its result", () => {
+  const parts: string[] = [];
+  const sink: Sink = { write: (text) => parts.push(text), isTerminal: true };
+  const screen = new Renderer(sink, { showText: true, showReasoning: false, useColor: false });
+  const call = { id: "c", name: "execute_command" };
+  screen.handle({ type: "tool_call", ...call, arguments: "{}", summary: "make" });
+  screen.handle({ type: "tool_start", ...call, effect: "exec" });
+  screen.handle({ type: "tool_update", ...call, tail: ["line1"] });
+  screen.handle({ type: "tool_update", ...call, tail: ["line1", "line2\x1b[2J"] });
+  const running = screenOf(parts.join(""));
+  assertEquals(running.slice(0, 3), ["⏺ execute_command make", "    line1", "    line2␛[2J"]);
+  assertStringIncludes(running[3], "running");
+  assertEquals(running.length, 4);
+  screen.handle({
+    type: "tool_result",
+    ...call,
+    content: "line1\nline2",
+    isError: false,
+    details: { exitCode: 0 },
+  });
+  screen.dispose();
+  const done = screenOf(parts.join("")).filter((row) => row !== "");
+  assertEquals(done, ["⏺ execute_command make", "  ⎿ ok exit 0 · 2 lines of output"]);
+});
+
+Deno.test("Renderer prints nothing for a running command's progress on a sink that is not a terminal", () => {
+  const sink = capture();
+  const screen = new Renderer(sink, { showText: true, showReasoning: false, useColor: false });
+  screen.handle({ type: "tool_start", id: "c", name: "execute_command", effect: "exec" });
+  screen.handle({ type: "tool_update", id: "c", name: "execute_command", tail: ["line1"] });
+  screen.dispose();
+  assertEquals(sink.text(), "");
 });
 
 Deno.test("Renderer passes the model's streamed words and printed outside text through terminal_safe", () => {

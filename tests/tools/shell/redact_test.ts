@@ -42,3 +42,12 @@ Deno.test("Redactor never splits a surrogate pair when it holds text back", () =
   assert(!/[\ud800-\udbff]$/.test(out));
   assertStrictEquals(out + redactor.flush(), "😀".repeat(20));
 });
+
+Deno.test("Redactor releases text at once, holding back only an end that could start a secret", () => {
+  const redactor = new Redactor(["sk-0123456789abcdef"]);
+  assertStrictEquals(redactor.push("line one\n"), "line one\n");
+  assertStrictEquals(redactor.push("key: sk-01"), "key: ");
+  assertStrictEquals(redactor.push("23456789abcdef done\n"), "[redacted] done\n");
+  assertStrictEquals(redactor.push("s"), "");
+  assertStrictEquals(redactor.push("o on"), "so on");
+});

@@ -1,0 +1,32 @@
+/** What one task needs besides its conversation: the loop and the tool-call path both read it. */
+import type { LlmClient } from "../llm/types.ts";
+import type { Registry } from "../tools/registry.ts";
+import type { ApprovalGate } from "./approval.ts";
+import type { AgentEvent } from "./events.ts";
+import type { ModelCallOptions } from "./model_call.ts";
+
+/** Everything one task needs besides its conversation; the loop knows no tool and no terminal by name. */
+export interface LoopOptions {
+  client: LlmClient;
+  registry: Registry;
+  model: string;
+  root: string;
+  approve: ApprovalGate;
+  onEvent: (event: AgentEvent) => void;
+  signal: AbortSignal;
+  /** Model requests allowed for this task (off when undefined). */
+  maxTurns?: number;
+  /** Total tokens allowed for this task (off when undefined). */
+  tokenBudget?: number;
+  /** Wall-clock milliseconds allowed for this task (off when undefined). */
+  timeLimitMs?: number;
+  /** Tools the model must call in order, each until a call succeeds (see RequiredTools); names checked by the caller. */
+  requireTools?: readonly string[];
+  /** Context window, provider words for errors, retry knobs, clock: see ModelCallOptions. */
+  contextWindow?: ModelCallOptions["contextWindow"];
+  provider?: ModelCallOptions["provider"];
+  retry?: ModelCallOptions["retry"];
+  /** The model a call moves to once retries are exhausted on 429/5xx/overloaded (`--fallback`). */
+  fallback?: ModelCallOptions["fallback"];
+  now?: ModelCallOptions["now"];
+}
