@@ -62,148 +62,186 @@ export function layout(prompt: string, text: string, cursor: number, columns: nu
 
 /** A reader that edits prompts on the terminal. */
 export function terminalReader(options: TerminalReaderOptions = {}): LineReader {
-  const input = options.input ?? process.stdin;
   const encoder = new TextEncoder();
-  const write = options.write ?? ((text: string) => {
-    const bytes = encoder.encode(text);
-    let written = 0;
-    while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
-  });
-  const columns = options.columns ?? (() => {
-    try {
-      return Deno.consoleSize().columns;
-    } catch {
-      return 80;
-    }
-  });
-  let lastInterrupt = 0;
+  const io: ReaderIo = {
+    input: options.input ?? process.stdin,
+    write: options.write ?? ((text: string) => {
+      const bytes = encoder.encode(text);
+      let written = 0;
+      while (written < bytes.length) written += Deno.stdout.writeSync(bytes.subarray(written));
+    }),
+    columns: options.columns ?? (() => {
+      try {
+        return Deno.consoleSize().columns;
+      } catch {
+        return 80;
+      }
+    }),
+    history: options.history,
+    complete: options.complete,
+    lastInterrupt: 0,
+  };
   return {
     read: (text, hooks: ReadHooks = {}) =>
-      new Promise((resolve) => {
-        // What comes before the prompt's last line is printed once, above the editing area.
-        let prompt = text.slice(text.lastIndexOf("\n") + 1);
-        write(text.slice(0, text.length - prompt.length));
-        const editor = new LineEditor(options.history?.entries() ?? []);
-        const decoder = new InputDecoder();
-        let shownRow = 0; // the cursor's row within the area, as last drawn
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        let busy = Promise.resolve();
-
-        const draw = (final = false) => {
-          const searching = editor.search !== undefined;
-          const shownPrompt = searching ? `(search: ${terminalSafe(editor.search!)}) › ` : prompt;
-          // A match of several lines shows its first; Enter takes it whole.
-          const match = editor.searchMatch() ?? "";
-          const firstLine = match.split("\n")[0];
-          const shownText = searching
-            ? firstLine + (match.includes("\n") ? ` … (${match.split("\n").length} lines)` : "")
-            : editor.text;
-          const cursor = searching ? shownText.length : editor.cursor;
-          const cols = columns();
-          const view = layout(shownPrompt, shownText, final ? shownText.length : cursor, cols);
-          let out = (shownRow > 0 ? `\x1b[${shownRow}A` : "") + "\r\x1b[J";
-          view.lines.forEach((line, i) => {
-            out += (i > 0 ? "\r\n" : "") + line;
-            // A line that fills its last row exactly: step onto the next row, as the layout counts it.
-            if (view.widths[i] > 0 && view.widths[i] % cols === 0) out += " \r\x1b[K";
-          });
-          const up = view.rows - 1 - view.cursorRow;
-          if (final) out += "\r\n";
-          else {out += (up > 0 ? `\x1b[${up}A` : "") + "\r" +
-              (view.cursorCol > 0 ? `\x1b[${view.cursorCol}C` : "");}
-          shownRow = final ? 0 : view.cursorRow;
-          write(out);
-        };
-
-        /** Prints a note below the area, then draws the prompt afresh under it. */
-        const note = (message: string) => {
-          draw(true);
-          write(message + "\r\n");
-          draw();
-        };
-
-        const finish = (value: string | null) => {
-          clearTimeout(timer);
-          clearTimeout(resizeTimer);
-          input.off("data", onData);
-          Deno.removeSignalListener("SIGWINCH", onResize);
-          write("\x1b[?2004l");
-          input.setRawMode(false);
-          input.pause();
-          resolve(value);
-        };
-
-        const handle = async (key: InputKey) => {
-          const outcome = editor.apply(key);
-          switch (outcome.kind) {
-            case "submit":
-              draw(true);
-              if (outcome.text.trim() !== "") options.history?.add(outcome.text);
-              return finish(outcome.text);
-            case "exit":
-              draw(true);
-              return finish(null);
-            case "interrupt":
-              if (hooks.interruptEnds || Date.now() - lastInterrupt < 2000) {
-                draw(true);
-                return finish(null);
-              }
-              lastInterrupt = Date.now();
-              return note("(press Ctrl-C again to exit, or Ctrl-D)");
-            case "cycle":
-              if (hooks.cycle) prompt = hooks.cycle();
-              return draw();
-            case "complete":
-              return await complete();
-            case "none":
-            case "clear-screen":
-              return;
-            default:
-              return draw();
-          }
-        };
-
-        const complete = async () => {
-          const found = await options.complete?.(editor.text, editor.cursor);
-          if (!found) return;
-          const shared = commonPrefix(found.candidates);
-          const typed = editor.text.slice(found.start, editor.cursor);
-          if (shared.length > typed.length) editor.replaceBefore(found.start, shared);
-          if (found.candidates.length > 1 && shared.length <= typed.length) {
-            return note(found.candidates.map((c) => terminalSafe(c.trimEnd())).join("  "));
-          }
-          draw();
-        };
-
-        const onData = (chunk: Uint8Array | string) => {
-          clearTimeout(timer);
-          const keys = decoder.feed(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk));
-          // Keys are handled in order, even when one (Tab) waits for the file system.
-          for (const key of keys) busy = busy.then(() => handle(key));
-          timer = setTimeout(() => {
-            for (const key of decoder.flush()) busy = busy.then(() => handle(key));
-          }, ESC_WAIT_MS);
-        };
-
-        // After a resize, where the terminal put the old drawing is its own business (some re-flow, some
-        // cut): rather than guess, start a fresh area below it, once the resizing has settled.
-        let resizeTimer: ReturnType<typeof setTimeout> | undefined;
-        const onResize = () => {
-          clearTimeout(resizeTimer);
-          resizeTimer = setTimeout(() => {
-            write("\x1b[J\r\n");
-            shownRow = 0;
-            draw();
-          }, RESIZE_SETTLE_MS);
-        };
-
-        input.setRawMode(true);
-        input.on("data", onData);
-        input.resume();
-        Deno.addSignalListener("SIGWINCH", onResize);
-        write("\x1b[?2004h");
-        draw();
-      }),
+      new Promise((resolve) => new PromptRead(io, text, hooks, resolve).start()),
     close: () => {},
+  };
+}
+
+/** What every read of one reader shares: the terminal, the history, and when Ctrl-C was last pressed. */
+interface ReaderIo {
+  input: typeof process.stdin;
+  write: (text: string) => void;
+  columns: () => number;
+  history?: PromptHistory;
+  complete?: Completer;
+  lastInterrupt: number;
+}
+
+/** One prompt being edited: raw mode and bracketed paste on, keys applied in order, the area redrawn. */
+class PromptRead {
+  readonly #io: ReaderIo;
+  readonly #hooks: ReadHooks;
+  readonly #resolve: (value: string | null) => void;
+  readonly #editor: LineEditor;
+  readonly #decoder = new InputDecoder();
+  #prompt: string;
+  /** The cursor's row within the area, as last drawn. */
+  #shownRow = 0;
+  #escTimer?: ReturnType<typeof setTimeout>;
+  #resizeTimer?: ReturnType<typeof setTimeout>;
+  #busy = Promise.resolve();
+
+  constructor(io: ReaderIo, text: string, hooks: ReadHooks, resolve: (value: string | null) => void) {
+    this.#io = io;
+    this.#hooks = hooks;
+    this.#resolve = resolve;
+    this.#editor = new LineEditor(io.history?.entries() ?? []);
+    // What comes before the prompt's last line is printed once, above the editing area.
+    this.#prompt = text.slice(text.lastIndexOf("\n") + 1);
+    io.write(text.slice(0, text.length - this.#prompt.length));
+  }
+
+  start(): void {
+    this.#io.input.setRawMode(true);
+    this.#io.input.on("data", this.#onData);
+    this.#io.input.resume();
+    Deno.addSignalListener("SIGWINCH", this.#onResize);
+    this.#io.write("\x1b[?2004h");
+    this.#draw();
+  }
+
+  #draw(final = false): void {
+    const editor = this.#editor;
+    const searching = editor.search !== undefined;
+    const shownPrompt = searching ? `(search: ${terminalSafe(editor.search!)}) › ` : this.#prompt;
+    // A match of several lines shows its first; Enter takes it whole.
+    const match = editor.searchMatch() ?? "";
+    const shownText = searching
+      ? match.split("\n")[0] + (match.includes("\n") ? ` … (${match.split("\n").length} lines)` : "")
+      : editor.text;
+    const cursor = final || searching ? shownText.length : editor.cursor;
+    const cols = this.#io.columns();
+    const view = layout(shownPrompt, shownText, cursor, cols);
+    let out = (this.#shownRow > 0 ? `\x1b[${this.#shownRow}A` : "") + "\r\x1b[J";
+    view.lines.forEach((line, i) => {
+      out += (i > 0 ? "\r\n" : "") + line;
+      // A line that fills its last row exactly: step onto the next row, as the layout counts it.
+      if (view.widths[i] > 0 && view.widths[i] % cols === 0) out += " \r\x1b[K";
+    });
+    const up = view.rows - 1 - view.cursorRow;
+    if (final) out += "\r\n";
+    else out += (up > 0 ? `\x1b[${up}A` : "") + "\r" + (view.cursorCol > 0 ? `\x1b[${view.cursorCol}C` : "");
+    this.#shownRow = final ? 0 : view.cursorRow;
+    this.#io.write(out);
+  }
+
+  /** Prints a note below the area, then draws the prompt afresh under it. */
+  #note(message: string): void {
+    this.#draw(true);
+    this.#io.write(message + "\r\n");
+    this.#draw();
+  }
+
+  #finish(value: string | null): void {
+    clearTimeout(this.#escTimer);
+    clearTimeout(this.#resizeTimer);
+    this.#io.input.off("data", this.#onData);
+    Deno.removeSignalListener("SIGWINCH", this.#onResize);
+    this.#io.write("\x1b[?2004l");
+    this.#io.input.setRawMode(false);
+    this.#io.input.pause();
+    this.#resolve(value);
+  }
+
+  async #handle(key: InputKey): Promise<void> {
+    const outcome = this.#editor.apply(key);
+    switch (outcome.kind) {
+      case "submit":
+        this.#draw(true);
+        if (outcome.text.trim() !== "") this.#io.history?.add(outcome.text);
+        return this.#finish(outcome.text);
+      case "exit":
+        this.#draw(true);
+        return this.#finish(null);
+      case "interrupt":
+        return this.#interrupt();
+      case "cycle":
+        if (this.#hooks.cycle) this.#prompt = this.#hooks.cycle();
+        return this.#draw();
+      case "complete":
+        return await this.#complete();
+      case "none":
+      case "clear-screen":
+        return;
+      default:
+        return this.#draw();
+    }
+  }
+
+  /** Ctrl-C: ends the read when the caller says so or when pressed twice within 2 s; else says how to exit. */
+  #interrupt(): void {
+    if (this.#hooks.interruptEnds || Date.now() - this.#io.lastInterrupt < 2000) {
+      this.#draw(true);
+      return this.#finish(null);
+    }
+    this.#io.lastInterrupt = Date.now();
+    this.#note("(press Ctrl-C again to exit, or Ctrl-D)");
+  }
+
+  async #complete(): Promise<void> {
+    const editor = this.#editor;
+    const found = await this.#io.complete?.(editor.text, editor.cursor);
+    if (!found) return;
+    const shared = commonPrefix(found.candidates);
+    const typed = editor.text.slice(found.start, editor.cursor);
+    if (shared.length > typed.length) editor.replaceBefore(found.start, shared);
+    if (found.candidates.length > 1 && shared.length <= typed.length) {
+      return this.#note(found.candidates.map((c) => terminalSafe(c.trimEnd())).join("  "));
+    }
+    this.#draw();
+  }
+
+  readonly #onData = (chunk: Uint8Array | string): void => {
+    clearTimeout(this.#escTimer);
+    const keys = this.#decoder.feed(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk));
+    // Keys are handled in order, even when one (Tab) waits for the file system.
+    for (const key of keys) this.#busy = this.#busy.then(() => this.#handle(key));
+    this.#escTimer = setTimeout(() => {
+      for (const key of this.#decoder.flush()) this.#busy = this.#busy.then(() => this.#handle(key));
+    }, ESC_WAIT_MS);
+  };
+
+  /**
+   * After a resize, where the terminal put the old drawing is its own business (some re-flow, some cut):
+   * rather than guess, start a fresh area below it, once the resizing has settled.
+   */
+  readonly #onResize = (): void => {
+    clearTimeout(this.#resizeTimer);
+    this.#resizeTimer = setTimeout(() => {
+      this.#io.write("\x1b[J\r\n");
+      this.#shownRow = 0;
+      this.#draw();
+    }, RESIZE_SETTLE_MS);
   };
 }

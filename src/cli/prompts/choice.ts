@@ -26,68 +26,112 @@ export function chooseOne<T>(
   choices: Choice<T>[],
   io: ChoiceIo = {},
 ): Promise<T | undefined> {
-  const input = io.input ?? process.stdin;
-  const write = io.write ?? ((text: string) => void process.stdout.write(text));
-  const paint = (color: "cyan" | "gray" | "bold", text: string) =>
-    io.useColor === false ? text : styleText(color, text, { validateStream: false });
-  const enabled = choices.map((choice, i) => (choice.disabled ? -1 : i)).filter((i) => i >= 0);
-  let selected = enabled[0] ?? 0;
-  let drawn = false;
-  const draw = () => {
-    let out = drawn ? `\x1b[${choices.length}A\r\x1b[J` : `${paint("bold", "?")} ${message}\r\n`;
-    choices.forEach((choice, i) => {
+  return new Promise((resolve) => new ChoiceRead(message, choices, io, resolve).start());
+}
+
+/** What a key does to the choice: nothing yet, or the end (a value, or undefined for cancelled). */
+type KeyOutcome<T> = { done: false } | { done: true; value: T | undefined };
+
+/** One choice being made: raw mode on, the list drawn in place, keys applied until one ends it. */
+class ChoiceRead<T> {
+  readonly #message: string;
+  readonly #choices: Choice<T>[];
+  readonly #input: typeof process.stdin;
+  readonly #write: (text: string) => void;
+  readonly #useColor: boolean;
+  readonly #resolve: (value: T | undefined) => void;
+  readonly #enabled: number[];
+  readonly #decoder = new InputDecoder();
+  #selected: number;
+  #drawn = false;
+  #timer?: ReturnType<typeof setTimeout>;
+
+  constructor(message: string, choices: Choice<T>[], io: ChoiceIo, resolve: (value: T | undefined) => void) {
+    this.#message = message;
+    this.#choices = choices;
+    this.#input = io.input ?? process.stdin;
+    this.#write = io.write ?? ((text: string) => void process.stdout.write(text));
+    this.#useColor = io.useColor !== false;
+    this.#resolve = resolve;
+    this.#enabled = choices.map((choice, i) => (choice.disabled ? -1 : i)).filter((i) => i >= 0);
+    this.#selected = this.#enabled[0] ?? 0;
+  }
+
+  start(): void {
+    this.#input.setRawMode(true);
+    this.#input.on("data", this.#onData);
+    this.#input.resume();
+    this.#draw();
+  }
+
+  #paint(color: "cyan" | "gray" | "bold", text: string): string {
+    return this.#useColor ? styleText(color, text, { validateStream: false }) : text;
+  }
+
+  #draw(): void {
+    const paint = this.#paint.bind(this);
+    let out = this.#drawn
+      ? `\x1b[${this.#choices.length}A\r\x1b[J`
+      : `${paint("bold", "?")} ${this.#message}\r\n`;
+    this.#choices.forEach((choice, i) => {
       const label = `${i + 1}. ${choice.name}`;
       if (choice.disabled) out += `  ${paint("gray", `${label} ${choice.disabled}`)}\r\n`;
-      else if (i === selected) out += `${paint("cyan", `❯ ${label}`)}\r\n`;
+      else if (i === this.#selected) out += `${paint("cyan", `❯ ${label}`)}\r\n`;
       else out += `  ${label}\r\n`;
     });
-    drawn = true;
-    write(out);
+    this.#drawn = true;
+    this.#write(out);
+  }
+
+  #done(value: T | undefined): void {
+    clearTimeout(this.#timer);
+    this.#input.off("data", this.#onData);
+    this.#input.setRawMode(false);
+    this.#input.pause();
+    this.#write(`\x1b[${this.#choices.length}A\r\x1b[J`);
+    this.#write(
+      value === undefined
+        ? `  ${this.#paint("gray", "cancelled")}\r\n`
+        : `  ${this.#paint("cyan", "→")} ${this.#choices[this.#selected].name}\r\n`,
+    );
+    this.#resolve(value);
+  }
+
+  #onKey(key: InputKey): KeyOutcome<T> {
+    if (key.kind === "escape" || key.kind === "ctrl-c" || key.kind === "ctrl-d") {
+      return { done: true, value: undefined };
+    }
+    if (key.kind === "up" || key.kind === "down") {
+      const enabled = this.#enabled;
+      const at = enabled.indexOf(this.#selected) + (key.kind === "up" ? -1 : 1);
+      this.#selected = enabled[(at + enabled.length) % enabled.length];
+      this.#draw();
+    } else if (key.kind === "enter") return { done: true, value: this.#choices[this.#selected].value };
+    else if (
+      key.kind === "text" && /^[1-9]$/.test(key.text) && this.#enabled.includes(Number(key.text) - 1)
+    ) {
+      this.#selected = Number(key.text) - 1;
+      return { done: true, value: this.#choices[this.#selected].value };
+    }
+    return { done: false };
+  }
+
+  /** Applies `keys` in order until one ends the choice; says whether one did. */
+  #apply(keys: InputKey[]): boolean {
+    for (const key of keys) {
+      const outcome = this.#onKey(key);
+      if (outcome.done) {
+        this.#done(outcome.value);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  readonly #onData = (chunk: Uint8Array | string): void => {
+    clearTimeout(this.#timer);
+    const text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+    if (this.#apply(this.#decoder.feed(text))) return;
+    this.#timer = setTimeout(() => this.#apply(this.#decoder.flush()), 30);
   };
-  return new Promise((resolve) => {
-    const decoder = new InputDecoder();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const done = (value: T | undefined) => {
-      clearTimeout(timer);
-      input.off("data", onData);
-      input.setRawMode(false);
-      input.pause();
-      write(`\x1b[${choices.length}A\r\x1b[J`);
-      write(
-        value === undefined
-          ? `  ${paint("gray", "cancelled")}\r\n`
-          : `  ${paint("cyan", "→")} ${choices[selected].name}\r\n`,
-      );
-      resolve(value);
-    };
-    const onKey = (key: InputKey): boolean => {
-      if (key.kind === "escape" || key.kind === "ctrl-c" || key.kind === "ctrl-d") {
-        done(undefined);
-        return true;
-      }
-      if (key.kind === "up" || key.kind === "down") {
-        const at = enabled.indexOf(selected) + (key.kind === "up" ? -1 : 1);
-        selected = enabled[(at + enabled.length) % enabled.length];
-        draw();
-      } else if (key.kind === "enter") {
-        done(choices[selected].value);
-        return true;
-      } else if (key.kind === "text" && /^[1-9]$/.test(key.text) && enabled.includes(Number(key.text) - 1)) {
-        selected = Number(key.text) - 1;
-        done(choices[selected].value);
-        return true;
-      }
-      return false;
-    };
-    const onData = (chunk: Uint8Array | string) => {
-      clearTimeout(timer);
-      const text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
-      for (const key of decoder.feed(text)) if (onKey(key)) return;
-      timer = setTimeout(() => decoder.flush().some(onKey), 30);
-    };
-    input.setRawMode(true);
-    input.on("data", onData);
-    input.resume();
-    draw();
-  });
 }
