@@ -92,6 +92,7 @@ export class AgentSession {
   #model: ModelSetup;
   #fallback?: { setup: ModelSetup; label: string };
   #current: Started;
+  #firstModel: string;
   #running?: AbortController;
 
   private constructor(options: AgentSessionOptions, snapshots: Snapshots | null) {
@@ -116,6 +117,7 @@ export class AgentSession {
       onSaveError: options.onNotice,
     });
     this.#current = options.resume ? this.#starter.resume(options.resume) : this.#starter.start();
+    this.#firstModel = this.#answeredFirst(options.resume);
   }
 
   /** A session for `options`; throws a ConfigError when the fallback cannot be reached (no key). */
@@ -150,6 +152,11 @@ export class AgentSession {
   /** False when git is missing: undo can rewind the conversation but not restore files. */
   get canRestoreFiles(): boolean {
     return this.#snapshots !== null;
+  }
+
+  /** Who answered the conversation's first prompt, e.g. "deepseek-chat via DeepSeek" (`/context` says it). */
+  get firstModel(): string {
+    return this.#firstModel;
   }
 
   /** The session at a glance. */
@@ -271,12 +278,15 @@ export class AgentSession {
 
   /** Starts a new conversation (and session file): history, files read and approvals given are forgotten. */
   clear(): Started {
-    return this.#replace(this.#starter.start());
+    this.#replace(this.#starter.start());
+    this.#firstModel = this.#answeredFirst();
+    return this.#current;
   }
 
   /** Continues a saved session in place of the current conversation, on the model it ended with. */
   async resume(loaded: LoadedSession): Promise<Started> {
     this.#replace(this.#starter.resume(loaded));
+    this.#firstModel = this.#answeredFirst(loaded);
     await this.#continueResumedModel();
     return this.#current;
   }
@@ -286,6 +296,12 @@ export class AgentSession {
     this.#current = next;
     this.usage.reset();
     return next;
+  }
+
+  #answeredFirst(loaded?: LoadedSession): string {
+    const { model, provider } = loaded?.header ??
+      { model: this.#model.info.model, provider: this.#model.info.label };
+    return `${model} via ${provider}`;
   }
 
   #setup(config: Config): ModelSetup {

@@ -54,15 +54,17 @@ export const contextCommand: SlashCommand = {
         historyTokens,
       ], ["free", free]] as const
     ) ctx.screen.print(`  ${name.padEnd(8)} ${String(n).padStart(8)}  ${pct(n)}`);
-    for (const line of modelHistory(conversation.entries)) ctx.screen.print(line, "dim");
+    for (const line of modelHistory(conversation.entries, ctx.session.firstModel)) {
+      ctx.screen.print(line, "dim");
+    }
     return "continue";
   },
 };
 
 /** Which model answered which prompts, when the conversation changed model: "prompts 1-3: deepseek-chat via DeepSeek". */
-function modelHistory(entries: readonly Entry[]): string[] {
+function modelHistory(entries: readonly Entry[], first: string): string[] {
   if (!entries.some((entry) => entry.kind === "model_change")) return [];
-  const spans: { from: number; who: string }[] = [{ from: 1, who: "the model tern started with" }];
+  const spans: { from: number; who: string }[] = [{ from: 1, who: terminalSafe(first) }];
   let prompts = 0;
   for (const entry of entries) {
     if (entry.kind === "user" && entry.from !== "tern") prompts++;

@@ -16,6 +16,7 @@ async function setup(env: Record<string, string> = {}) {
   return {
     run,
     session,
+    screen,
     output: () => parts.join(""),
     [Symbol.asyncDispose]: () => project[Symbol.asyncDispose](),
   };
@@ -82,4 +83,18 @@ Deno.test("/model with a bad argument or a failed switch says why in one line an
   assertStringIncludes(t.output(), "Not switched: no API key for xAI: set XAI_API_KEY");
   await t.run("/model");
   assertStringIncludes(t.output(), "Now: deepseek-chat via DeepSeek");
+});
+
+Deno.test("/context says which model answered which prompts once the conversation changed model", async () => {
+  await using t = await setup({ ANTHROPIC_API_KEY: "sk-ant" });
+  const conversation = t.session.current.conversation;
+  conversation.append({ kind: "user", text: "one" });
+  conversation.append({ kind: "user", text: "two" });
+  await t.run("/model anthropic/claude-x");
+  conversation.append({ kind: "user", text: "three" });
+  await runSlashCommand("/context", slashCommands(), { session: t.session, screen: t.screen });
+  assertStringIncludes(
+    t.output(),
+    "Models in this conversation:\n  prompts 1-2: deepseek-chat via DeepSeek\n  prompts 3 on: claude-x via Anthropic\n",
+  );
 });
