@@ -8,7 +8,8 @@
 import { type Config, ConfigError, type ModelRequest, switchProvider } from "../config/config.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import type { CallContext } from "../llm/retry.ts";
-import type { Tool } from "../tools/tool.ts";
+import { mcpTools } from "../tools/mcp/adapter.ts";
+import type { McpServer } from "../tools/mcp/client.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
 import type { AgentEvent } from "./events.ts";
@@ -42,8 +43,9 @@ export interface AgentSessionOptions {
   snapshots?: boolean;
   skills?: readonly Skill[];
   memory?: ProjectMemory | null;
-  /** MCP tools, asked for at each new conversation: a server that became ready later joins. */
-  mcpTools?: () => Tool[];
+  /** The MCP servers started for this run; their tools are asked for at each new conversation, so a server
+   * that became ready later joins. */
+  mcpServers?: () => readonly McpServer[];
   /** Local addresses for web_fetch (`--allow-local-fetch`). */
   allowLocalFetch?: boolean;
   /** The project's permission rules; "always allow" answers add to them and go to `saveRule`. */
@@ -109,7 +111,7 @@ export class AgentSession {
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#secrets },
       web: { allowLocal: options.allowLocalFetch === true },
-      extraTools: options.mcpTools,
+      extraTools: options.mcpServers && (() => mcpTools(options.mcpServers!()).tools),
       skills: options.skills,
       memory: options.memory ?? null,
       meta: () => this.#meta(),

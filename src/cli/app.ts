@@ -12,7 +12,6 @@ import { PermissionRules } from "../agent/permission_rules.ts";
 import { unknownTools } from "../agent/required_tools.ts";
 import { loadProjectSettings, saveRule } from "../config/project_settings.ts";
 import { sandboxStatus } from "../tools/shell/sandbox.ts";
-import { mcpTools } from "../tools/mcp/adapter.ts";
 import { chooseSession } from "./commands/sessions.ts";
 import { parseModelArgs } from "./commands/model.ts";
 import { adviseOnLlmProblem } from "./errors.ts";
@@ -99,7 +98,7 @@ async function openSession(options: {
     snapshots: options.repl,
     skills: project.skills,
     memory: project.memory,
-    mcpTools: () => mcpTools(mcp.hub?.servers ?? []).tools,
+    mcpServers: () => mcp.hub?.servers ?? [],
     allowLocalFetch: args.allowLocalFetch === true,
     rules,
     saveRule: (rule) => saveRule(config.root, "allow", rule),
