@@ -33,7 +33,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   const reading = readProject(root);
   // Their failures surface where they are awaited; until then they must not count as unhandled.
   for (const pending of [probing, reading]) pending.catch(() => {});
-  const headless = config.prompt !== undefined;
+  const headless = config.prompt !== undefined || args.inputFormat !== undefined;
   const interactive = !headless && Deno.stdin.isTerminal();
   await checkProjectEndpoint(config, {
     trusted: args.trustProjectEnv ?? false,
@@ -55,7 +55,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   const sandbox = await probing;
   if (headless) {
     const { runHeadlessCli } = await import("./headless/cli.ts");
-    return await runHeadlessCli(session, { config, sandbox });
+    return await runHeadlessCli(session, { config, sandbox, args });
   }
   const { runReplCli } = await import("./repl_cli.ts");
   return await runReplCli(session, { config, sandbox, mcp, skillProblems: project.skillProblems });

@@ -192,3 +192,29 @@ Deno.test("parseCliArgs() rejects an empty --api and a --require-tools list with
     "--require-tools needs tool names separated by commas, e.g. list_dir,read_file (got '')",
   );
 });
+
+Deno.test("parseCliArgs() takes --input-format stream-json as a headless run, with json or stream-json output", () => {
+  const args = parseCliArgs([
+    "--input-format",
+    "stream-json",
+    "--output",
+    "json",
+    "--approval-timeout",
+    "2m",
+  ]);
+  assertEquals([args.inputFormat, args.output, args.approvalTimeoutMs], ["stream-json", "json", 120_000]);
+  assertEquals(parseCliArgs(["--input-format", "text"]).inputFormat, undefined);
+  assertUsageError(
+    ["--input-format", "stream-json"],
+    "--input-format stream-json needs --output stream-json (every event) or --output json (the result)",
+  );
+  assertUsageError(
+    ["--input-format", "stream-json", "--output", "json", "-p", "-"],
+    "-p - reads the task from stdin, which --input-format stream-json reads as JSON lines",
+  );
+  assertUsageError(["--input-format", "xml"], "--input-format must be one of text, stream-json (got 'xml')");
+  assertUsageError(
+    ["--approval-timeout", "soon"],
+    "--approval-timeout must be a duration such as 90s, 15m or 1h30m (got 'soon')",
+  );
+});
