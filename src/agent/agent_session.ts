@@ -8,7 +8,7 @@
 import { type Config, ConfigError, type ModelRequest, switchProvider } from "../config/config.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import type { CallContext } from "../llm/retry.ts";
-import type { Tool } from "../tools/tool.ts";
+import type { EditorFiles, Tool } from "../tools/tool.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
 import type { AgentEvent } from "./events.ts";
@@ -66,6 +66,8 @@ export interface PromptOptions {
   signal?: AbortSignal;
   /** Decides calls that need a yes; default: the session's policy with nobody to ask (refused). */
   approve?: ApprovalGate;
+  /** An editor holding the project's files (`tern acp`): the file tools read and write its buffers. */
+  editor?: EditorFiles;
 }
 
 /** The session at a glance, for status lines and `state` requests. */
@@ -212,6 +214,7 @@ export class AgentSession {
         tokenBudget,
         timeLimitMs,
         requireTools,
+        editor: options.editor,
       });
     } finally {
       if (this.#running === controller) this.#running = undefined;
