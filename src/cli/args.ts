@@ -223,6 +223,24 @@ export function parseCliArgs(argv: string[]): CliArgs {
   return args;
 }
 
+/** The options of `tern acp` (model, approval, sandbox, budgets); a task or an output format is bad usage. */
+export function acpArgs(argv: string[]): CliArgs {
+  const args = parseCliArgs(argv);
+  const bad = args.prompt !== undefined
+    ? "-p"
+    : args.output !== "text"
+    ? "--output"
+    : args.inputFormat
+    ? "--input-format"
+    : args.continue || args.resume !== undefined
+    ? "--continue/--resume"
+    : undefined;
+  if (bad) {
+    throw new UsageError(`tern acp takes its prompts and sessions from the editor; ${bad} does not apply`);
+  }
+  return args;
+}
+
 /** node:util parseArgs in strict mode, its errors turned into one-line `UsageError`s. */
 function parseStrict(argv: string[]) {
   try {
