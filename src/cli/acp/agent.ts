@@ -65,7 +65,10 @@ export function ternAgent(options: AcpAgentOptions): acp.AgentApp {
       })
     );
     const id = session.current.session?.id ?? resumeId ?? crypto.randomUUID();
-    sessions.get(id)?.session.cancel();
+    // Loading a session this connection has open replaces it: the old one stops and stops writing its file.
+    const previous = sessions.get(id)?.session;
+    previous?.cancel();
+    previous?.current.session?.detach();
     sessions.set(id, { session });
     return { id, session, modes: modeState(session.mode) };
   };
