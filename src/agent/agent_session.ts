@@ -10,6 +10,7 @@ import type { ApproveMode } from "../config/settings.ts";
 import type { CallContext } from "../llm/retry.ts";
 import { mcpTools } from "../tools/mcp/adapter.ts";
 import type { McpServer } from "../tools/mcp/client.ts";
+import type { EditorFiles } from "../tools/tool.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
 import type { AgentEvent } from "./events.ts";
@@ -68,6 +69,8 @@ export interface PromptOptions {
   signal?: AbortSignal;
   /** Decides calls that need a yes; default: the session's policy with nobody to ask (refused). */
   approve?: ApprovalGate;
+  /** An editor holding the project's files (`tern acp`): the file tools read and write its buffers. */
+  editor?: EditorFiles;
 }
 
 /** The session at a glance, for status lines and `state` requests. */
@@ -221,6 +224,7 @@ export class AgentSession {
         tokenBudget,
         timeLimitMs,
         requireTools,
+        editor: options.editor,
       });
     } finally {
       if (this.#running === controller) this.#running = undefined;
