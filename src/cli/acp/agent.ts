@@ -39,26 +39,121 @@ interface Open {
 
 /** The agent app of one connection: register the handlers, then `connect` it to a stream. */
 export function ternAgent(options: AcpAgentOptions): acp.AgentApp {
-  const sessions = new Map<string, Open>();
-  let client: acp.ClientCapabilities = {};
-  const find = (sessionId: string): Open => {
-    const open = sessions.get(sessionId);
+  const handlers = new Handlers(options);
+  return acp.agent({ name: "tern" })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => handlers.initialize(params))
+    .onRequest(acp.methods.agent.session.new, ({ params }) => handlers.newSession(params))
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) => handlers.loadSession(params, client))
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => handlers.setMode(params))
+    .onRequest(acp.methods.agent.session.prompt, ({ params, client }) => handlers.prompt(params, client))
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => handlers.cancel(params));
+}
+
+/** The state of one connection (its sessions, the client's capabilities) and a handler per method. */
+class Handlers {
+  readonly #options: AcpAgentOptions;
+  readonly #sessions = new Map<string, Open>();
+  #client: acp.ClientCapabilities = {};
+
+  constructor(options: AcpAgentOptions) {
+    this.#options = options;
+  }
+
+  initialize(params: acp.InitializeRequest): acp.InitializeResponse {
+    this.#client = params.clientCapabilities ?? {};
+    return {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        mcpCapabilities: { http: false, sse: false },
+      },
+      authMethods: [],
+      agentInfo: { name: "tern", title: "tern", version: VERSION },
+    };
+  }
+
+  async newSession(params: acp.NewSessionRequest): Promise<acp.NewSessionResponse> {
+    const { id, modes } = await this.#start(params.cwd);
+    return { sessionId: id, modes };
+  }
+
+  async loadSession(
+    params: acp.LoadSessionRequest,
+    editor: acp.AgentContext,
+  ): Promise<acp.LoadSessionResponse> {
+    const { id, session, modes } = await this.#start(params.cwd, params.sessionId);
+    const { conversation } = session.current;
+    const live = conversation.live().indices.map((i) => conversation.entries[i]);
+    for (const update of replayUpdates(session.root, live)) {
+      await editor.notify(acp.methods.client.session.update, { sessionId: id, update });
+    }
+    return { modes };
+  }
+
+  setMode(params: acp.SetSessionModeRequest): acp.SetSessionModeResponse {
+    const open = this.#find(params.sessionId);
+    if (!MODES.some((mode) => mode.id === params.modeId)) {
+      throw acp.RequestError.invalidParams(
+        { modeId: params.modeId },
+        `unknown mode "${params.modeId}": use one of ${MODES.map((mode) => mode.id).join(", ")}`,
+      );
+    }
+    open.session.mode = params.modeId as ApproveMode;
+    return {};
+  }
+
+  async prompt(params: acp.PromptRequest, editor: acp.AgentContext): Promise<acp.PromptResponse> {
+    const open = this.#find(params.sessionId);
+    if (open.running) {
+      throw acp.RequestError.invalidRequest(
+        { sessionId: params.sessionId },
+        "a prompt is already running in this session: wait for it, or send session/cancel",
+      );
+    }
+    let text: string;
+    try {
+      text = promptText(params.prompt);
+    } catch (error) {
+      if (!(error instanceof PromptContentError)) throw error;
+      throw acp.RequestError.invalidParams(undefined, error.message);
+    }
+    const running = runPrompt(open.session, text, {
+      sessionId: params.sessionId,
+      editor,
+      client: this.#client,
+    });
+    open.running = running;
+    try {
+      return await running;
+    } finally {
+      open.running = undefined;
+    }
+  }
+
+  cancel(params: acp.CancelNotification): void {
+    this.#sessions.get(params.sessionId)?.session.cancel();
+  }
+
+  #find(sessionId: string): Open {
+    const open = this.#sessions.get(sessionId);
     if (open) return open;
     throw new acp.RequestError(
       -32002,
       `no session "${sessionId}" on this connection: call session/new (or session/load) first`,
       { sessionId },
     );
-  };
-  const start = async (cwd: unknown, resumeId?: string) => {
-    const root = await asRequestError(() => projectRoot(cwd, options.allowed));
+  }
+
+  async #start(cwd: unknown, resumeId?: string) {
+    const root = await asRequestError(() => projectRoot(cwd, this.#options.allowed));
     const resume = resumeId === undefined
       ? undefined
       : await asRequestError(() => loadSession(root, resumeId));
     const { session } = await asRequestError(() =>
-      startSession(options.args, {
+      startSession(this.#options.args, {
         root,
-        atExit: options.atExit,
+        atExit: this.#options.atExit,
         interactive: false,
         repl: false,
         resume: () => Promise.resolve(resume),
@@ -66,77 +161,12 @@ export function ternAgent(options: AcpAgentOptions): acp.AgentApp {
     );
     const id = session.current.session?.id ?? resumeId ?? crypto.randomUUID();
     // Loading a session this connection has open replaces it: the old one stops and stops writing its file.
-    const previous = sessions.get(id)?.session;
+    const previous = this.#sessions.get(id)?.session;
     previous?.cancel();
     previous?.current.session?.detach();
-    sessions.set(id, { session });
+    this.#sessions.set(id, { session });
     return { id, session, modes: modeState(session.mode) };
-  };
-
-  return acp.agent({ name: "tern" })
-    .onRequest(acp.methods.agent.initialize, ({ params }) => {
-      client = params.clientCapabilities ?? {};
-      return {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        agentCapabilities: {
-          loadSession: true,
-          promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
-        },
-        authMethods: [],
-        agentInfo: { name: "tern", title: "tern", version: VERSION },
-      };
-    })
-    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
-      const { id, modes } = await start(params.cwd);
-      return { sessionId: id, modes };
-    })
-    .onRequest(acp.methods.agent.session.load, async ({ params, client: editor }) => {
-      const { id, session, modes } = await start(params.cwd, params.sessionId);
-      const { conversation } = session.current;
-      const live = conversation.live().indices.map((i) => conversation.entries[i]);
-      for (const update of replayUpdates(session.root, live)) {
-        await editor.notify(acp.methods.client.session.update, { sessionId: id, update });
-      }
-      return { modes };
-    })
-    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
-      const open = find(params.sessionId);
-      if (!MODES.some((mode) => mode.id === params.modeId)) {
-        throw acp.RequestError.invalidParams(
-          { modeId: params.modeId },
-          `unknown mode "${params.modeId}": use one of ${MODES.map((mode) => mode.id).join(", ")}`,
-        );
-      }
-      open.session.mode = params.modeId as ApproveMode;
-      return {};
-    })
-    .onRequest(acp.methods.agent.session.prompt, async ({ params, client: editor }) => {
-      const open = find(params.sessionId);
-      if (open.running) {
-        throw acp.RequestError.invalidRequest(
-          { sessionId: params.sessionId },
-          "a prompt is already running in this session: wait for it, or send session/cancel",
-        );
-      }
-      let text: string;
-      try {
-        text = promptText(params.prompt);
-      } catch (error) {
-        if (!(error instanceof PromptContentError)) throw error;
-        throw acp.RequestError.invalidParams(undefined, error.message);
-      }
-      const running = runPrompt(open.session, text, { sessionId: params.sessionId, editor, client });
-      open.running = running;
-      try {
-        return await running;
-      } finally {
-        open.running = undefined;
-      }
-    })
-    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
-      sessions.get(params.sessionId)?.session.cancel();
-    });
+  }
 }
 
 /** One prompt: events streamed as updates in order, approvals asked in the editor; its stop reason. */
