@@ -23,6 +23,11 @@ import { Snapshots } from "./snapshots.ts";
 import { summariseConversation, type SummaryResult } from "./summarise.ts";
 import { applyUndo, planUndo, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
 import { resumedModel } from "./session_resume.ts";
+import type { AgentDefinition } from "./agents.ts";
+import { planModeTask } from "./plan_mode.ts";
+import { type ChildSetup, SubAgents } from "./sub_agents.ts";
+import { createTaskTool } from "../tools/task.ts";
+import { createUpdatePlanTool, type PlanUpdate } from "../tools/update_plan.ts";
 
 /** What a session is created with. */
 export interface AgentSessionOptions {
@@ -57,6 +62,10 @@ export interface AgentSessionOptions {
   advise?: CallContext["advise"];
   /** Told of what the front end should show once: a session file that cannot be written, a model kept. */
   onNotice?: (message: string) => void;
+  /** The named agents the task tool offers (`.tern/agents`, `.claude/agents`, the user's own). */
+  agents?: readonly AgentDefinition[];
+  /** Set for a sub-agent (built by its main session): its tools, prompt, model and budget. */
+  child?: ChildSetup;
 }
 
 /** What a prompt needs from its front end. */
@@ -94,6 +103,10 @@ export class AgentSession {
   #current: Started;
   #firstModel: string;
   #running?: AbortController;
+  /** The running prompt's event sink: where sub-agents and the plan report. */
+  #emit?: (event: AgentEvent) => void;
+  #plan: PlanUpdate | null = null;
+  readonly #subAgents: SubAgents;
 
   private constructor(options: AgentSessionOptions, snapshots: Snapshots | null) {
     this.#options = options;
@@ -109,12 +122,24 @@ export class AgentSession {
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#secrets },
       web: { allowLocal: options.allowLocalFetch === true },
-      extraTools: options.mcpTools,
+      extraTools: () => [...options.mcpTools?.() ?? [], ...this.#ownTools()],
+      child: options.child,
       skills: options.skills,
       memory: options.memory ?? null,
       meta: () => this.#meta(),
       save: options.save,
       onSaveError: options.onNotice,
+    });
+    this.#subAgents = new SubAgents({
+      root: this.root,
+      agents: options.agents ?? [],
+      spawn: (setup) => this.#spawnChild(setup),
+      toolNames: () => this.#current.registry.tools().map((tool) => tool.name),
+      mode: () => this.mode,
+      rules: this.rules,
+      approvals: () => this.#current.conversation.approvals,
+      tokenBudget: options.config.tokenBudget,
+      emit: (event) => this.#emit?.(event),
     });
     this.#current = options.resume ? this.#starter.resume(options.resume) : this.#starter.start();
     this.#firstModel = this.#answeredFirst(options.resume);
@@ -147,6 +172,16 @@ export class AgentSession {
   /** The project's skills, listed in the system prompt. */
   get skills(): readonly Skill[] {
     return this.#options.skills ?? [];
+  }
+
+  /** The plan the model keeps with update_plan in this conversation, or null. */
+  get plan(): PlanUpdate | null {
+    return this.#plan;
+  }
+
+  /** The named agents the task tool offers. */
+  get agents(): readonly AgentDefinition[] {
+    return this.#options.agents ?? [];
   }
 
   /** False when git is missing: undo can rewind the conversation but not restore files. */
@@ -195,11 +230,13 @@ export class AgentSession {
       this.usage.handle(event);
       options.onEvent?.(event);
     };
+    this.#emit = onEvent;
     try {
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
       const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#config;
-      return await runTask(conversation, text, {
+      const task = this.mode === "plan" && !this.#options.child ? planModeTask(text) : text;
+      return await runTask(conversation, task, {
         client: this.#model.client,
         model: this.#model.info.model,
         contextWindow: this.#model.info.contextWindow,
@@ -221,7 +258,7 @@ export class AgentSession {
         requireTools,
       });
     } finally {
-      if (this.#running === controller) this.#running = undefined;
+      if (this.#running === controller) [this.#running, this.#emit] = [undefined, undefined];
     }
   }
 
@@ -294,8 +331,43 @@ export class AgentSession {
   #replace(next: Started): Started {
     this.#current.session?.detach();
     this.#current = next;
+    this.#plan = null;
     this.usage.reset();
     return next;
+  }
+
+  /** The tools only a main session has: task (sub-agents) and update_plan. */
+  #ownTools(): Tool[] {
+    if (this.#options.child) return [];
+    return [
+      createTaskTool(this.agents, (request, ctx) => this.#subAgents.run(request, ctx)),
+      createUpdatePlanTool((plan) => {
+        if (JSON.stringify(plan) === JSON.stringify(this.#plan)) return;
+        this.#plan = plan;
+        this.#emit?.({ type: "plan", ...plan });
+      }),
+    ];
+  }
+
+  /** A sub-agent: the model now (or its agent's, on the same endpoint), nothing saved, the same rules. */
+  async #spawnChild(setup: ChildSetup): Promise<AgentSession> {
+    const { maxTurns, tokenBudget, model } = setup;
+    const config: Config = {
+      ...this.#config,
+      model: model ?? this.#config.model,
+      approve: this.mode,
+      maxTurns,
+      tokenBudget,
+      requireTools: undefined,
+    };
+    const { version, env, fallback, mcpTools, allowLocalFetch, advise } = this.#options;
+    const contextWindow = model ? undefined : this.#options.contextWindow;
+    return await AgentSession.create({
+      ...{ config, version, env, fallback, mcpTools, allowLocalFetch, advise, contextWindow },
+      save: false,
+      rules: this.rules,
+      child: setup,
+    });
   }
 
   #answeredFirst(loaded?: LoadedSession): string {

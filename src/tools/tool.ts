@@ -20,6 +20,8 @@ export interface ToolContext {
   spill(text: string): Promise<string>;
   /** Reports progress while the call runs, for the human only (never the model); absent = nobody listens. */
   onUpdate?(update: ToolUpdate): void;
+  /** The id of the call being run, for a tool that tags what it reports with it (a sub-agent's events). */
+  callId?: string;
 }
 
 /** Progress of a running call: the last lines of its output so far (at most TAIL_LINES). */
@@ -82,6 +84,8 @@ export interface ToolDetails {
    * stopped at its cap, so there were more than `of`.
    */
   shown?: { from: number; to: number; of: number; unit: string; more?: boolean };
+  /** A sub-agent's run (the task tool): which agent, how it ended, and what it used. */
+  subAgent?: { agent: string; exitReason: string; turns: number; toolCalls: number; tokens: number };
 }
 
 /** A tool's answer: text for the model, facts for the UI, and for a failure its kind. */
