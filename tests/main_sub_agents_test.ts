@@ -81,3 +81,61 @@ Deno.test("tern -p runs two sub-agents in parallel, each with its own small cont
     partial: false,
   });
 });
+
+Deno.test("tern -p --output stream-json emits the plan each time update_plan changes it", async () => {
+  await using project = await tempProject({});
+  const plan = (statuses: string[]) =>
+    JSON.stringify({
+      plan: ["read the code", "fix the bug"].map((step, i) => ({ step, status: statuses[i] })),
+    });
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "update_plan", arguments: plan(["in_progress", "pending"]) }] },
+    { toolCalls: [{ name: "update_plan", arguments: plan(["in_progress", "pending"]) }] },
+    { toolCalls: [{ name: "update_plan", arguments: plan(["done", "in_progress"]) }] },
+    { toolCalls: [{ name: "update_plan", arguments: plan(["in_progress", "in_progress"]) }] },
+    { text: "Planned." },
+  ]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-p", "plan it", "--output", "stream-json"],
+    env: modelEnv(model.url),
+  });
+  assertEquals(run.code, 0, run.stderr);
+  const plans = events(run.stdout).filter((event) => event.type === "plan");
+  assertEquals(plans, [
+    {
+      type: "plan",
+      steps: [{ step: "read the code", status: "in_progress" }, { step: "fix the bug", status: "pending" }],
+    },
+    {
+      type: "plan",
+      steps: [{ step: "read the code", status: "done" }, { step: "fix the bug", status: "in_progress" }],
+    },
+  ]);
+  const refused = model.requests[4].messages as { role: string; content: string }[];
+  assertStringIncludes(refused.at(-1)!.content, "mark only the step you are working on now as in_progress");
+});
+
+Deno.test("tern -p --mode plan runs reads but refuses a write, telling the model to present its plan", async () => {
+  await using project = await tempProject({ "notes.txt": "old\n" });
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "read_file", arguments: '{"path":"notes.txt"}' }] },
+    { toolCalls: [{ name: "write_file", arguments: '{"path":"notes.txt","content":"new\\n"}' }] },
+    { text: "Plan: 1. rewrite notes.txt." },
+  ]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-p", "rewrite notes.txt", "--mode", "plan", "--output", "json"],
+    env: modelEnv(model.url),
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertEquals(await Deno.readTextFile(`${project.root}/notes.txt`), "old\n");
+  const first = model.requests[0].messages as { role: string; content: string }[];
+  assertStringIncludes(first.at(-1)!.content, "plan mode is on");
+  const second = model.requests[1].messages as { role: string; content: string }[];
+  assertStringIncludes(second.at(-1)!.content, "old");
+  const third = model.requests[2].messages as { role: string; content: string }[];
+  assertStringIncludes(third.at(-1)!.content, "write_file was not run: plan mode is on");
+  const result = JSON.parse(run.stdout);
+  assertEquals([result.result, result.permission_denials.length], ["Plan: 1. rewrite notes.txt.", 1]);
+});

@@ -38,6 +38,8 @@ export interface AgentFile {
 export interface FoundAgents {
   agents: AgentDefinition[];
   problems: string[];
+  /** The user's own folder, as shown, and whether tern may read it. */
+  userDir?: { shown: string; readable: boolean };
 }
 
 const AGENT_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -110,7 +112,9 @@ export async function discoverAgents(
   options: { userDir?: { path: string; shown: string } | null } = {},
 ): Promise<FoundAgents> {
   const project = await projectAgentFiles(root);
-  const user = options.userDir ? await userAgentFiles(options.userDir) : { files: [], problems: [] };
+  const user = options.userDir
+    ? await userAgentFiles(options.userDir)
+    : { files: [], problems: [], readable: false };
   const found = new Map<string, AgentDefinition>();
   const problems = [...project.problems, ...user.problems];
   for (const file of [...project.files, ...user.files]) {
@@ -121,7 +125,8 @@ export async function discoverAgents(
     } else found.set(agent.name, agent);
   }
   const agents = [...found.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { agents, problems };
+  const userDir = options.userDir ? { shown: options.userDir.shown, readable: user.readable } : undefined;
+  return { agents, problems, ...userDir && { userDir } };
 }
 
 /** Parses one agent file; a string says why it is not an agent. */

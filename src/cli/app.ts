@@ -8,6 +8,7 @@ import { AgentSession } from "../agent/agent_session.ts";
 import { loadMemory } from "../agent/memory.ts";
 import type { LoadedSession } from "../agent/session.ts";
 import { discoverSkills } from "../agent/skills.ts";
+import { discoverAgents, userAgentDir } from "../agent/agents.ts";
 import { PermissionRules } from "../agent/permission_rules.ts";
 import { unknownTools } from "../agent/required_tools.ts";
 import { loadProjectSettings, saveRule } from "../config/project_settings.ts";
@@ -58,17 +59,19 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
     return await runHeadlessCli(session, { config, sandbox });
   }
   const { runReplCli } = await import("./repl_cli.ts");
-  return await runReplCli(session, { config, sandbox, mcp, skillProblems: project.skillProblems });
+  const { skillProblems, found } = project;
+  return await runReplCli(session, { config, sandbox, mcp, skillProblems, agents: found });
 }
 
-/** The project's own files, read in parallel: permission rules, skills and memory. */
+/** The project's own files, read in parallel: permission rules, skills, memory, and agents (the user's too). */
 async function readProject(root: string) {
-  const [settings, { skills, problems }, memory] = await Promise.all([
+  const [settings, { skills, problems }, memory, agents] = await Promise.all([
     loadProjectSettings(root),
     discoverSkills(root),
     loadMemory(root),
+    discoverAgents(root, { userDir: userAgentDir(Deno.env.toObject()) }),
   ]);
-  return { settings, skills, skillProblems: problems, memory };
+  return { settings, skills, skillProblems: problems, memory, agents: agents.agents, found: agents };
 }
 
 /** The session of this run, with every part the CLI chose; a `--fallback` without a key exits 2. */
@@ -99,6 +102,7 @@ async function openSession(options: {
     snapshots: options.repl,
     skills: project.skills,
     memory: project.memory,
+    agents: project.agents,
     mcpTools: () => mcpTools(mcp.hub?.servers ?? []).tools,
     allowLocalFetch: args.allowLocalFetch === true,
     rules,

@@ -24,7 +24,7 @@ export function tailLines(tail: string[], width: number, paint: Paint): string[]
 }
 
 /** `text` cut to at most `cells` terminal cells (wide characters count two), marked "…" when cut. */
-function fit(text: string, cells: number): string {
+export function fit(text: string, cells: number): string {
   if (visibleWidth(text) <= cells) return text;
   let out = "";
   let used = 0;
@@ -136,6 +136,15 @@ export function resultFacts(details: ToolDetails | undefined, lines?: number): s
   if (details.hiddenCharacters) {
     const n = details.hiddenCharacters;
     facts.push(`${n} hidden character${n === 1 ? "" : "s"} removed`);
+  }
+  if (details.subAgent) {
+    const { agent, turns, toolCalls, tokens } = details.subAgent;
+    facts.push(
+      `${agent}: ${turns} turn${turns === 1 ? "" : "s"}, ${toolCalls} tool call${
+        toolCalls === 1 ? "" : "s"
+      }, ` +
+        `${tokens.toLocaleString("en-US")} tokens · /expand shows the answer`,
+    );
   }
   if (details.spilledTo) facts.push(`full output: ${details.spilledTo}`);
   return facts.join(" · ");
