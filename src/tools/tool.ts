@@ -84,6 +84,8 @@ export interface ToolDetails {
    * stopped at its cap, so there were more than `of`.
    */
   shown?: { from: number; to: number; of: number; unit: string; more?: boolean };
+  /** The result adds nothing to what the screen shows already (the plan): no result line. */
+  quiet?: boolean;
   /** A sub-agent's run (the task tool): which agent, how it ended, and what it used. */
   subAgent?: { agent: string; exitReason: string; turns: number; toolCalls: number; tokens: number };
 }

@@ -96,7 +96,7 @@ export function createUpdatePlanTool(onPlan: (plan: PlanUpdate) => void): Tool<U
     run: (args, _ctx, plan) => {
       const accepted = plan ?? checkPlan(args);
       onPlan(accepted);
-      return Promise.resolve({ content: "Plan updated." });
+      return Promise.resolve({ content: "Plan updated.", details: { quiet: true } });
     },
   };
 }

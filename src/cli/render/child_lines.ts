@@ -12,7 +12,11 @@ interface Child {
   agent: string;
   description: string;
   turn: number;
-  doing: string;
+  /** The call running now, if any. */
+  running?: string;
+  /** The last call it made, shown while the model thinks again. */
+  last?: string;
+  calls: number;
 }
 
 /** The running children, in the order they started. */
@@ -28,7 +32,7 @@ export class ChildBoard {
   handle(event: ChildEvent): boolean {
     if (event.type === "child_start") {
       const { agent, description } = event;
-      this.#children.set(event.childId, { agent, description, turn: 0, doing: "starting" });
+      this.#children.set(event.childId, { agent, description, turn: 0, calls: 0 });
       return true;
     }
     const child = this.#children.get(event.childId);
@@ -36,10 +40,14 @@ export class ChildBoard {
     const inner = event.event;
     switch (inner.type) {
       case "model_start":
-        [child.turn, child.doing] = [inner.turn, "thinking"];
+        child.turn = inner.turn;
         return true;
       case "tool_call":
-        child.doing = `${inner.name} ${inner.summary ?? ""}`.trim();
+        child.running = child.last = `${inner.name} ${inner.summary ?? ""}`.trim();
+        child.calls++;
+        return true;
+      case "tool_result":
+        child.running = undefined;
         return true;
       case "final":
         this.#children.delete(event.childId);
@@ -49,11 +57,23 @@ export class ChildBoard {
     }
   }
 
+  /** Forgets child `id` (its task call has its result; a cancelled child may still be winding down). */
+  end(id: string): void {
+    this.#children.delete(id);
+  }
+
+  /** Forgets every child (the main task ended). */
+  clear(): void {
+    this.#children.clear();
+  }
+
   /** One line a child, each cut to `width` cells. */
   lines(width: number, paint: Paint): string[] {
     const room = Math.max(10, width - 4);
     return [...this.#children.values()].map((child) => {
-      const text = `${child.agent} · ${child.description} · ${child.doing} · turn ${child.turn}`;
+      const doing = child.running ??
+        (child.turn === 0 ? "starting" : child.last ? `thinking (last: ${child.last})` : "thinking");
+      const text = `${child.agent} · ${child.description} · turn ${child.turn} · ${doing}`;
       return `  ${paint("cyan", "↳")} ${paint("dim", fit(terminalSafe(text.replace(/\s+/g, " ")), room))}`;
     });
   }

@@ -100,7 +100,8 @@ export class Renderer {
         break;
       case "tool_result":
         this.#lastResult = { name: event.name, content: event.content, spilledTo: event.details?.spilledTo };
-        this.#line(resultLine(event, this.#painter));
+        this.#children.end(event.id);
+        if (!event.details?.quiet || event.isError) this.#line(resultLine(event, this.#painter));
         break;
       case "usage":
         if (this.#options.showUsage !== false) {
@@ -120,8 +121,10 @@ export class Renderer {
         this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", event.message));
         break;
       case "final":
+        this.#children.clear();
         this.#endMarkdown();
         this.#stopSpinner();
+        this.#eraseTail();
         if (!this.#atLineStart) this.#write("\n");
         this.#mode = "none";
         break;
