@@ -43,4 +43,4 @@ export type AgentEvent =
   /** One event of a running sub-agent, tagged with its id; its `final` event ends it. */
   | { type: "child_event"; childId: string; event: AgentEvent }
   /** The task's plan (update_plan), whole, each time the model changes it. */
-  | { type: "plan"; steps: PlanStep[]; explanation?: string };
+  | { type: "plan"; steps: PlanStep[] };

@@ -28,32 +28,27 @@ export const DEFAULT_AGENT = "general";
 const MAX_DESCRIPTION_CHARS = 80;
 
 function describe(agents: readonly AgentSummary[]): string {
-  const named = agents.length === 0 ? [] : [
-    "Agents (pass one as agent):",
-    ...agents.map((agent) => `- ${agent.name}: ${agent.description}`),
-  ];
-  return [
-    "Hand a self-contained job to a sub-agent: a fresh session that sees only your prompt, works with its " +
-    "own tools (read-only unless its agent says otherwise) and cannot ask the user. You get back only its " +
-    "final answer, so ask for exactly the facts you need. Several task calls in one answer run in parallel " +
-    `(at most 3 at a time). The default agent "${DEFAULT_AGENT}" reads, lists, globs, greps and fetches.`,
-    ...named,
-  ].join("\n");
+  const base = "Hand a job to a sub-agent: a fresh session with read-only tools that sees only your prompt " +
+    "(say what its answer must hold) and cannot ask the user. Returns only its answer. Calls in one answer " +
+    "run in parallel.";
+  if (agents.length === 0) return base;
+  return [base, "Agents:", ...agents.map((agent) => `- ${agent.name}: ${agent.description}`)].join("\n");
 }
 
-const parameters = {
-  type: "object",
-  properties: {
-    description: { type: "string", description: "The job in 3-5 words, shown to the user." },
-    prompt: {
-      type: "string",
-      description: "The whole job: what to find or do, where to look, what the answer must contain.",
+/** The arguments' schema; `agent` only when there are named agents to choose from. */
+function parametersFor(agents: readonly AgentSummary[]): Record<string, unknown> {
+  const agent = { type: "string", description: `Default "${DEFAULT_AGENT}".` };
+  return {
+    type: "object",
+    properties: {
+      description: { type: "string", description: "The job in 3-5 words." },
+      prompt: { type: "string" },
+      ...agents.length > 0 && { agent },
     },
-    agent: { type: "string", description: `Which agent runs it (default "${DEFAULT_AGENT}").` },
-  },
-  required: ["description", "prompt"],
-  additionalProperties: false,
-};
+    required: ["description", "prompt"],
+    additionalProperties: false,
+  };
+}
 
 /** Arguments of task, as validated against its schema. */
 export type TaskArgs = { description: string; prompt: string; agent?: string };
@@ -79,10 +74,7 @@ export function createTaskTool(
   return {
     name: "task",
     description: describe(agents),
-    guidance:
-      "Give task a job that needs many reads (a survey, a search across many files): only its answer " +
-      "enters your context.",
-    parameters,
+    parameters: parametersFor(agents),
     // The child's own gate decides each of its calls; the call itself changes nothing, so it runs beside reads.
     inspect: (args) => {
       const plan = request(args, agents);

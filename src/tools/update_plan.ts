@@ -14,7 +14,6 @@ export interface PlanStep {
 /** The whole plan as the model last sent it. */
 export interface PlanUpdate {
   steps: PlanStep[];
-  explanation?: string;
 }
 
 /** Most steps one plan may hold: a plan is a short list, not a log. */
@@ -22,33 +21,30 @@ export const MAX_PLAN_STEPS = 30;
 
 const MAX_STEP_CHARS = 200;
 
-const description = "Replace the task's plan (shown to the user): a short list of steps, each pending, " +
-  "in_progress or done, with at most one in_progress. Send the whole list each time a step starts or ends.";
+const description = "Replace the plan shown to the user: steps in order, at most one in_progress.";
 
 const parameters = {
   type: "object",
   properties: {
     plan: {
       type: "array",
-      description: "The steps in order.",
       items: {
         type: "object",
         properties: {
-          step: { type: "string", description: "What the step does, in a few words." },
+          step: { type: "string" },
           status: { type: "string", enum: ["pending", "in_progress", "done"] },
         },
         required: ["step", "status"],
         additionalProperties: false,
       },
     },
-    explanation: { type: "string", description: "Why the plan changed (optional, one sentence)." },
   },
   required: ["plan"],
   additionalProperties: false,
 };
 
 /** Arguments of update_plan, as validated against its schema. */
-export type UpdatePlanArgs = { plan: PlanStep[]; explanation?: string };
+export type UpdatePlanArgs = { plan: PlanStep[] };
 
 /** Checks what the schema cannot say; throws a ToolError worded for the model. */
 function checkPlan(args: UpdatePlanArgs): PlanUpdate {
@@ -71,8 +67,7 @@ function checkPlan(args: UpdatePlanArgs): PlanUpdate {
       "bad_arguments",
     );
   }
-  const explanation = args.explanation?.replace(/\s+/g, " ").trim();
-  return explanation ? { steps, explanation } : { steps };
+  return { steps };
 }
 
 /** The update_plan tool; `onPlan` receives each accepted plan (the session shows and keeps it). */
@@ -80,8 +75,6 @@ export function createUpdatePlanTool(onPlan: (plan: PlanUpdate) => void): Tool<U
   return {
     name: "update_plan",
     description,
-    guidance:
-      "For a task of several steps, keep a plan with update_plan and update it as steps start and end.",
     parameters,
     inspect: (args) => {
       const plan = checkPlan(args);

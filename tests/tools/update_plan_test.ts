@@ -12,7 +12,6 @@ Deno.test("update_plan hands the whole plan on, tidied, and changes nothing on d
       step: "fix it",
       status: "in_progress" as const,
     }],
-    explanation: "found the bug",
   };
   const inspected = await tool.inspect(args, project.ctx);
   assertEquals([inspected.effect, inspected.summary], ["read", "1/2 done"]);
@@ -20,7 +19,6 @@ Deno.test("update_plan hands the whole plan on, tidied, and changes nothing on d
   assertEquals(result, { content: "Plan updated.", details: { quiet: true } });
   assertEquals(plans, [{
     steps: [{ step: "read the code", status: "done" }, { step: "fix it", status: "in_progress" }],
-    explanation: "found the bug",
   }]);
 });
 

@@ -5,11 +5,10 @@ import { terminalSafe } from "./terminal_safe.ts";
 
 const MARKS = { done: "✔", in_progress: "▸", pending: "○" } as const;
 
-/** "Plan · 1/3 done" (and why it changed), then the steps. */
+/** "Plan · 1/3 done", then the steps. */
 export function planLines(event: Extract<AgentEvent, { type: "plan" }>, paint: Paint): string[] {
   const done = event.steps.filter((step) => step.status === "done").length;
-  const why = event.explanation ? ` · ${terminalSafe(event.explanation)}` : "";
-  const head = `${paint("bold", "Plan")} ${paint("dim", `· ${done}/${event.steps.length} done${why}`)}`;
+  const head = `${paint("bold", "Plan")} ${paint("dim", `· ${done}/${event.steps.length} done`)}`;
   return [
     head,
     ...event.steps.map(({ step, status }) => {

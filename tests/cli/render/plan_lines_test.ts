@@ -9,10 +9,9 @@ Deno.test("planLines() shows the plan compactly: a count, done steps ticked, the
       { step: "fix the \x1b[31mbug", status: "in_progress" },
       { step: "run the tests", status: "pending" },
     ],
-    explanation: "found it",
   }, (_color, text) => text);
   assertEquals(lines, [
-    "Plan · 1/3 done · found it",
+    "Plan · 1/3 done",
     "  ✔ read the code",
     "  ▸ fix the ␛[31mbug", // escapes from the model are shown, never run
     "  ○ run the tests",
