@@ -24,10 +24,9 @@ import { summariseConversation, type SummaryResult } from "./summarise.ts";
 import { applyUndo, planUndo, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
 import { resumedModel } from "./session_resume.ts";
 import type { AgentDefinition } from "./agents.ts";
-import { planModeTask } from "./plan_mode.ts";
+import { PlanKeeper, planModeTask } from "./plan_mode.ts";
 import { type ChildSetup, SubAgents } from "./sub_agents.ts";
-import { createTaskTool } from "../tools/task.ts";
-import { createUpdatePlanTool, type PlanUpdate } from "../tools/update_plan.ts";
+import type { PlanUpdate } from "../tools/update_plan.ts";
 
 /** What a session is created with. */
 export interface AgentSessionOptions {
@@ -105,7 +104,7 @@ export class AgentSession {
   #running?: AbortController;
   /** The running prompt's event sink: where sub-agents and the plan report. */
   #emit?: (event: AgentEvent) => void;
-  #plan: PlanUpdate | null = null;
+  readonly #plan = new PlanKeeper((event) => this.#emit?.(event));
   readonly #subAgents: SubAgents;
 
   private constructor(options: AgentSessionOptions, snapshots: Snapshots | null) {
@@ -122,7 +121,11 @@ export class AgentSession {
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#secrets },
       web: { allowLocal: options.allowLocalFetch === true },
-      extraTools: () => [...options.mcpTools?.() ?? [], ...this.#ownTools()],
+      // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
+      extraTools: () => [
+        ...options.mcpTools?.() ?? [],
+        ...options.child ? [] : [this.#subAgents.tool(), this.#plan.tool()],
+      ],
       child: options.child,
       skills: options.skills,
       memory: options.memory ?? null,
@@ -133,12 +136,12 @@ export class AgentSession {
     this.#subAgents = new SubAgents({
       root: this.root,
       agents: options.agents ?? [],
-      spawn: (setup) => this.#spawnChild(setup),
+      config: () => this.#config,
+      spawn: (config, setup) => this.#spawnChild(config, setup),
       toolNames: () => this.#current.registry.tools().map((tool) => tool.name),
       mode: () => this.mode,
       rules: this.rules,
       approvals: () => this.#current.conversation.approvals,
-      tokenBudget: options.config.tokenBudget,
       emit: (event) => this.#emit?.(event),
     });
     this.#current = options.resume ? this.#starter.resume(options.resume) : this.#starter.start();
@@ -176,7 +179,7 @@ export class AgentSession {
 
   /** The plan the model keeps with update_plan in this conversation, or null. */
   get plan(): PlanUpdate | null {
-    return this.#plan;
+    return this.#plan.current;
   }
 
   /** The named agents the task tool offers. */
@@ -331,43 +334,17 @@ export class AgentSession {
   #replace(next: Started): Started {
     this.#current.session?.detach();
     this.#current = next;
-    this.#plan = null;
+    this.#plan.clear();
     this.usage.reset();
     return next;
   }
 
-  /** The tools only a main session has: task (sub-agents) and update_plan. */
-  #ownTools(): Tool[] {
-    if (this.#options.child) return [];
-    return [
-      createTaskTool(this.agents, (request, ctx) => this.#subAgents.run(request, ctx)),
-      createUpdatePlanTool((plan) => {
-        if (JSON.stringify(plan) === JSON.stringify(this.#plan)) return;
-        this.#plan = plan;
-        this.#emit?.({ type: "plan", ...plan });
-      }),
-    ];
-  }
-
-  /** A sub-agent: the model now (or its agent's, on the same endpoint), nothing saved, the same rules. */
-  async #spawnChild(setup: ChildSetup): Promise<AgentSession> {
-    const { maxTurns, tokenBudget, model } = setup;
-    const config: Config = {
-      ...this.#config,
-      model: model ?? this.#config.model,
-      approve: this.mode,
-      maxTurns,
-      tokenBudget,
-      requireTools: undefined,
-    };
+  /** A sub-agent (built by the task tool): nothing saved, the same rules, the extras the session was given. */
+  async #spawnChild(config: Config, child: ChildSetup): Promise<AgentSession> {
     const { version, env, fallback, mcpTools, allowLocalFetch, advise } = this.#options;
-    const contextWindow = model ? undefined : this.#options.contextWindow;
-    return await AgentSession.create({
-      ...{ config, version, env, fallback, mcpTools, allowLocalFetch, advise, contextWindow },
-      save: false,
-      rules: this.rules,
-      child: setup,
-    });
+    const contextWindow = config.model === this.#config.model ? this.#options.contextWindow : undefined;
+    const inherited = { version, env, fallback, mcpTools, allowLocalFetch, advise, contextWindow };
+    return await AgentSession.create({ ...inherited, config, save: false, rules: this.rules, child });
   }
 
   #answeredFirst(loaded?: LoadedSession): string {

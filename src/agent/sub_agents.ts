@@ -5,8 +5,9 @@
  * rules decide, with nobody to ask); it stops at its own turn and token budget; at most 3 run at once, and
  * the main task's cancel stops them. Its events reach the main session's stream tagged with its id.
  */
+import type { Config } from "../config/config.ts";
 import type { ApproveMode } from "../config/settings.ts";
-import type { SubAgentRequest } from "../tools/task.ts";
+import { createTaskTool, type SubAgentRequest } from "../tools/task.ts";
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "../tools/tool.ts";
 import type { AgentDefinition } from "./agents.ts";
 import { type ApprovalGate, type ApprovalSession, createApprovalGate } from "./approval.ts";
@@ -26,16 +27,12 @@ export const CHILD_MAX_TURNS = 20;
 export const CHILD_TOKEN_BUDGET = 200_000;
 const MAX_INSTRUCTIONS_CHARS = 16_000;
 
-/** What a child session is built with (the main session builds it: see AgentSession). */
+/** What a child session is built with besides its configuration (the main session builds it). */
 export interface ChildSetup {
   /** The names of the tools it gets. */
   tools: ReadonlySet<string>;
   /** Its system prompt, from its tools. */
   systemPrompt(tools: readonly Tool[]): string;
-  /** A model on the main session's endpoint; undefined = the main session's. */
-  model?: string;
-  maxTurns: number;
-  tokenBudget: number;
 }
 
 /** A child session, as far as the runner needs it. */
@@ -50,16 +47,16 @@ export interface ChildSession {
 export interface SubAgentHost {
   root: string;
   agents: readonly AgentDefinition[];
-  /** Builds a child session. */
-  spawn(setup: ChildSetup): Promise<ChildSession>;
+  /** The main session's configuration now (its model, endpoint and key after any switch). */
+  config(): Config;
+  /** Builds a child session on `config`. */
+  spawn(config: Config, setup: ChildSetup): Promise<ChildSession>;
   /** The names of the main session's tools now. */
   toolNames(): string[];
   /** The main session's approval mode now, its rules and the answers remembered in its conversation. */
   mode(): ApproveMode;
   rules: PermissionRules;
   approvals(): ApprovalSession;
-  /** The main session's token budget per task, if any. */
-  tokenBudget?: number;
   /** Where the children's events go: the main session's running prompt. */
   emit(event: AgentEvent): void;
 }
@@ -75,13 +72,18 @@ export class SubAgents {
     this.#host = host;
   }
 
+  /** The task tool, offering this session's named agents. */
+  tool(): Tool {
+    return createTaskTool(this.#host.agents, (request, ctx) => this.run(request, ctx));
+  }
+
   /** Runs `request` in a child and returns its answer as the task call's result; throws ToolError. */
   async run(request: SubAgentRequest, ctx: ToolContext): Promise<ToolResult> {
     const agent = this.#host.agents.find((known) => known.name === request.agent);
     const setup = this.#setup(agent);
     await this.#slot(ctx.signal);
     try {
-      const child = await this.#host.spawn(setup);
+      const child = await this.#host.spawn(this.#config(agent), setup);
       const childId = ctx.callId ?? `child-${++this.#count}`;
       const host = this.#host;
       host.emit({ type: "child_start", childId, agent: request.agent, description: request.description });
@@ -101,13 +103,20 @@ export class SubAgents {
     const wanted = agent?.tools ?? DEFAULT_CHILD_TOOLS;
     const tools = new Set(wanted.filter((name) => has.has(name) && !NEVER_FOR_CHILDREN.has(name)));
     const root = this.#host.root;
-    const budget = this.#host.tokenBudget;
+    return { tools, systemPrompt: (built) => childSystemPrompt(root, built, agent) };
+  }
+
+  /** The main session's configuration with the agent's model, the mode now and the child's own budget. */
+  #config(agent: AgentDefinition | undefined): Config {
+    const config = this.#host.config();
+    const budget = config.tokenBudget;
     return {
-      tools,
-      systemPrompt: (built) => childSystemPrompt(root, built, agent),
-      model: agent?.model,
+      ...config,
+      model: agent?.model ?? config.model,
+      approve: this.#host.mode(),
       maxTurns: CHILD_MAX_TURNS,
       tokenBudget: budget === undefined ? CHILD_TOKEN_BUDGET : Math.min(budget, CHILD_TOKEN_BUDGET),
+      requireTools: undefined,
     };
   }
 

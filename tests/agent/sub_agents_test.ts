@@ -20,12 +20,13 @@ const FIXER: AgentDefinition = {
   name: "fixer",
   description: "fixes things",
   tools: ["read_file", "edit_file", "task", "update_plan", "deploy"],
+  model: "fixer-model",
   instructions: "FIXER-INSTRUCTIONS: fix what you are told.",
   source: ".tern/agents/fixer.md",
   notes: [],
 };
 
-Deno.test("a named agent gets only its tools that the session has (never task), and never asks: its edit is refused", async () => {
+Deno.test("a named agent runs on its model with only its tools the session has (never task), and never asks: its edit is refused", async () => {
   await using project = await tempProject({ "a.txt": "old\n" });
   await using model = startFakeModel((body) => {
     const sender = senderOf(body);
@@ -49,6 +50,7 @@ Deno.test("a named agent gets only its tools that the session has (never task), 
   assertEquals(await Deno.readTextFile(`${project.root}/a.txt`), "old\n");
   const childRequests = model.requests.filter((body) => senderOf(body).child);
   assertEquals(toolNamesOf(childRequests[0]), ["edit_file", "read_file"]);
+  assertEquals([childRequests[0].model, model.requests[0].model], ["fixer-model", "deepseek-chat"]);
   assertStringIncludes(String(senderOf(childRequests[0]).messages[0].content), "FIXER-INSTRUCTIONS");
   assertStringIncludes(lastToolResults(childRequests[2]).at(-1)!, "a sub-agent cannot ask");
   assertStringIncludes(lastToolResults(model.requests.at(-1)!)[0], "I could not edit a.txt");
