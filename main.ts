@@ -1,5 +1,5 @@
 /** tern's entry: parse arguments, answer --help and --version at once, else load and run the app. */
-import { HELP_TEXT, parseCliArgs, VERSION } from "./src/cli/args.ts";
+import { acpArgs, HELP_TEXT, parseCliArgs, VERSION } from "./src/cli/args.ts";
 import { COMMIT } from "./src/cli/build_info.ts";
 
 /** Run before exit: MCP servers are stopped. */
@@ -9,6 +9,12 @@ async function main(argv: string[]): Promise<number> {
   if (argv[0] === "sessions") {
     const { runSessionsCli } = await import("./src/cli/commands/sessions.ts");
     return await runSessionsCli(Deno.realPathSync(Deno.cwd()), argv.slice(1), print);
+  }
+  if (argv[0] === "acp") {
+    const args = acpArgs(argv.slice(1));
+    if (args.help) return print(HELP_TEXT);
+    const { runAcp } = await import("./src/cli/acp/acp_cli.ts");
+    return await runAcp(args, atExit);
   }
   const args = parseCliArgs(argv);
   if (args.help) return print(HELP_TEXT);

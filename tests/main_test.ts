@@ -78,7 +78,7 @@ Deno.test("tern -p with the default ask policy and no terminal refuses the edit 
   assertStringIncludes(messages.at(-1)!.content, "--approve");
 });
 
-Deno.test("tern -p --output stream-json prints one event per line, ending with final", async () => {
+Deno.test("tern -p --output stream-json prints one event per line, from init to result", async () => {
   await using project = await helloProject();
   const root = project.root;
   await using model = await startFakeModel([{ reasoning: "hm", text: "Hi there." }]);
@@ -89,7 +89,15 @@ Deno.test("tern -p --output stream-json prints one event per line, ending with f
   });
   assertEquals(run.code, 0, run.stderr);
   const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
-  assertEquals(events.at(-1), { type: "final", text: "Hi there.", exit_reason: "done", partial: false });
+  assertEquals(events[0].type, "init");
+  const { type, text, exit_reason, partial, v } = events.at(-1);
+  assertEquals({ type, text, exit_reason, partial, v }, {
+    type: "result",
+    text: "Hi there.",
+    exit_reason: "done",
+    partial: false,
+    v: 1,
+  });
   assert(events.some((event) => event.type === "reasoning_delta"));
 });
 

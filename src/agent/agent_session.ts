@@ -8,7 +8,9 @@
 import { type Config, ConfigError, type ModelRequest, switchProvider } from "../config/config.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import type { CallContext } from "../llm/retry.ts";
-import type { Tool } from "../tools/tool.ts";
+import { mcpTools } from "../tools/mcp/adapter.ts";
+import type { McpServer } from "../tools/mcp/client.ts";
+import type { EditorFiles } from "../tools/tool.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
 import type { AgentEvent } from "./events.ts";
@@ -46,8 +48,9 @@ export interface AgentSessionOptions {
   snapshots?: boolean;
   skills?: readonly Skill[];
   memory?: ProjectMemory | null;
-  /** MCP tools, asked for at each new conversation: a server that became ready later joins. */
-  mcpTools?: () => Tool[];
+  /** The MCP servers started for this run; their tools are asked for at each new conversation, so a server
+   * that became ready later joins. */
+  mcpServers?: () => readonly McpServer[];
   /** Local addresses for web_fetch (`--allow-local-fetch`). */
   allowLocalFetch?: boolean;
   /** The project's permission rules; "always allow" answers add to them and go to `saveRule`. */
@@ -74,6 +77,8 @@ export interface PromptOptions {
   signal?: AbortSignal;
   /** Decides calls that need a yes; default: the session's policy with nobody to ask (refused). */
   approve?: ApprovalGate;
+  /** An editor holding the project's files (`tern acp`): the file tools read and write its buffers. */
+  editor?: EditorFiles;
 }
 
 /** The session at a glance, for status lines and `state` requests. */
@@ -123,7 +128,7 @@ export class AgentSession {
       web: { allowLocal: options.allowLocalFetch === true },
       // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
       extraTools: () => [
-        ...options.mcpTools?.() ?? [],
+        ...options.mcpServers ? mcpTools(options.mcpServers()).tools : [],
         ...options.child ? [] : [this.#subAgents.tool(), this.#plan.tool()],
       ],
       child: options.child,
@@ -259,6 +264,7 @@ export class AgentSession {
         tokenBudget,
         timeLimitMs,
         requireTools,
+        editor: options.editor,
       });
     } finally {
       if (this.#running === controller) [this.#running, this.#emit] = [undefined, undefined];
@@ -341,9 +347,9 @@ export class AgentSession {
 
   /** A sub-agent (built by the task tool): nothing saved, the same rules, the extras the session was given. */
   async #spawnChild(config: Config, child: ChildSetup): Promise<AgentSession> {
-    const { version, env, fallback, mcpTools, allowLocalFetch, advise } = this.#options;
+    const { version, env, fallback, mcpServers, allowLocalFetch, advise } = this.#options;
     const contextWindow = config.model === this.#config.model ? this.#options.contextWindow : undefined;
-    const inherited = { version, env, fallback, mcpTools, allowLocalFetch, advise, contextWindow };
+    const inherited = { version, env, fallback, mcpServers, allowLocalFetch, advise, contextWindow };
     return await AgentSession.create({ ...inherited, config, save: false, rules: this.rules, child });
   }
 

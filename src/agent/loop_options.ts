@@ -1,6 +1,7 @@
 /** What one task needs besides its conversation: the loop and the tool-call path both read it. */
 import type { LlmClient } from "../llm/types.ts";
 import type { Registry } from "../tools/registry.ts";
+import type { EditorFiles } from "../tools/tool.ts";
 import type { ApprovalGate } from "./approval.ts";
 import type { AgentEvent } from "./events.ts";
 import type { ModelCallOptions } from "./model_call.ts";
@@ -29,4 +30,6 @@ export interface LoopOptions {
   /** The model a call moves to once retries are exhausted on 429/5xx/overloaded (`--fallback`). */
   fallback?: ModelCallOptions["fallback"];
   now?: ModelCallOptions["now"];
+  /** The files through an editor (`tern acp`): the file tools read and write its buffers. */
+  editor?: EditorFiles;
 }

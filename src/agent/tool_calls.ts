@@ -89,7 +89,8 @@ class TurnCalls {
     readonly conversation: Conversation,
     readonly options: LoopOptions,
   ) {
-    this.ctx = { root: options.root, signal: AbortSignal.any([options.signal, this.#stop.signal]) };
+    const signal = AbortSignal.any([options.signal, this.#stop.signal]);
+    this.ctx = { root: options.root, signal, ...(options.editor && { editor: options.editor }) };
   }
 
   /** Validates and inspects call `index`; says whether it only reads (and may run beside other reads). */

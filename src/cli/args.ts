@@ -36,6 +36,10 @@ export interface CliArgs extends RunSettings {
   trustProjectMcp?: boolean;
   /** Let web_fetch reach loopback, private and link-local addresses (`--allow-local-fetch`). */
   allowLocalFetch?: boolean;
+  /** `--input-format stream-json`: user messages and approval answers as JSON lines on stdin (headless). */
+  inputFormat?: "stream-json";
+  /** `--approval-timeout`: how long an approval question waits for its answer on stdin, in milliseconds. */
+  approvalTimeoutMs?: number;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -54,12 +58,20 @@ export const HELP_TEXT = `tern ${VERSION}: a coding agent in your terminal, sand
 Usage:
   tern [options]            open an interactive session in this directory
   tern -p "TASK" [options]  run one task headless: the answer to stdout, progress to stderr
+  tern acp [options]        serve editors over the Agent Client Protocol on stdin/stdout
 
 Options:
   -p, --print TASK          run TASK without the interactive session; "-" reads TASK from stdin,
                             and input piped to tern is attached to TASK as context
       --output FORMAT       text (default), json (one object at the end) or stream-json
-                            (one event a line); json and stream-json need -p
+                            (one event a line, docs/stream-json.md); json and stream-json need
+                            -p or --input-format stream-json
+      --input-format FORMAT text (default) or stream-json: stdin carries user messages and approval
+                            answers as JSON lines, each message a turn of the same session, until
+                            EOF; needs --output stream-json or json
+      --approval-timeout DURATION
+                            with --input-format stream-json: how long an approval question waits
+                            for its answer on stdin before --approve decides (default 60s)
       --provider NAME       deepseek (default), openai, anthropic, gemini, groq, mistral, xai, glm,
                             kimi, qwen, openrouter, ollama, llamacpp, lmstudio, vllm
       --model NAME          the model to use (default: the provider's)
@@ -139,11 +151,14 @@ const OPTIONS = {
   "context-window": { type: "string" },
   "trust-project-mcp": { type: "boolean" },
   "allow-local-fetch": { type: "boolean" },
+  "input-format": { type: "string" },
+  "approval-timeout": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
 
 const OUTPUTS: readonly OutputFormat[] = ["text", "json", "stream-json"];
+const INPUTS = ["text", "stream-json"] as const;
 const APPROVE_MODES: readonly ApproveMode[] = ["ask", "edits", "all", "plan"];
 const SANDBOX_MODES: readonly SandboxMode[] = ["off", "auto", "required"];
 
@@ -183,13 +198,48 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values.continue) args.continue = true;
   if (values.resume !== undefined) args.resume = values.resume.trim();
   if (values["no-session"]) args.noSession = true;
+  if (oneOf("--input-format", values["input-format"], INPUTS) === "stream-json") {
+    args.inputFormat = "stream-json";
+  }
+  if (values["approval-timeout"] !== undefined) {
+    args.approvalTimeoutMs = duration("--approval-timeout", values["approval-timeout"]);
+  }
   if (args.continue && args.resume !== undefined) {
     throw new UsageError("--continue and --resume both choose a session; give one of them");
   }
-  if (!args.help && !args.version && args.output !== "text" && args.prompt === undefined) {
+  if (args.inputFormat && args.output === "text") {
+    throw new UsageError(
+      "--input-format stream-json needs --output stream-json (every event) or --output json (the result)",
+    );
+  }
+  if (args.inputFormat && args.prompt === "-") {
+    throw new UsageError(
+      "-p - reads the task from stdin, which --input-format stream-json reads as JSON lines",
+    );
+  }
+  const headless = args.prompt !== undefined || args.inputFormat !== undefined;
+  if (!args.help && !args.version && args.output !== "text" && !headless) {
     throw new UsageError(
       `--output ${args.output} needs a headless task: tern -p "TASK" --output ${args.output}`,
     );
+  }
+  return args;
+}
+
+/** The options of `tern acp` (model, approval, sandbox, budgets); a task or an output format is bad usage. */
+export function acpArgs(argv: string[]): CliArgs {
+  const args = parseCliArgs(argv);
+  const bad = args.prompt !== undefined
+    ? "-p"
+    : args.output !== "text"
+    ? "--output"
+    : args.inputFormat
+    ? "--input-format"
+    : args.continue || args.resume !== undefined
+    ? "--continue/--resume"
+    : undefined;
+  if (bad) {
+    throw new UsageError(`tern acp takes its prompts and sessions from the editor; ${bad} does not apply`);
   }
   return args;
 }

@@ -30,7 +30,10 @@ export function createFileTracker(): FileTracker {
 }
 
 /** The snapshot of `bytes` as read or written: `info`'s mtime, the byte count, and SHA-256 in hex. */
-export async function snapshotOf(bytes: Uint8Array, info: Deno.FileInfo): Promise<FileSnapshot> {
+export async function snapshotOf(
+  bytes: Uint8Array,
+  info: Pick<Deno.FileInfo, "mtime">,
+): Promise<FileSnapshot> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
   const hash = Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
   return { mtimeMs: info.mtime?.getTime() ?? 0, size: bytes.length, hash };

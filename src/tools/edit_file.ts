@@ -1,11 +1,12 @@
 /** edit_file: replace pieces of text in a file, one edit or several in order, written once or not at all. */
 
-import { atomicWrite, hardLinkNote, refuseReadOnly } from "../fs/atomic_write.ts";
+import { hardLinkNote, refuseReadOnly } from "../fs/atomic_write.ts";
+import { editorView, writeThrough } from "./_editor.ts";
 import { applyEdit, describeLayer, diffSummary, type EditOutcome, stripLineNumbers } from "./edit/match.ts";
 import { mostSimilarRegion } from "./edit/similar.ts";
 import { withFileLock } from "../fs/file_lock.ts";
 import { cutLine } from "./_truncate.ts";
-import { guardFresh, recordWrite, snapshotOfText } from "../fs/file_tracker.ts";
+import { guardFresh, snapshotOfText } from "../fs/file_tracker.ts";
 import { MAX_FILE_BYTES, prependBom, readTextFile, resolveForRead, type TextFile } from "../fs/path_guard.ts";
 import {
   type CallInspection,
@@ -239,7 +240,7 @@ async function plan(
 ): Promise<EditPlan> {
   const edits = editsOf(args);
   checkShape(edits);
-  const file = await readTextFile(ctx.root, args.path);
+  const file = await editorView(ctx, await readTextFile(ctx.root, args.path));
   refuseReadOnly(file.rel, file.info);
   await guardFresh(files, file, () => snapshotOfText(file), "edit");
   const same = previous !== undefined && previous.file.real === file.real &&
@@ -285,8 +286,7 @@ export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFile
     return await withFileLock(real, async () => {
       const { file, data, summary, added, removed } = await plan(args, ctx, files, previous);
       const mode = file.info.mode === null ? undefined : file.info.mode & 0o7777;
-      await atomicWrite(file.real, data, { mode });
-      await recordWrite(files, file.real, data);
+      await writeThrough(ctx, file, data, { mode, files });
       return {
         content: `Edited ${file.rel}: ${summary}${hardLinkNote(file.rel, file.info, "edit")}`,
         details: { diff: { path: file.rel, added, removed, created: false } },

@@ -4,6 +4,7 @@ import { readTextFile, showPath } from "../fs/path_guard.ts";
 import { cutLine } from "./_truncate.ts";
 import { snapshotOfText } from "../fs/file_tracker.ts";
 import { inspectRead } from "./_read_inspect.ts";
+import { editorView } from "./_editor.ts";
 import { type FileTracker, type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 
 /** Most lines returned by one call. */
@@ -40,7 +41,7 @@ function splitLines(text: string): string[] {
 }
 
 async function run(args: ReadFileArgs, ctx: ToolContext, files?: FileTracker): Promise<string | ToolResult> {
-  const file = await readTextFile(ctx.root, args.path);
+  const file = await editorView(ctx, await readTextFile(ctx.root, args.path));
   // Valid UTF-8 can still be binary (an ELF header is); grep_code skips such files for the same reason.
   if (file.text.includes("\0")) {
     throw new ToolError(

@@ -22,6 +22,17 @@ export interface ToolContext {
   onUpdate?(update: ToolUpdate): void;
   /** The id of the call being run, for a tool that tags what it reports with it (a sub-agent's events). */
   callId?: string;
+  /** Files through an editor that holds them (`tern acp`); absent = the disk. The path guard still decides. */
+  editor?: EditorFiles;
+}
+
+/**
+ * An editor's view of the project's files (ACP's `fs/read_text_file` and `fs/write_text_file`): reads see
+ * unsaved changes, writes land in its buffers. Paths are absolute real paths the path guard resolved.
+ */
+export interface EditorFiles {
+  readTextFile(path: string): Promise<string>;
+  writeTextFile(path: string, text: string): Promise<void>;
 }
 
 /** Progress of a running call: the last lines of its output so far (at most TAIL_LINES). */

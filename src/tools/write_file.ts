@@ -1,8 +1,9 @@
 /** write_file: create or overwrite a file with the given content, atomically. */
 
-import { atomicWrite, hardLinkNote, makeParentsChecked, refuseReadOnly } from "../fs/atomic_write.ts";
+import { hardLinkNote, makeParentsChecked, refuseReadOnly } from "../fs/atomic_write.ts";
+import { editorSnapshot, editorView, writeThrough } from "./_editor.ts";
 import { withFileLock } from "../fs/file_lock.ts";
-import { guardFresh, recordWrite, snapshotOfPath } from "../fs/file_tracker.ts";
+import { guardFresh, snapshotOfPath } from "../fs/file_tracker.ts";
 import { lineDelta } from "./edit/match.ts";
 import {
   hasBom,
@@ -65,15 +66,19 @@ async function checkedTarget(args: WriteFileArgs, ctx: ToolContext, files?: File
   const target = await resolveForWrite(ctx.root, args.path);
   if (target.info !== null) {
     refuseReadOnly(target.rel, target.info);
-    await guardFresh(files, target, () => snapshotOfPath(target.real), "overwrite");
+    const current = async () =>
+      ctx.editor
+        ? await editorSnapshot(ctx, await readTextFile(ctx.root, args.path))
+        : await snapshotOfPath(target.real);
+    await guardFresh(files, target, current, "overwrite");
   }
   return target;
 }
 
 /** The file's current text, or why it cannot be shown (binary, a secrets file, too large). */
-async function currentText(root: string, path: string): Promise<{ text: string } | { why: string }> {
+async function currentText(ctx: ToolContext, path: string): Promise<{ text: string } | { why: string }> {
   try {
-    return { text: (await readTextFile(root, path)).text };
+    return { text: (await editorView(ctx, await readTextFile(ctx.root, path))).text };
   } catch (error) {
     if (!(error instanceof ToolError)) throw error;
     // The guard words its refusals for the model; the first sentence is what a person needs.
@@ -89,7 +94,7 @@ async function preview(args: WriteFileArgs, ctx: ToolContext, files?: FileTracke
   if (target.info === null) {
     return { ...base, preview: { kind: "diff", path, before: "", after: args.content, created: true } };
   }
-  const current = await currentText(ctx.root, args.path);
+  const current = await currentText(ctx, args.path);
   if ("why" in current) {
     return { ...base, preview: { kind: "write_blind", path, after: args.content, ...current } };
   }
@@ -107,15 +112,15 @@ async function writeLocked(
 ): Promise<ToolResult> {
   const target = await checkedTarget(args, ctx, files);
   const existing = target.info;
-  const before = existing === null ? { text: "" } : await currentText(ctx.root, args.path);
+  const before = existing === null ? { text: "" } : await currentText(ctx, args.path);
   // The model saw the file without its BOM (read_file strips it); keep it, as an editor would.
-  if (existing !== null && !args.content.startsWith("\uFEFF") && await startsWithBom(target.real)) {
+  const bom = existing !== null && !ctx.editor && await startsWithBom(target.real);
+  if (bom && !args.content.startsWith("\uFEFF")) {
     data = prependBom(data);
   }
   if (existing === null) await makeParentsChecked(ctx.root, target.real, target.rel);
   const mode = existing?.mode == null ? undefined : existing.mode & 0o7777;
-  await atomicWrite(target.real, data, { mode });
-  await recordWrite(files, target.real, data);
+  await writeThrough(ctx, target, data, { mode, files });
   const note = existing === null ? "" : hardLinkNote(target.rel, existing, "write");
   const content = `${
     existing === null ? "Created" : "Overwrote"

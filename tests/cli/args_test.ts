@@ -1,13 +1,13 @@
 import { assert, assertEquals, assertStrictEquals, assertThrows } from "../support/assert.ts";
-import { HELP_TEXT, parseCliArgs, UsageError, VERSION } from "../../src/cli/args.ts";
+import { acpArgs, HELP_TEXT, parseCliArgs, UsageError, VERSION } from "../../src/cli/args.ts";
 
 /** Asserts that `argv` is bad usage with exactly `message`, on one line, exit code 2. */
-function assertUsageError(argv: string[], message: string) {
+function assertUsageError(argv: string[], message: string, parse = parseCliArgs) {
   assert(((error: unknown) => {
     assert(error instanceof UsageError, `expected a UsageError for ${JSON.stringify(argv)}`);
     assertEquals([error.message, error.exitCode], [message, 2]);
     return true;
-  })(assertThrows(() => parseCliArgs(argv))));
+  })(assertThrows(() => parse(argv))));
 }
 
 Deno.test("parseCliArgs() with no arguments opens the REPL with the defaults", () => {
@@ -202,4 +202,41 @@ Deno.test("parseCliArgs() rejects an empty --api and a --require-tools list with
     ["--require-tools", ""],
     "--require-tools needs tool names separated by commas, e.g. list_dir,read_file (got '')",
   );
+});
+
+Deno.test("parseCliArgs() takes --input-format stream-json as a headless run, with json or stream-json output", () => {
+  const args = parseCliArgs([
+    "--input-format",
+    "stream-json",
+    "--output",
+    "json",
+    "--approval-timeout",
+    "2m",
+  ]);
+  assertEquals([args.inputFormat, args.output, args.approvalTimeoutMs], ["stream-json", "json", 120_000]);
+  assertEquals(parseCliArgs(["--input-format", "text"]).inputFormat, undefined);
+  assertUsageError(
+    ["--input-format", "stream-json"],
+    "--input-format stream-json needs --output stream-json (every event) or --output json (the result)",
+  );
+  assertUsageError(
+    ["--input-format", "stream-json", "--output", "json", "-p", "-"],
+    "-p - reads the task from stdin, which --input-format stream-json reads as JSON lines",
+  );
+  assertUsageError(["--input-format", "xml"], "--input-format must be one of text, stream-json (got 'xml')");
+  assertUsageError(
+    ["--approval-timeout", "soon"],
+    "--approval-timeout must be a duration such as 90s, 15m or 1h30m (got 'soon')",
+  );
+});
+
+Deno.test("acpArgs() takes the model and approval options, and refuses a task, an output format or a session choice", () => {
+  assertEquals(acpArgs(["--approve", "edits", "--sandbox", "off"]).approve, "edits");
+  for (const [argv, flag] of [[["-p", "x"], "-p"], [["-c"], "--continue/--resume"]] as const) {
+    assertUsageError(
+      [...argv],
+      `tern acp takes its prompts and sessions from the editor; ${flag} does not apply`,
+      acpArgs,
+    );
+  }
 });
