@@ -3,14 +3,19 @@ import { assert, assertEquals, assertStringIncludes } from "./support/assert.ts"
 import { type ScriptedTurn, startFakeModel } from "./support/fake_model_server.ts";
 import { runTern } from "./support/cli.ts";
 import { barrier, senderOf, toolNamesOf } from "./support/sub_agent_script.ts";
+import { streamJsonValidator } from "./support/stream_json.ts";
 import { tempProject } from "./support/temp_project.ts";
 
 function modelEnv(url: string): Record<string, string> {
   return { TERN_BASE_URL: url, TERN_API_KEY: "test-key", TERN_MODEL: "fake-model" };
 }
 
-function events(stdout: string): Record<string, unknown>[] {
-  return stdout.trim().split("\n").map((line) => JSON.parse(line));
+/** The stream-json lines of a run, each checked against the documented schema. */
+async function events(stdout: string): Promise<Record<string, unknown>[]> {
+  const validate = await streamJsonValidator();
+  const parsed = stdout.trim().split("\n").map((line) => JSON.parse(line));
+  for (const event of parsed) assertEquals(validate(event), [], JSON.stringify(event));
+  return parsed;
 }
 
 const TASKS: ScriptedTurn = {
@@ -64,7 +69,7 @@ Deno.test("tern -p runs two sub-agents in parallel, each with its own small cont
   assertStringIncludes(String(results[1].content), "b.txt holds the word bravo.");
   const parentText = JSON.stringify(last.body);
   assert(!parentText.includes("ALPHA-CONTENT") && !parentText.includes("BRAVO-CONTENT"), "only answers");
-  const stream = events(run.stdout);
+  const stream = await events(run.stdout);
   const starts = stream.filter((event) => event.type === "child_start");
   assertEquals(starts.map((event) => [event.child_id, event.agent]).sort(), [
     ["call_a", "general"],
@@ -74,12 +79,17 @@ Deno.test("tern -p runs two sub-agents in parallel, each with its own small cont
     event.type === "child_event" && (event.event as { type: string }).type === "tool_call"
   );
   assertEquals(childCalls.map((event) => event.child_id).sort(), ["call_a", "call_b"]);
-  assertEquals(stream.at(-1), {
-    type: "final",
-    text: "a says alpha, b says bravo.",
-    exit_reason: "done",
-    partial: false,
-  });
+  const ends = stream.filter((event) => event.type === "child_end");
+  assertEquals(ends.map((event) => [event.child_id, event.text, event.exit_reason]).sort(), [
+    ["call_a", "a.txt holds the word alpha.", "done"],
+    ["call_b", "b.txt holds the word bravo.", "done"],
+  ]);
+  const result = stream.at(-1)!;
+  assertEquals([result.type, result.text, result.exit_reason], [
+    "result",
+    "a says alpha, b says bravo.",
+    "done",
+  ]);
 });
 
 Deno.test("tern -p --output stream-json emits the plan each time update_plan changes it", async () => {
@@ -101,13 +111,15 @@ Deno.test("tern -p --output stream-json emits the plan each time update_plan cha
     env: modelEnv(model.url),
   });
   assertEquals(run.code, 0, run.stderr);
-  const plans = events(run.stdout).filter((event) => event.type === "plan");
+  const plans = (await events(run.stdout)).filter((event) => event.type === "plan");
   assertEquals(plans, [
     {
+      v: 1,
       type: "plan",
       steps: [{ step: "read the code", status: "in_progress" }, { step: "fix the bug", status: "pending" }],
     },
     {
+      v: 1,
       type: "plan",
       steps: [{ step: "read the code", status: "done" }, { step: "fix the bug", status: "in_progress" }],
     },

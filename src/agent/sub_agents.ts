@@ -8,7 +8,7 @@
 import type { Config } from "../config/config.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import { createTaskTool, type SubAgentRequest } from "../tools/task.ts";
-import { type Tool, type ToolContext, ToolError, type ToolResult } from "../tools/tool.ts";
+import { type EditorFiles, type Tool, type ToolContext, ToolError, type ToolResult } from "../tools/tool.ts";
 import type { AgentDefinition } from "./agents.ts";
 import { type ApprovalGate, type ApprovalSession, createApprovalGate } from "./approval.ts";
 import type { AgentEvent } from "./events.ts";
@@ -39,7 +39,12 @@ export interface ChildSetup {
 export interface ChildSession {
   run(
     text: string,
-    options: { signal: AbortSignal; approve: ApprovalGate; onEvent: (event: AgentEvent) => void },
+    options: {
+      signal: AbortSignal;
+      approve: ApprovalGate;
+      onEvent: (event: AgentEvent) => void;
+      editor?: EditorFiles;
+    },
   ): Promise<TaskResult>;
 }
 
@@ -89,6 +94,7 @@ export class SubAgents {
       host.emit({ type: "child_start", childId, agent: request.agent, description: request.description });
       const result = await child.run(request.prompt, {
         signal: ctx.signal,
+        editor: ctx.editor, // an editor's buffers (tern acp) are the child's files too
         approve: this.#gate(),
         onEvent: (event) => host.emit({ type: "child_event", childId, event }),
       });
