@@ -26,7 +26,7 @@ const encoder = new TextEncoder();
 const BIG_PATH = "src/big_module.ts";
 
 /** Bytes of each request body tern sent for `script`, in order (JSON.stringify is what the transport sends). */
-async function requestSizes(
+export async function requestSizes(
   root: string,
   script: ScriptedTurn[],
   api: Api = "chat",

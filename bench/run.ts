@@ -2,13 +2,15 @@
  * `deno task bench`: tern -p against the local fake model server. First the request-body bytes of issue 10
  * (bench/request_bytes.ts); then, measured with /usr/bin/time, one-turn wall time and peak RSS and the CPU
  * cost of each extra tool turn over a 20-turn script; then the tool figures (bench/tools.ts): grep/glob on
- * a 50,000-file tree, read/edit of a 5 MB file.
+ * a 50,000-file tree, read/edit of a 5 MB file. Sub-agents (bench/sub_agents.ts): what a child's five reads
+ * add to the main session's next request.
  */
 import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_server.ts";
 import { ternRunArgs } from "../tests/support/cli.ts";
 import { runToolBench } from "./tools.ts";
 import { runSnapshotBench } from "./snapshots.ts";
 import { printRequestBytes } from "./request_bytes.ts";
+import { printSubAgentBench } from "./sub_agents.ts";
 
 const RUNS = 5;
 
@@ -61,6 +63,7 @@ async function measureMany(root: string, script: ScriptedTurn[]): Promise<Measur
 }
 
 await printRequestBytes();
+await printSubAgentBench();
 
 const root = await Deno.makeTempDir({ prefix: "tern-bench-" });
 try {

@@ -25,6 +25,10 @@ import { Snapshots } from "./snapshots.ts";
 import { summariseConversation, type SummaryResult } from "./summarise.ts";
 import { applyUndo, planUndo, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
 import { resumedModel } from "./session_resume.ts";
+import type { AgentDefinition } from "./agents.ts";
+import { PlanKeeper, planModeTask } from "./plan_mode.ts";
+import { type ChildSetup, SubAgents } from "./sub_agents.ts";
+import type { PlanUpdate } from "../tools/update_plan.ts";
 
 /** What a session is created with. */
 export interface AgentSessionOptions {
@@ -60,6 +64,10 @@ export interface AgentSessionOptions {
   advise?: CallContext["advise"];
   /** Told of what the front end should show once: a session file that cannot be written, a model kept. */
   onNotice?: (message: string) => void;
+  /** The named agents the task tool offers (`.tern/agents`, `.claude/agents`, the user's own). */
+  agents?: readonly AgentDefinition[];
+  /** Set for a sub-agent (built by its main session): its tools, prompt, model and budget. */
+  child?: ChildSetup;
 }
 
 /** What a prompt needs from its front end. */
@@ -99,6 +107,10 @@ export class AgentSession {
   #current: Started;
   #firstModel: string;
   #running?: AbortController;
+  /** The running prompt's event sink: where sub-agents and the plan report. */
+  #emit?: (event: AgentEvent) => void;
+  readonly #plan = new PlanKeeper((event) => this.#emit?.(event));
+  readonly #subAgents: SubAgents;
 
   private constructor(options: AgentSessionOptions, snapshots: Snapshots | null) {
     this.#options = options;
@@ -114,12 +126,28 @@ export class AgentSession {
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#secrets },
       web: { allowLocal: options.allowLocalFetch === true },
-      extraTools: options.mcpServers && (() => mcpTools(options.mcpServers!()).tools),
+      // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
+      extraTools: () => [
+        ...options.mcpServers ? mcpTools(options.mcpServers()).tools : [],
+        ...options.child ? [] : [this.#subAgents.tool(), this.#plan.tool()],
+      ],
+      child: options.child,
       skills: options.skills,
       memory: options.memory ?? null,
       meta: () => this.#meta(),
       save: options.save,
       onSaveError: options.onNotice,
+    });
+    this.#subAgents = new SubAgents({
+      root: this.root,
+      agents: options.agents ?? [],
+      config: () => this.#config,
+      spawn: (config, setup) => this.#spawnChild(config, setup),
+      toolNames: () => this.#current.registry.tools().map((tool) => tool.name),
+      mode: () => this.mode,
+      rules: this.rules,
+      approvals: () => this.#current.conversation.approvals,
+      emit: (event) => this.#emit?.(event),
     });
     this.#current = options.resume ? this.#starter.resume(options.resume) : this.#starter.start();
     this.#firstModel = this.#answeredFirst(options.resume);
@@ -152,6 +180,16 @@ export class AgentSession {
   /** The project's skills, listed in the system prompt. */
   get skills(): readonly Skill[] {
     return this.#options.skills ?? [];
+  }
+
+  /** The plan the model keeps with update_plan in this conversation, or null. */
+  get plan(): PlanUpdate | null {
+    return this.#plan.current;
+  }
+
+  /** The named agents the task tool offers. */
+  get agents(): readonly AgentDefinition[] {
+    return this.#options.agents ?? [];
   }
 
   /** False when git is missing: undo can rewind the conversation but not restore files. */
@@ -200,11 +238,13 @@ export class AgentSession {
       this.usage.handle(event);
       options.onEvent?.(event);
     };
+    this.#emit = onEvent;
     try {
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
       const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#config;
-      return await runTask(conversation, text, {
+      const task = this.mode === "plan" && !this.#options.child ? planModeTask(text) : text;
+      return await runTask(conversation, task, {
         client: this.#model.client,
         model: this.#model.info.model,
         contextWindow: this.#model.info.contextWindow,
@@ -227,7 +267,7 @@ export class AgentSession {
         editor: options.editor,
       });
     } finally {
-      if (this.#running === controller) this.#running = undefined;
+      if (this.#running === controller) [this.#running, this.#emit] = [undefined, undefined];
     }
   }
 
@@ -300,8 +340,17 @@ export class AgentSession {
   #replace(next: Started): Started {
     this.#current.session?.detach();
     this.#current = next;
+    this.#plan.clear();
     this.usage.reset();
     return next;
+  }
+
+  /** A sub-agent (built by the task tool): nothing saved, the same rules, the extras the session was given. */
+  async #spawnChild(config: Config, child: ChildSetup): Promise<AgentSession> {
+    const { version, env, fallback, mcpServers, allowLocalFetch, advise } = this.#options;
+    const contextWindow = config.model === this.#config.model ? this.#options.contextWindow : undefined;
+    const inherited = { version, env, fallback, mcpServers, allowLocalFetch, advise, contextWindow };
+    return await AgentSession.create({ ...inherited, config, save: false, rules: this.rules, child });
   }
 
   #answeredFirst(loaded?: LoadedSession): string {

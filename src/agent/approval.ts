@@ -4,13 +4,17 @@
  */
 import type { ApproveMode } from "../config/settings.ts";
 import { protectedPathReason } from "../config/protected_paths.ts";
+import { planModeRefusal } from "./plan_mode.ts";
 
 export { protectedPathReason };
 import type { ToolCall } from "../llm/types.ts";
 import type { CallInspection } from "../tools/tool.ts";
 import type { PermissionRules } from "./permission_rules.ts";
 
-/** `ask`: ask before edits and risky commands; `edits`: edits run, risky commands ask; `all`: everything runs. */
+/**
+ * `ask`: ask before edits and risky commands; `edits`: edits run, risky commands ask; `all`: everything runs;
+ * `plan`: only reads run, everything else is refused without asking.
+ */
 export type ApprovalPolicy = ApproveMode;
 
 /** A validated tool call about to run, with what its tool says it will do. */
@@ -139,7 +143,13 @@ export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest):
 export function createApprovalGate(
   policy: ApprovalPolicy,
   askHuman?: AskHuman,
-  options: { session?: ApprovalSession; rules?: PermissionRules; saveRule?: (rule: string) => void } = {},
+  options: {
+    session?: ApprovalSession;
+    rules?: PermissionRules;
+    saveRule?: (rule: string) => void;
+    /** What the model reads when a call needs a yes and there is nobody to ask (default: the headless words). */
+    refusal?: (request: ApprovalRequest, need: Extract<Assessment, { ask: true }>) => string;
+  } = {},
 ): ApprovalGate {
   const session = options.session ?? new ApprovalSession();
   return async (request) => {
@@ -151,11 +161,17 @@ export function createApprovalGate(
           `(.tern/settings.json) refuses it. Do not retry it; try another way or ask the user.`,
       };
     }
+    if (policy === "plan" && request.inspection.effect !== "read") {
+      return { allow: false, reason: planModeRefusal(request.call.name) };
+    }
     const need = assessRequest(policy, request);
     if (!need.ask) return { allow: true };
     if (need.rememberable && session.allows(request.call.name)) return { allow: true };
     if (need.rememberable && await options.rules?.match("allow", request)) return { allow: true };
-    if (!askHuman) return { allow: false, reason: headlessRefusal(policy, request, need) };
+    if (!askHuman) {
+      const reason = options.refusal?.(request, need) ?? headlessRefusal(policy, request, need);
+      return { allow: false, reason };
+    }
     const answer = toAnswer(await askHuman(request, need));
     if (answer.kind === "session" && need.rememberable) session.allow(request.call.name);
     if (answer.kind === "rule" && need.rememberable && options.rules?.add("allow", answer.rule)) {

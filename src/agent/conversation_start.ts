@@ -34,6 +34,8 @@ export interface StarterOptions {
   save: boolean;
   /** Told when the session file cannot be written any more. */
   onSaveError?: (message: string) => void;
+  /** A sub-agent's: only these tools, and its own system prompt instead of tern's. */
+  child?: { tools: ReadonlySet<string>; systemPrompt(tools: readonly Tool[]): string };
 }
 
 /** Starts conversations: `start()` a new one, `resume(loaded)` a saved one (same file, same id). */
@@ -49,16 +51,19 @@ export function conversationStarter(options: StarterOptions): Starter {
   const tools = (files: FileTracker) => {
     const shell = { ...options.shell, secrets: [...options.shell?.secrets ?? []] };
     const builtin = builtinTools({ files, shell, web: options.web });
-    return createRegistry([...builtin, ...options.extraTools?.() ?? []]);
+    const all = [...builtin, ...options.extraTools?.() ?? []];
+    const only = options.child?.tools;
+    return createRegistry(only ? all.filter((tool) => only.has(tool.name)) : all);
   };
   const build = (loaded?: LoadedSession): Started => {
     const files = createFileTracker();
     for (const [real, snapshot] of loaded?.files ?? []) files.record(real, snapshot);
     const registry = tools(files);
-    const prompt = systemPrompt(options.root, registry.tools(), {
-      memory: options.memory,
-      skills: options.skills,
-    });
+    const prompt = options.child?.systemPrompt(registry.tools()) ??
+      systemPrompt(options.root, registry.tools(), {
+        memory: options.memory,
+        skills: options.skills,
+      });
     const added = loaded?.added ?? 0;
     const entries = loaded?.entries.slice(0, loaded.entries.length - added);
     const conversation = new Conversation({ systemPrompt: prompt, files, entries });

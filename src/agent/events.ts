@@ -1,6 +1,7 @@
 /** The typed events the agent loop emits; every UI (REPL, headless printer, stream-json) only consumes these. */
 import type { Usage } from "../llm/types.ts";
 import type { ToolDetails, ToolEffect, ToolErrorKind } from "../tools/tool.ts";
+import type { PlanStep } from "../tools/update_plan.ts";
 
 /** Why a task ended. */
 export type ExitReason =
@@ -36,4 +37,10 @@ export type AgentEvent =
   | { type: "usage"; usage: Usage; total: Usage }
   | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string }
   | { type: "notice"; level: "info" | "warn"; message: string }
-  | { type: "final"; text: string; exitReason: ExitReason; partial: boolean };
+  | { type: "final"; text: string; exitReason: ExitReason; partial: boolean }
+  /** A sub-agent started; its id is the id of the task call that started it. */
+  | { type: "child_start"; childId: string; agent: string; description: string }
+  /** One event of a running sub-agent, tagged with its id; its `final` event ends it. */
+  | { type: "child_event"; childId: string; event: AgentEvent }
+  /** The task's plan (update_plan), whole, each time the model changes it. */
+  | { type: "plan"; steps: PlanStep[] };

@@ -44,12 +44,16 @@ export class SessionUsage {
     this.#info = info;
   }
 
-  /** Counts one event (only usage events matter). */
+  /** Counts one event (only usage events matter; a sub-agent's count in the totals, not in the context). */
   handle(event: AgentEvent): void {
+    if (event.type === "child_event" && event.event.type === "usage") return this.#add(event.event.usage);
     if (event.type !== "usage") return;
-    const u = event.usage;
-    this.last = u;
+    this.last = event.usage;
     this.calls++;
+    this.#add(event.usage);
+  }
+
+  #add(u: Usage): void {
     this.total = {
       promptTokens: this.total.promptTokens + u.promptTokens,
       completionTokens: this.total.completionTokens + u.completionTokens,

@@ -185,7 +185,7 @@ async function runOneCall(
       tail: update.tail.slice(-TAIL_LINES).map(stripControls),
     });
   };
-  const result = await runPrepared(inspected, { ...ctx, onUpdate }).finally(() => {
+  const result = await runPrepared(inspected, { ...ctx, onUpdate, callId: id }).finally(() => {
     running = false;
   });
   // What a cancelled tool produced before it stopped is still worth showing the model next turn.

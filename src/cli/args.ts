@@ -87,7 +87,9 @@ Options:
       --approve MODE        ask (default): confirm edits, and commands that run unsandboxed, want
                             the network or delete work (git clean -f, rm -r, ...); edits: edits run,
                             but protected paths (.git, .env, CI files) and those commands still ask;
-                            all: confirm nothing
+                            all: confirm nothing; plan: plan mode (below)
+      --mode MODE           the same as --approve; --mode plan starts in plan mode: only read-only
+                            tools run, and the model ends by presenting a plan
       --sandbox MODE        auto (default): confine commands with bubblewrap when it is installed
                             (no network, writes only in the project); required: refuse commands
                             without it; off: run commands unconfined (they always ask)
@@ -137,6 +139,7 @@ const OPTIONS = {
   "require-tools": { type: "string" },
   fallback: { type: "string" },
   approve: { type: "string" },
+  mode: { type: "string" },
   sandbox: { type: "string" },
   "max-turns": { type: "string" },
   "token-budget": { type: "string" },
@@ -156,7 +159,7 @@ const OPTIONS = {
 
 const OUTPUTS: readonly OutputFormat[] = ["text", "json", "stream-json"];
 const INPUTS = ["text", "stream-json"] as const;
-const APPROVE_MODES: readonly ApproveMode[] = ["ask", "edits", "all"];
+const APPROVE_MODES: readonly ApproveMode[] = ["ask", "edits", "all", "plan"];
 const SANDBOX_MODES: readonly SandboxMode[] = ["off", "auto", "required"];
 
 /** Parses `argv` (without the program name); throws a `UsageError` with a one-line message on bad usage. */
@@ -166,7 +169,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     help: values.help ?? false,
     version: values.version ?? false,
     output: oneOf("--output", values.output, OUTPUTS) ?? "text",
-    approve: oneOf("--approve", values.approve, APPROVE_MODES) ?? "ask",
+    approve: approveMode(values.approve, values.mode),
     sandbox: oneOf("--sandbox", values.sandbox, SANDBOX_MODES) ?? "auto",
   };
   if (values.print !== undefined) {
@@ -289,6 +292,16 @@ function oneOf<T extends string>(
   if (value === undefined) return undefined;
   if ((allowed as readonly string[]).includes(value)) return value as T;
   throw new UsageError(`${flag} must be one of ${allowed.join(", ")} (got '${value}')`);
+}
+
+/** `--approve` or its synonym `--mode` (default ask); both, naming different modes, is a `UsageError`. */
+function approveMode(approve: string | undefined, mode: string | undefined): ApproveMode {
+  const fromApprove = oneOf("--approve", approve, APPROVE_MODES);
+  const fromMode = oneOf("--mode", mode, APPROVE_MODES);
+  if (fromApprove && fromMode && fromApprove !== fromMode) {
+    throw new UsageError(`--approve ${fromApprove} and --mode ${fromMode} disagree; give one of them`);
+  }
+  return fromMode ?? fromApprove ?? "ask";
 }
 
 /** `--require-tools a,b`: the names in order; a `UsageError` for an empty list or an empty name. */

@@ -10,6 +10,7 @@ import { listenForCancel } from "./input/keys.ts";
 import { formatUsage, partialNote, Renderer, type Sink } from "./render/renderer.ts";
 import { runSlashCommand, slashCommands } from "./commands/table.ts";
 import type { SlashCommand } from "./commands/types.ts";
+import { offerPlan, presentsPlan } from "./prompts/plan_accept.ts";
 
 /** What the REPL needs besides its session. */
 export interface ReplOptions {
@@ -22,7 +23,10 @@ export interface ReplOptions {
   commands?: SlashCommand[];
 }
 
-const MODES: ApproveMode[] = ["ask", "edits", "all"];
+/** Shift+Tab's cycle; `all` joins it only when the session started in it (`--approve all`). */
+function modeCycle(start: ApproveMode): ApproveMode[] {
+  return start === "all" ? ["ask", "edits", "all", "plan"] : ["ask", "edits", "plan"];
+}
 
 /** Runs until the user leaves; resolves with the exit code (0). */
 export async function runRepl(session: AgentSession, options: ReplOptions): Promise<number> {
@@ -38,20 +42,24 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
   });
   for (const line of options.banner) screen.print(line, "dim");
   screen.print(
-    "/help for commands · Shift+Tab: approval mode · Esc or Ctrl-C cancels a task · Ctrl-D exits",
+    "/help for commands · Shift+Tab: approval mode (ask, edits, plan) · Esc or Ctrl-C cancels a task · " +
+      "Ctrl-D exits",
     "dim",
   );
   const commands = slashCommands(options.commands);
-  const runTask = async (task: string) => {
+  const ask = (q: string) => options.reader.read(q);
+  const runTask = async (task: string): Promise<void> => {
     const attached = await attachMentions(task, session.root);
     for (const note of attached.notes) screen.print(note, "dim");
-    await runOneTask(session, attached.task, { options, screen });
+    const result = await runOneTask(session, attached.task, { options, screen });
     screen.print(statusLine(session.usage), "dim");
+    if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
   };
-  const slash = { session, screen, runTask, ask: (q: string) => options.reader.read(q) };
+  const slash = { session, screen, runTask, ask };
+  const modes = modeCycle(session.mode);
   // Shift+Tab cycles the approval mode; the prompt always shows it.
   const cycle = () => {
-    session.mode = MODES[(MODES.indexOf(session.mode) + 1) % MODES.length];
+    session.mode = modes[(modes.indexOf(session.mode) + 1) % modes.length];
     return `${session.mode} › `;
   };
   try {
@@ -79,7 +87,7 @@ async function runOneTask(
   session: AgentSession,
   task: string,
   { options, screen }: { options: ReplOptions; screen: Renderer },
-): Promise<void> {
+): Promise<TaskResult> {
   const cancel = () => session.cancel();
   // On a terminal, Esc or Ctrl-C cancels (raw keys); the approval prompt takes the keys while it asks.
   const keys = options.sink.isTerminal ? listenForCancel(cancel) : undefined;
@@ -90,6 +98,7 @@ async function runOneTask(
       onEvent: (event) => screen.handle(event),
     });
     report(result, screen, options.debug ?? false);
+    return result;
   } finally {
     keys?.stop();
     Deno.removeSignalListener("SIGINT", cancel);

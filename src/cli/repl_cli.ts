@@ -8,6 +8,8 @@ import { BUILTIN_COMMANDS, slashCommands } from "./commands/table.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { modelCommand } from "./commands/model.ts";
 import { skillsCommand } from "./commands/skills.ts";
+import { agentsCommand } from "./commands/agents.ts";
+import type { FoundAgents } from "../agent/agents.ts";
 import { createCompleter } from "./input/completion.ts";
 import { createLineReader } from "./input/line_reader.ts";
 import type { McpStartup } from "./mcp_startup.ts";
@@ -21,6 +23,8 @@ export interface ReplCliOptions {
   sandbox: SandboxStatus;
   mcp: McpStartup;
   skillProblems: readonly string[];
+  /** The named agents found at launch, with the files skipped. */
+  agents?: FoundAgents;
 }
 
 /** Runs the REPL on `session` until the user leaves; resolves with the exit code. */
@@ -30,6 +34,7 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
     ...BUILTIN_COMMANDS,
     mcpCommand(mcp.hub, mcp.notes),
     skillsCommand(session.skills, options.skillProblems),
+    agentsCommand(options.agents ?? { agents: [...session.agents], problems: [] }),
     modelCommand,
   ];
   const names = () => slashCommands(commands).flatMap((c) => [c.name, ...(c.aliases ?? [])]);

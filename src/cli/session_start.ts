@@ -8,6 +8,7 @@ import { AgentSession } from "../agent/agent_session.ts";
 import { loadMemory } from "../agent/memory.ts";
 import type { LoadedSession } from "../agent/session.ts";
 import { discoverSkills } from "../agent/skills.ts";
+import { discoverAgents, type FoundAgents, userAgentDir } from "../agent/agents.ts";
 import { PermissionRules } from "../agent/permission_rules.ts";
 import { unknownTools } from "../agent/required_tools.ts";
 import { loadProjectSettings, saveRule } from "../config/project_settings.ts";
@@ -41,6 +42,8 @@ export interface StartedSession {
   mcp: McpStartup;
   sandbox: SandboxStatus;
   skillProblems: readonly string[];
+  /** The named agents found, with the files skipped (for /agents). */
+  agents: FoundAgents;
 }
 
 /**
@@ -73,17 +76,19 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
   const resume = await options.resume?.();
   const session = await openSession({ args, config, project, mcp, resume, repl: options.repl });
   if (config.requireTools) checkRequiredTools(config.requireTools, session.current.registry.specs());
-  return { config, session, mcp, sandbox: await probing, skillProblems: project.skillProblems };
+  const { skillProblems, agents } = project;
+  return { config, session, mcp, sandbox: await probing, skillProblems, agents };
 }
 
-/** The project's own files, read in parallel: permission rules, skills and memory. */
+/** The project's own files, read in parallel: permission rules, skills, memory, agents (the user's too). */
 async function readProject(root: string) {
-  const [settings, { skills, problems }, memory] = await Promise.all([
+  const [settings, { skills, problems }, memory, agents] = await Promise.all([
     loadProjectSettings(root),
     discoverSkills(root),
     loadMemory(root),
+    discoverAgents(root, { userDir: userAgentDir(Deno.env.toObject()) }),
   ]);
-  return { settings, skills, skillProblems: problems, memory };
+  return { settings, skills, skillProblems: problems, memory, agents };
 }
 
 /** The session of this run, with every part the CLI chose; a `--fallback` without a key exits 2. */
@@ -114,6 +119,7 @@ async function openSession(options: {
     snapshots: options.repl,
     skills: project.skills,
     memory: project.memory,
+    agents: project.agents.agents,
     mcpServers: () => mcp.hub?.servers ?? [],
     allowLocalFetch: args.allowLocalFetch === true,
     rules,

@@ -1,7 +1,10 @@
 /** The run settings tern takes from the command line: their types, owned here so every layer can read them. */
 
-/** How tool calls get approved: `ask` before edits and commands, `edits` run freely, `all` runs everything. */
-export type ApproveMode = "ask" | "edits" | "all";
+/**
+ * How tool calls get approved: `ask` before edits and commands, `edits` run freely, `all` runs everything;
+ * `plan` (plan mode) runs only read-only tools and refuses the rest, never asking.
+ */
+export type ApproveMode = "ask" | "edits" | "all" | "plan";
 
 /** How a headless run reports: the final text, one JSON object, or one event per line. */
 export type OutputFormat = "text" | "json" | "stream-json";

@@ -20,6 +20,8 @@ export interface ToolContext {
   spill(text: string): Promise<string>;
   /** Reports progress while the call runs, for the human only (never the model); absent = nobody listens. */
   onUpdate?(update: ToolUpdate): void;
+  /** The id of the call being run, for a tool that tags what it reports with it (a sub-agent's events). */
+  callId?: string;
   /** Files through an editor that holds them (`tern acp`); absent = the disk. The path guard still decides. */
   editor?: EditorFiles;
 }
@@ -93,6 +95,10 @@ export interface ToolDetails {
    * stopped at its cap, so there were more than `of`.
    */
   shown?: { from: number; to: number; of: number; unit: string; more?: boolean };
+  /** The result adds nothing to what the screen shows already (the plan): no result line. */
+  quiet?: boolean;
+  /** A sub-agent's run (the task tool): which agent, how it ended, and what it used. */
+  subAgent?: { agent: string; exitReason: string; turns: number; toolCalls: number; tokens: number };
 }
 
 /** A tool's answer: text for the model, facts for the UI, and for a failure its kind. */

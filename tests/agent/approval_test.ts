@@ -255,3 +255,24 @@ Deno.test("createApprovalGate() tells the human why it asks and whether it may b
   await gate(networkCommand());
   assertEquals(needs, [["protected_path", false], ["unsandboxed", true], ["network", false]]);
 });
+
+Deno.test("createApprovalGate() in plan mode runs reads and refuses everything else without asking, even 'all' rules", async () => {
+  let asked = 0;
+  const session = new ApprovalSession();
+  session.allow("edit_file");
+  const gate = createApprovalGate("plan", () => Promise.resolve((asked++, true)), { session });
+  assertEquals(await gate(read()), { allow: true });
+  for (const call of [edit(), sandboxedCommand(), networkCommand()]) {
+    const decision = await gate(call);
+    assert(!decision.allow);
+    assertStringIncludes(decision.reason, "plan mode is on, so only read-only tools run");
+  }
+  assertEquals(asked, 0);
+});
+
+Deno.test("createApprovalGate() without a human words its refusal as the caller says (a sub-agent's)", async () => {
+  const gate = createApprovalGate("ask", undefined, {
+    refusal: (req, need) => `${req.call.name}: ${need.why}`,
+  });
+  assertEquals(await gate(edit()), { allow: false, reason: "edit_file: edit" });
+});

@@ -109,8 +109,19 @@ Deno.test("parseCliArgs() rejects a bad --output or --approve value, listing the
     ["-p", "t", "--output", "yaml"],
     "--output must be one of text, json, stream-json (got 'yaml')",
   );
-  assertUsageError(["--approve", "yes"], "--approve must be one of ask, edits, all (got 'yes')");
+  assertUsageError(["--approve", "yes"], "--approve must be one of ask, edits, all, plan (got 'yes')");
   assertUsageError(["--sandbox", "on"], "--sandbox must be one of off, auto, required (got 'on')");
+});
+
+Deno.test("parseCliArgs() takes --mode plan (plan mode) as --approve's synonym, refusing a disagreeing pair", () => {
+  assertEquals(parseCliArgs(["--mode", "plan"]).approve, "plan");
+  assertEquals(parseCliArgs(["--approve", "plan"]).approve, "plan");
+  assertEquals(parseCliArgs(["--mode", "edits", "--approve", "edits"]).approve, "edits");
+  assertUsageError(
+    ["--mode", "plan", "--approve", "all"],
+    "--approve all and --mode plan disagree; give one of them",
+  );
+  assertUsageError(["--mode", "fast"], "--mode must be one of ask, edits, all, plan (got 'fast')");
 });
 
 Deno.test("parseCliArgs() rejects --max-turns and --token-budget that are not positive whole numbers", () => {

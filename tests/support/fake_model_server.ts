@@ -33,8 +33,13 @@ export interface FakeModel extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** A script: a list of turns served in order, or a function choosing the turn for each request. */
-export type Script = ScriptedTurn[] | ((body: Record<string, unknown>, index: number) => ScriptedTurn);
+/**
+ * A script: a list of turns served in order, or a function choosing the turn for each request (it may wait,
+ * e.g. until another request has arrived, which shows that two requests were in flight at once).
+ */
+export type Script =
+  | ScriptedTurn[]
+  | ((body: Record<string, unknown>, index: number) => ScriptedTurn | Promise<ScriptedTurn>);
 
 /** Where to listen; port 0 (the default) picks a free port. */
 export interface FakeModelOptions {
@@ -86,7 +91,7 @@ export function startFakeModel(script: Script, options: FakeModelOptions = {}): 
     if (problem) return errorResponse(400, `fake model: invalid request: ${problem}`);
     let turn: ScriptedTurn;
     try {
-      turn = pickTurn(script, body, index);
+      turn = await pickTurn(script, body, index);
     } catch (error) {
       return errorResponse(500, `fake model: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -228,7 +233,11 @@ function paced(plan: Plan, controller: AbortController, release: () => void): Re
   });
 }
 
-function pickTurn(script: Script, body: Record<string, unknown>, index: number): ScriptedTurn {
+function pickTurn(
+  script: Script,
+  body: Record<string, unknown>,
+  index: number,
+): ScriptedTurn | Promise<ScriptedTurn> {
   if (typeof script === "function") return script(body, index);
   const turn = script[index];
   if (!turn) {

@@ -21,6 +21,7 @@ export const MODES: acp.SessionMode[] = [
   { id: "ask", name: "Ask", description: "Ask before edits and before commands that are risky" },
   { id: "edits", name: "Edits", description: "Edits run; protected paths and risky commands still ask" },
   { id: "all", name: "All", description: "Everything runs without asking" },
+  { id: "plan", name: "Plan", description: "Only read-only tools run; the agent ends by presenting a plan" },
 ];
 
 /** What every session of the connection shares. */

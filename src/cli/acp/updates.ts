@@ -72,6 +72,8 @@ function parse(json: string): unknown {
 export class UpdateMapper {
   readonly #root: string;
   readonly #previews = new Map<string, CallPreview>();
+  /** Running sub-agents' agent names, by child id. */
+  readonly #agents = new Map<string, string>();
 
   constructor(root: string) {
     this.#root = root;
@@ -128,6 +130,20 @@ export class UpdateMapper {
           rawOutput: { content: event.content, error_kind: event.errorKind, details: event.details },
         }];
       }
+      case "plan":
+        return [{
+          sessionUpdate: "plan",
+          entries: event.steps.map(({ step, status }) => ({
+            content: step,
+            priority: "medium",
+            status: status === "done" ? "completed" : status,
+          })),
+        }];
+      case "child_start":
+        this.#agents.set(event.childId, event.agent);
+        return [];
+      case "child_event":
+        return this.#child(event.childId, event.event);
       case "notice":
         return [{
           sessionUpdate: "agent_thought_chunk",
@@ -136,6 +152,22 @@ export class UpdateMapper {
       default:
         return [];
     }
+  }
+
+  /**
+   * A sub-agent's tool calls as tool calls of their own, tagged: the id is `CHILD_ID/CALL_ID` (a child's id is
+   * its task call's), the title starts with the agent's name, and `_meta.tern.child_id` names the child. Its
+   * text and thinking stay inside it: the task call's result carries its answer.
+   */
+  #child(childId: string, inner: AgentEvent): acp.SessionUpdate[] {
+    if (inner.type !== "tool_call" && inner.type !== "tool_start" && inner.type !== "tool_result") return [];
+    const _meta = { tern: { child_id: childId } };
+    const tagged = this.map({ ...inner, id: `${childId}/${inner.id}` });
+    return tagged.map((update) =>
+      update.sessionUpdate === "tool_call"
+        ? { ...update, title: `${this.#agents.get(childId) ?? "sub-agent"}: ${update.title}`, _meta }
+        : { ...update, _meta }
+    );
   }
 }
 

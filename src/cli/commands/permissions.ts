@@ -8,7 +8,7 @@ export const permissionsCommand: SlashCommand = {
   help: "the approval mode and the permission rules (.tern/settings.json)",
   run: (ctx) => {
     const { mode, rules } = ctx.session;
-    ctx.screen.print(`approval mode: ${mode} (Shift+Tab at the prompt cycles ask → edits → all)`);
+    ctx.screen.print(`approval mode: ${mode} (Shift+Tab at the prompt cycles ask → edits → plan)`);
     const session = ctx.session.current.conversation.approvals.list();
     ctx.screen.print(`this session, not asked again: ${session.length === 0 ? "none" : session.join(", ")}`);
     const { allow, deny } = rules.list();

@@ -60,11 +60,25 @@ export function streamEvent(agentEvent: AgentEvent): StreamEvent | null {
         details: details === undefined ? undefined : snakeCaseKeys(details),
       });
     }
+    case "child_event":
+      return childEvent(agentEvent.childId, agentEvent.event);
     default: {
       const { type, ...fields } = agentEvent;
       return event(type, snakeCaseKeys(fields) as Record<string, unknown>);
     }
   }
+}
+
+/** A sub-agent's event: tagged with its id (its end as `child_end`), converted as a top-level one, without `v`. */
+function childEvent(childId: string, inner: AgentEvent): StreamEvent | null {
+  if (inner.type === "final") {
+    const { text, exitReason, partial } = inner;
+    return event("child_end", { child_id: childId, text, exit_reason: exitReason, partial });
+  }
+  const converted = streamEvent(inner);
+  if (converted === null) return null;
+  const { v: _v, ...rest } = converted;
+  return event("child_event", { child_id: childId, event: rest });
 }
 
 /** What a `result` event says besides the task's own result. */

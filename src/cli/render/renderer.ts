@@ -5,6 +5,8 @@ import type { Usage } from "../../llm/types.ts";
 import type { MarkdownOptions, MarkdownStream } from "./markdown.ts";
 import { callLine, type Paint, resultLine, tailLines } from "./tool_lines.ts";
 import { terminalSafe } from "./terminal_safe.ts";
+import { ChildBoard } from "./child_lines.ts";
+import { planLines } from "./plan_lines.ts";
 
 type Color = "gray" | "red" | "green" | "yellow" | "cyan" | "bold" | "dim";
 
@@ -59,6 +61,8 @@ export class Renderer {
   /** Rows of a running call's live tail on screen, under its call line (erased before anything else prints). */
   #tailRows = 0;
   readonly #painter: Paint = (color, text) => this.#paint(color, text);
+  /** Running sub-agents, one live line each under the calls (drawn like a tail). */
+  readonly #children = new ChildBoard();
 
   constructor(sink: Sink, options: RenderOptions) {
     this.#sink = sink;
@@ -85,11 +89,19 @@ export class Renderer {
         if (event.effect === "exec" || event.effect === "network") this.#startSpinner("running");
         break;
       case "tool_update":
-        this.#drawTail(event.tail);
+        this.#drawTail(tailLines(event.tail, this.#options.width?.() ?? 80, this.#painter));
+        break;
+      case "child_start":
+      case "child_event":
+        if (this.#children.handle(event)) this.#drawChildren();
+        break;
+      case "plan":
+        this.#line(planLines(event, this.#painter).join("\n"));
         break;
       case "tool_result":
         this.#lastResult = { name: event.name, content: event.content, spilledTo: event.details?.spilledTo };
-        this.#line(resultLine(event, this.#painter));
+        this.#children.end(event.id);
+        if (!event.details?.quiet || event.isError) this.#line(resultLine(event, this.#painter));
         break;
       case "usage":
         if (this.#options.showUsage !== false) {
@@ -109,8 +121,10 @@ export class Renderer {
         this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", event.message));
         break;
       case "final":
+        this.#children.clear();
         this.#endMarkdown();
         this.#stopSpinner();
+        this.#eraseTail();
         if (!this.#atLineStart) this.#write("\n");
         this.#mode = "none";
         break;
@@ -203,6 +217,13 @@ export class Renderer {
     if (!this.#atLineStart) this.#write("\n");
     this.#mode = "none";
     this.#write(text + "\n");
+    if (this.#children.active) this.#drawChildren();
+  }
+
+  /** The children's lines, and a spinner under them while any runs. */
+  #drawChildren(): void {
+    this.#drawTail(this.#children.lines(this.#options.width?.() ?? 80, this.#painter));
+    if (this.#children.active && !this.#spinner) this.#startSpinner("sub-agents working");
   }
 
   #write(text: string): void {
@@ -211,14 +232,13 @@ export class Renderer {
     this.#atLineStart = text.endsWith("\n");
   }
 
-  /** A running call's last lines, dim under its call line and redrawn in place; terminals only. */
-  #drawTail(tail: string[]): void {
+  /** Live lines (a running call's last lines, the running children) redrawn in place; terminals only. */
+  #drawTail(lines: string[]): void {
     if (!this.#sink.isTerminal) return;
     const spinner = this.#spinner;
     this.#stopSpinner();
     this.#eraseTail();
     if (!this.#atLineStart) this.#write("\n");
-    const lines = tailLines(tail, this.#options.width?.() ?? 80, this.#painter);
     this.#sink.write(lines.map((line) => `${line}\n`).join(""));
     this.#tailRows = lines.length;
     if (spinner) this.#startSpinner(spinner.label, spinner.started);

@@ -24,7 +24,7 @@ export function tailLines(tail: string[], width: number, paint: Paint): string[]
 }
 
 /** `text` cut to at most `cells` terminal cells (wide characters count two), marked "…" when cut. */
-function fit(text: string, cells: number): string {
+export function fit(text: string, cells: number): string {
   if (visibleWidth(text) <= cells) return text;
   let out = "";
   let used = 0;
@@ -50,7 +50,10 @@ export function resultLine(event: Extract<AgentEvent, { type: "tool_result" }>, 
   } else if (ran) first = "";
   else if (details?.shown && !event.isError) first = "";
   else first = event.content.split("\n").find((line) => line.trim() !== "") ?? "";
-  const facts = resultFacts(details, ran ? outputLines(event.content) : undefined);
+  let facts = resultFacts(details, ran ? outputLines(event.content) : undefined);
+  // A sub-agent's answer is folded to its first line; the rest is counted (/expand shows the last one).
+  const more = details?.subAgent ? outputLines(event.content) - 2 : 0;
+  if (more > 0) facts += ` · +${more} line${more === 1 ? "" : "s"} (/expand)`;
   const head = first === "" ? "" : ` ${paint("dim", terminalSafe(clip(first, 100)))}`;
   const tail = facts === "" ? "" : first === "" ? ` ${facts}` : ` ${paint("dim", `· ${facts}`)}`;
   let line = `  ${paint("dim", "⎿")} ${status}${head}${tail}`;
@@ -136,6 +139,13 @@ export function resultFacts(details: ToolDetails | undefined, lines?: number): s
   if (details.hiddenCharacters) {
     const n = details.hiddenCharacters;
     facts.push(`${n} hidden character${n === 1 ? "" : "s"} removed`);
+  }
+  if (details.subAgent) {
+    const { agent, turns, toolCalls, tokens } = details.subAgent;
+    const calls = `${toolCalls} tool call${toolCalls === 1 ? "" : "s"}`;
+    facts.push(
+      `${agent}: ${turns} turn${turns === 1 ? "" : "s"}, ${calls}, ${tokens.toLocaleString("en-US")} tokens`,
+    );
   }
   if (details.spilledTo) facts.push(`full output: ${details.spilledTo}`);
   return facts.join(" · ");

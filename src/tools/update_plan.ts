@@ -1,0 +1,95 @@
+/** update_plan: the model keeps a short, visible plan of its steps (pending, in progress, done). */
+
+import { type Tool, ToolError } from "./tool.ts";
+
+/** Where a step stands. */
+export type PlanStatus = "pending" | "in_progress" | "done";
+
+/** One step of the plan. */
+export interface PlanStep {
+  step: string;
+  status: PlanStatus;
+}
+
+/** The whole plan as the model last sent it. */
+export interface PlanUpdate {
+  steps: PlanStep[];
+}
+
+/** Most steps one plan may hold: a plan is a short list, not a log. */
+export const MAX_PLAN_STEPS = 30;
+
+const MAX_STEP_CHARS = 200;
+
+const description = "Replace the plan shown to the user: steps in order, at most one in_progress.";
+
+const parameters = {
+  type: "object",
+  properties: {
+    plan: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          step: { type: "string" },
+          status: { type: "string", enum: ["pending", "in_progress", "done"] },
+        },
+        required: ["step", "status"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["plan"],
+  additionalProperties: false,
+};
+
+/** Arguments of update_plan, as validated against its schema. */
+export type UpdatePlanArgs = { plan: PlanStep[] };
+
+/** Checks what the schema cannot say; throws a ToolError worded for the model. */
+function checkPlan(args: UpdatePlanArgs): PlanUpdate {
+  const steps = args.plan.map(({ step, status }) => ({ step: step.replace(/\s+/g, " ").trim(), status }));
+  if (steps.length > MAX_PLAN_STEPS) {
+    throw new ToolError(`update_plan: ${steps.length} steps; keep the plan to ${MAX_PLAN_STEPS} or fewer.`);
+  }
+  const empty = steps.findIndex((entry) => entry.step === "");
+  if (empty >= 0) throw new ToolError(`update_plan: step ${empty + 1} has no text; say what it does.`);
+  const long = steps.findIndex((entry) => entry.step.length > MAX_STEP_CHARS);
+  if (long >= 0) {
+    throw new ToolError(
+      `update_plan: step ${long + 1} is longer than ${MAX_STEP_CHARS} characters; shorten it.`,
+    );
+  }
+  const running = steps.filter((entry) => entry.status === "in_progress").length;
+  if (running > 1) {
+    throw new ToolError(
+      `update_plan: ${running} steps are in_progress; mark only the step you are working on now as in_progress.`,
+      "bad_arguments",
+    );
+  }
+  return { steps };
+}
+
+/** The update_plan tool; `onPlan` receives each accepted plan (the session shows and keeps it). */
+export function createUpdatePlanTool(onPlan: (plan: PlanUpdate) => void): Tool<UpdatePlanArgs, PlanUpdate> {
+  return {
+    name: "update_plan",
+    description,
+    parameters,
+    inspect: (args) => {
+      const plan = checkPlan(args);
+      const done = plan.steps.filter((entry) => entry.status === "done").length;
+      return Promise.resolve({
+        effect: "read",
+        paths: [],
+        summary: `${done}/${plan.steps.length} done`,
+        plan,
+      });
+    },
+    run: (args, _ctx, plan) => {
+      const accepted = plan ?? checkPlan(args);
+      onPlan(accepted);
+      return Promise.resolve({ content: "Plan updated.", details: { quiet: true } });
+    },
+  };
+}
