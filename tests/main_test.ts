@@ -168,7 +168,7 @@ Deno.test("tern -p stops a model repeating one call at the fifth, labels the ans
     true,
     "Not done: I kept reading.",
   ]);
-  assertEquals([result.turns, result.tool_calls], [6, 5]);
+  assertEquals([result.turns, result.tool_calls], [5, 5]); // the report after the stop is not a turn
   const text = await runTern({ cwd: root, args: ["-p", "hi"], env: modelEnv(model.url) });
   assertEquals([text.code, text.stdout], [3, "Not done: I kept reading.\n"], text.stderr);
   assertStringIncludes(text.stderr, "⚠ partial: the model kept repeating itself");

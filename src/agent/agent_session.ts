@@ -198,7 +198,7 @@ export class AgentSession {
     try {
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
-      const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#config;
+      const { maxTurns, tokenBudget, timeLimitMs, requireTools, maxRetries, retryDelayMs } = this.#config;
       return await runTask(conversation, text, {
         client: this.#model.client,
         model: this.#model.info.model,
@@ -219,6 +219,10 @@ export class AgentSession {
         tokenBudget,
         timeLimitMs,
         requireTools,
+        retry: {
+          ...(maxRetries !== undefined && { maxAttempts: maxRetries + 1 }),
+          ...(retryDelayMs !== undefined && { baseDelayMs: retryDelayMs }),
+        },
       });
     } finally {
       if (this.#running === controller) this.#running = undefined;

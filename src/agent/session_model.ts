@@ -48,6 +48,7 @@ export function modelSetup(
     baseUrl,
     apiKey,
     fetchTimeoutMs: config.firstByteTimeoutMs,
+    idleTimeoutMs: config.idleTimeoutMs,
     // The preset's rule for sending reasoning back; a custom endpoint gets "auto" (sent once reasoning appears).
     reasoningEcho: custom ? undefined : preset?.reasoningEcho,
   });

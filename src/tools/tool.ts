@@ -129,6 +129,22 @@ export class FatalToolError extends Error {
   }
 }
 
+/**
+ * An abort reason that is not the user's: tern stopped the task (its time limit was reached). A tool says
+ * why it stopped with `stopWords(ctx.signal)`, so the model is not told the user cancelled it.
+ */
+export class TaskStop extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TaskStop";
+  }
+}
+
+/** Why `signal` fired, in words for the model: tern's reason (a TaskStop), else "cancelled by the user". */
+export function stopWords(signal: AbortSignal): string {
+  return signal.reason instanceof TaskStop ? signal.reason.message : "cancelled by the user";
+}
+
 /** The inspection of a call that only reads `paths`. */
 export function readInspection(paths: string[]): CallInspection {
   return { effect: "read", paths, summary: paths.join(" ") };
