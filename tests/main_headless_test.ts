@@ -37,3 +37,39 @@ Deno.test("tern -p --max-turns 1 reports turns: 1 (the report after the stop is 
   const result = JSON.parse(run.stdout);
   assertEquals([result.exit_reason, result.turns, result.tool_calls], ["max_turns", 1, 1]);
 });
+
+Deno.test("tern -p without a terminal names the calls it refused in one stderr line and exits 3", async () => {
+  const write = (path: string) => ({
+    name: "write_file",
+    arguments: JSON.stringify({ path, content: "x\n" }),
+  });
+  const run = await headless([
+    { toolCalls: [write("a.txt"), write("b.txt")] },
+    { text: "I could not write the files." },
+  ], []);
+  assertEquals([run.code, run.stdout], [3, "I could not write the files.\n"], run.stderr);
+  const last = run.stderr.trimEnd().split("\n").at(-1);
+  assertEquals(
+    last,
+    "tern: 2 calls were refused: write_file a.txt, write_file b.txt; rerun with --approve edits",
+  );
+});
+
+Deno.test("tern -p --output json marks a run with refused calls partial and lists them; a deny rule is not a refusal", async () => {
+  const rules = JSON.stringify({ permissions: { deny: ["write_file(secret.txt)"] } });
+  const write = (path: string) => ({
+    name: "write_file",
+    arguments: JSON.stringify({ path, content: "x\n" }),
+  });
+  const denied = await headless(
+    [{ toolCalls: [write("secret.txt")] }, { text: "Not allowed." }],
+    ["--approve", "edits", "--output", "json"],
+    { ".tern/settings.json": rules },
+  );
+  assertEquals(denied.code, 0, denied.stderr);
+  assertEquals(JSON.parse(denied.stdout).permission_denials.length, 1);
+  const refused = await headless([{ toolCalls: [write("a.txt")] }, { text: "No." }], ["--output", "json"]);
+  assertEquals(refused.code, 3, refused.stderr);
+  const result = JSON.parse(refused.stdout);
+  assertEquals([result.exit_reason, result.partial, result.permission_denials.length], ["done", true, 1]);
+});

@@ -54,7 +54,15 @@ export type ApprovalAnswer =
  * signal, give this call `reason` as its (error) result and every call not yet run a cancelled result, and end
  * the task with exit reason "cancelled".
  */
-export type ApprovalDecision = { allow: true } | { allow: false; reason: string; abort?: boolean };
+export type ApprovalDecision =
+  | { allow: true }
+  | {
+    allow: false;
+    reason: string;
+    abort?: boolean;
+    /** Nobody could be asked (headless, no terminal): the flag that would have let the call run. */
+    needs?: Extract<Assessment, { ask: true }>["flag"];
+  };
 
 /** Asks for (or decides) approval of one call. */
 export type ApprovalGate = (request: ApprovalRequest) => Promise<ApprovalDecision>;
@@ -155,7 +163,7 @@ export function createApprovalGate(
     if (!need.ask) return { allow: true };
     if (need.rememberable && session.allows(request.call.name)) return { allow: true };
     if (need.rememberable && await options.rules?.match("allow", request)) return { allow: true };
-    if (!askHuman) return { allow: false, reason: headlessRefusal(policy, request, need) };
+    if (!askHuman) return { allow: false, reason: headlessRefusal(policy, request, need), needs: need.flag };
     const answer = toAnswer(await askHuman(request, need));
     if (answer.kind === "session" && need.rememberable) session.allow(request.call.name);
     if (answer.kind === "rule" && need.rememberable && options.rules?.add("allow", answer.rule)) {

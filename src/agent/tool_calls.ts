@@ -166,7 +166,10 @@ async function runOneCall(
   if (inspection.effect !== "read") {
     const decision = await options.approve({ call: checked.call, inspection });
     if (!decision.allow && decision.abort) abortTurn();
-    if (!decision.allow) return { content: decision.reason, error: { kind: "denied" }, executed: false };
+    if (!decision.allow) {
+      const details = decision.needs ? { details: { needs: decision.needs } } : {};
+      return { content: decision.reason, error: { kind: "denied" }, executed: false, ...details };
+    }
     if (ctx.signal.aborted) {
       return { content: stopWords(ctx.signal), error: { kind: "cancelled" }, executed: false };
     }

@@ -82,6 +82,8 @@ export interface ToolDetails {
    * stopped at its cap, so there were more than `of`.
    */
   shown?: { from: number; to: number; of: number; unit: string; more?: boolean };
+  /** A call refused because nobody could approve it (headless): the flag that lets it run. */
+  needs?: string;
 }
 
 /** A tool's answer: text for the model, facts for the UI, and for a failure its kind. */
