@@ -4,14 +4,14 @@ import { type ScriptedTurn, startFakeModel } from "./support/fake_model_server.t
 import { runTern } from "./support/cli.ts";
 import { tempProject } from "./support/temp_project.ts";
 
-/** Runs `tern -p TASK` against `script` with tiny backoff steps; extra environment wins. */
+/** Runs `tern -p go ARGS` against `script` (spawnTern's backoff starts at 1 ms); extra environment wins. */
 async function run(script: ScriptedTurn[], env: Record<string, string> = {}, args: string[] = []) {
   await using project = await tempProject();
   await using model = startFakeModel(script);
   const result = await runTern({
     cwd: project.root,
     args: ["-p", "go", ...args],
-    env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "m", TERN_RETRY_DELAY: "1ms", ...env },
+    env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "m", ...env },
   });
   const requests = model.requests.length;
   const files: string[] = [];

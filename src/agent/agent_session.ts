@@ -55,6 +55,8 @@ export interface AgentSessionOptions {
   keepStartModel?: boolean;
   /** The front end's words for a failed model call (which flag or variable fixes it). */
   advise?: CallContext["advise"];
+  /** Which front end this is, written in the session's header (`tern -c` in the REPL looks for "repl"). */
+  frontEnd?: "repl" | "headless";
   /** Told of what the front end should show once: a session file that cannot be written, a model kept. */
   onNotice?: (message: string) => void;
 }
@@ -117,6 +119,7 @@ export class AgentSession {
       onSaveError: options.onNotice,
     });
     this.#current = options.resume ? this.#starter.resume(options.resume) : this.#starter.start();
+    this.usage.restore(this.#current.conversation.entries);
     this.#firstModel = this.#answeredFirst(options.resume);
   }
 
@@ -193,12 +196,20 @@ export class AgentSession {
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
     const onEvent = (event: AgentEvent) => {
       this.usage.handle(event);
+      // Logged, so a resumed session starts from its running totals.
+      if (event.type === "usage") {
+        this.#current.conversation.append({
+          kind: "usage",
+          usage: event.usage,
+          model: this.#model.info.model,
+        });
+      }
       options.onEvent?.(event);
     };
     try {
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
-      const { maxTurns, tokenBudget, timeLimitMs, requireTools, maxRetries, retryDelayMs } = this.#config;
+      const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#config;
       return await runTask(conversation, text, {
         client: this.#model.client,
         model: this.#model.info.model,
@@ -219,10 +230,7 @@ export class AgentSession {
         tokenBudget,
         timeLimitMs,
         requireTools,
-        retry: {
-          ...(maxRetries !== undefined && { maxAttempts: maxRetries + 1 }),
-          ...(retryDelayMs !== undefined && { baseDelayMs: retryDelayMs }),
-        },
+        retry: this.#model.retry,
       });
     } finally {
       if (this.#running === controller) this.#running = undefined;
@@ -290,6 +298,7 @@ export class AgentSession {
   /** Continues a saved session in place of the current conversation, on the model it ended with. */
   async resume(loaded: LoadedSession): Promise<Started> {
     this.#replace(this.#starter.resume(loaded));
+    this.usage.restore(this.#current.conversation.entries);
     this.#firstModel = this.#answeredFirst(loaded);
     await this.#continueResumedModel();
     return this.#current;
@@ -358,6 +367,7 @@ export class AgentSession {
 
   #meta() {
     const { provider, model, api } = this.#model.info;
-    return { tern: this.#options.version, provider, model, api };
+    const frontEnd = this.#options.frontEnd ? { frontEnd: this.#options.frontEnd } : {};
+    return { tern: this.#options.version, provider, model, api, ...frontEnd };
   }
 }

@@ -97,6 +97,7 @@ async function openSession(options: {
     fallback: args.fallback === undefined ? undefined : fallbackRequest(args.fallback),
     save: !args.noSession,
     snapshots: options.repl,
+    frontEnd: options.repl ? "repl" : "headless",
     skills: project.skills,
     memory: project.memory,
     mcpTools: () => mcpTools(mcp.hub?.servers ?? []).tools,
@@ -126,7 +127,7 @@ async function firstSession(
       reader.close();
     }
   };
-  const loaded = await chooseSession(root, args, ask);
+  const loaded = await chooseSession(root, { ...args, repl: !headless }, ask);
   for (const repair of loaded.repairs) console.error(`tern: session ${loaded.header.id}: ${repair}`);
   return loaded;
 }
