@@ -82,6 +82,8 @@ export interface ToolDetails {
    * stopped at its cap, so there were more than `of`.
    */
   shown?: { from: number; to: number; of: number; unit: string; more?: boolean };
+  /** A fetched page: the HTTP status, the final URL after redirects, and the bytes read. */
+  web?: { status: number; url: string; bytes: number };
   /** A call refused because nobody could approve it (headless): the flag that lets it run. */
   needs?: string;
 }
