@@ -170,3 +170,35 @@ Deno.test("AGENTS.md reaches the system prompt of every request, byte-identical"
   assertStringIncludes(systems[0], '<project_memory source="AGENTS.md">\nUse tabs.\n</project_memory>');
   assertEquals(systems[1], systems[0]);
 });
+
+Deno.test("tern -c in the REPL continues the latest REPL conversation with a recap and its totals; -c -p the latest of either", async () => {
+  await using project = await tempProject();
+  const answer = Array.from({ length: 10 }, (_, i) => `Answer line ${i + 1}.`).join("\n");
+  await using model = await startFakeModel((body) => {
+    const last = (body.messages as Wire).at(-1)!.content;
+    return { text: last === "first repl prompt" ? answer : `Re: ${last}` };
+  });
+  const repl = await runTern({
+    cwd: project.root,
+    args: [],
+    env: env(model.url),
+    input: "first repl prompt\n",
+  });
+  assertEquals(repl.code, 0, repl.stderr);
+  const headless = await runTern({ cwd: project.root, args: ["-p", "a headless task"], env: env(model.url) });
+  assertEquals(headless.code, 0, headless.stderr);
+  const resumed = await runTern({ cwd: project.root, args: ["-c"], env: env(model.url), input: "go on\n" });
+  assertEquals(resumed.code, 0, resumed.stderr);
+  const sent = (model.requests.at(-1)!.messages as Wire).map((message) => message.content);
+  assertEquals(sent.slice(1), ["first repl prompt", answer, "go on"]);
+  assertStringIncludes(resumed.stdout, "last prompt:\n  first repl prompt\nlast answer:\n  Answer line 1.");
+  assertStringIncludes(resumed.stdout, "  Answer line 6.\n  … 4 more lines\n");
+  // The totals run on from the first session's: 100 prompt tokens before, 200 after the new prompt.
+  assertStringIncludes(resumed.stdout, "fake-model · ");
+  assertMatch(resumed.stdout, /4 more lines\n[^\n]*· 100 in · \d+ out/);
+  assertMatch(resumed.stdout, /· 200 in · \d+ out/);
+  const either = await runTern({ cwd: project.root, args: ["-c", "-p", "and now"], env: env(model.url) });
+  assertEquals([either.code, either.stdout], [0, "Re: and now\n"], either.stderr);
+  const continued = (model.requests.at(-1)!.messages as Wire).map((message) => message.content);
+  assertEquals(continued.slice(1), ["first repl prompt", answer, "go on", "Re: go on", "and now"]);
+});

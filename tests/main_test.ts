@@ -72,7 +72,8 @@ Deno.test("tern -p with the default ask policy and no terminal refuses the edit 
   const script = [HELLO_SCRIPT[0], HELLO_SCRIPT[1], { text: "I could not edit the file." }];
   await using model = await startFakeModel(script);
   const run = await runTern({ cwd: root, args: ["-p", "change the greeting"], env: modelEnv(model.url) });
-  assertEquals(run.code, 0, run.stderr);
+  assertEquals(run.code, 3, run.stderr); // finished, but without the refused edit
+  assertStringIncludes(run.stderr, "1 call was refused: edit_file hello.txt; rerun with --approve edits");
   assertEquals(await Deno.readTextFile(`${root}/hello.txt`), "Hello World\n");
   const messages = model.requests[2].messages as { role: string; content: string }[];
   assertStringIncludes(messages.at(-1)!.content, "--approve");
@@ -176,7 +177,7 @@ Deno.test("tern -p stops a model repeating one call at the fifth, labels the ans
     true,
     "Not done: I kept reading.",
   ]);
-  assertEquals([result.turns, result.tool_calls], [6, 5]);
+  assertEquals([result.turns, result.tool_calls], [5, 5]); // the report after the stop is not a turn
   const text = await runTern({ cwd: root, args: ["-p", "hi"], env: modelEnv(model.url) });
   assertEquals([text.code, text.stdout], [3, "Not done: I kept reading.\n"], text.stderr);
   assertStringIncludes(text.stderr, "⚠ partial: the model kept repeating itself");
@@ -244,7 +245,8 @@ Deno.test("tern -p asks before git clean -fdx even sandboxed: refused headless u
   ];
   await using refusing = await startFakeModel(script);
   const refused = await runTern({ cwd: root, args: ["-p", "clean up"], env: modelEnv(refusing.url) });
-  assertEquals(refused.code, 0, refused.stderr);
+  assertEquals(refused.code, 3, refused.stderr);
+  assertStringIncludes(refused.stderr, "rerun with --approve all");
   assertEquals(await Deno.readTextFile(`${root}/untracked.txt`), "work in progress\n");
   const sent = refusing.requests[1].messages as { role: string; content: string }[];
   assertStringIncludes(sent.at(-1)!.content, "git clean -f deletes untracked files");

@@ -62,6 +62,8 @@ export interface AgentSessionOptions {
   keepStartModel?: boolean;
   /** The front end's words for a failed model call (which flag or variable fixes it). */
   advise?: CallContext["advise"];
+  /** Which front end this is, written in the session's header (`tern -c` in the REPL looks for "repl"). */
+  frontEnd?: "repl" | "headless";
   /** Told of what the front end should show once: a session file that cannot be written, a model kept. */
   onNotice?: (message: string) => void;
   /** The named agents the task tool offers (`.tern/agents`, `.claude/agents`, the user's own). */
@@ -150,6 +152,7 @@ export class AgentSession {
       emit: (event) => this.#emit?.(event),
     });
     this.#current = options.resume ? this.#starter.resume(options.resume) : this.#starter.start();
+    this.usage.restore(this.#current.conversation.entries);
     this.#firstModel = this.#answeredFirst(options.resume);
   }
 
@@ -236,6 +239,14 @@ export class AgentSession {
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
     const onEvent = (event: AgentEvent) => {
       this.usage.handle(event);
+      // Logged, so a resumed session starts from its running totals.
+      if (event.type === "usage") {
+        this.#current.conversation.append({
+          kind: "usage",
+          usage: event.usage,
+          model: this.#model.info.model,
+        });
+      }
       options.onEvent?.(event);
     };
     this.#emit = onEvent;
@@ -265,6 +276,7 @@ export class AgentSession {
         timeLimitMs,
         requireTools,
         editor: options.editor,
+        retry: this.#model.retry,
       });
     } finally {
       if (this.#running === controller) [this.#running, this.#emit] = [undefined, undefined];
@@ -332,6 +344,7 @@ export class AgentSession {
   /** Continues a saved session in place of the current conversation, on the model it ended with. */
   async resume(loaded: LoadedSession): Promise<Started> {
     this.#replace(this.#starter.resume(loaded));
+    this.usage.restore(this.#current.conversation.entries);
     this.#firstModel = this.#answeredFirst(loaded);
     await this.#continueResumedModel();
     return this.#current;
@@ -409,6 +422,7 @@ export class AgentSession {
 
   #meta() {
     const { provider, model, api } = this.#model.info;
-    return { tern: this.#options.version, provider, model, api };
+    const frontEnd = this.#options.frontEnd ? { frontEnd: this.#options.frontEnd } : {};
+    return { tern: this.#options.version, provider, model, api, ...frontEnd };
   }
 }

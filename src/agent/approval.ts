@@ -58,7 +58,15 @@ export type ApprovalAnswer =
  * signal, give this call `reason` as its (error) result and every call not yet run a cancelled result, and end
  * the task with exit reason "cancelled".
  */
-export type ApprovalDecision = { allow: true } | { allow: false; reason: string; abort?: boolean };
+export type ApprovalDecision =
+  | { allow: true }
+  | {
+    allow: false;
+    reason: string;
+    abort?: boolean;
+    /** Nobody could be asked (headless, no terminal): the flag that would have let the call run. */
+    needs?: Extract<Assessment, { ask: true }>["flag"];
+  };
 
 /** Asks for (or decides) approval of one call. */
 export type ApprovalGate = (request: ApprovalRequest) => Promise<ApprovalDecision>;
@@ -170,7 +178,7 @@ export function createApprovalGate(
     if (need.rememberable && await options.rules?.match("allow", request)) return { allow: true };
     if (!askHuman) {
       const reason = options.refusal?.(request, need) ?? headlessRefusal(policy, request, need);
-      return { allow: false, reason };
+      return { allow: false, reason, needs: need.flag };
     }
     const answer = toAnswer(await askHuman(request, need));
     if (answer.kind === "session" && need.rememberable) session.allow(request.call.name);

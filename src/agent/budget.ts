@@ -1,5 +1,6 @@
 /** Per-task budgets (model requests, tokens, wall-clock) and the instruction for an honest partial answer. */
 import type { Usage } from "../llm/types.ts";
+import { TaskStop } from "../tools/tool.ts";
 
 /** Which budget ran out. `time_budget` is new: ExitReason in events.ts must gain it. */
 export type BudgetReason = "max_turns" | "token_budget" | "time_budget";
@@ -21,7 +22,7 @@ export interface BudgetLimits {
  * Counts one task's model requests, tokens and time, and says which limit tripped. The loop asks
  * `exceeded()` before each model request; the finalisation call after a trip is not counted against it
  * (it is the one request allowed past the budget, so the user gets an account instead of silence).
- * Time is checked only between steps: a long tool run is bounded by its own timeout, not by this.
+ * Time is also watched while a step runs: `deadline()` aborts a running command or model call at the limit.
  */
 export class TaskBudget {
   readonly #limits: BudgetLimits;
@@ -29,6 +30,7 @@ export class TaskBudget {
   readonly #startedAt: number;
   #turns = 0;
   #tokens = 0;
+  #timedOut = false;
 
   constructor(limits: BudgetLimits, options: { now?: () => number } = {}) {
     this.#limits = limits;
@@ -61,13 +63,36 @@ export class TaskBudget {
     if (usage) this.#tokens += usage.totalTokens;
   }
 
+  /**
+   * A signal that fires when the time limit is reached (its reason a TaskStop naming the limit), so a
+   * running command or model call stops there; `stop()` clears the timer. Never fires without a limit.
+   */
+  deadline(): { signal: AbortSignal; stop(): void } {
+    const controller = new AbortController();
+    const { timeLimitMs } = this.#limits;
+    if (timeLimitMs === undefined) return { signal: controller.signal, stop: () => {} };
+    const stop = () => {
+      this.#timedOut = true;
+      const words = `stopped: the task's time limit of ${seconds(timeLimitMs)} (--time-limit) was reached`;
+      controller.abort(new TaskStop(words));
+    };
+    const timer = setTimeout(stop, Math.max(0, timeLimitMs - this.elapsedMs));
+    return { signal: controller.signal, stop: () => clearTimeout(timer) };
+  }
+
   /** The first limit reached, in the order turns, tokens, time; undefined while all are within bounds. */
   exceeded(): BudgetReason | undefined {
     const { maxTurns, tokenBudget, timeLimitMs } = this.#limits;
     if (maxTurns !== undefined && this.#turns >= maxTurns) return "max_turns";
     if (tokenBudget !== undefined && this.#tokens >= tokenBudget) return "token_budget";
     if (timeLimitMs !== undefined && this.elapsedMs >= timeLimitMs) return "time_budget";
+    if (this.#timedOut) return "time_budget";
     return undefined;
+  }
+
+  /** True once the deadline fired: what was running then was stopped by the time limit, not the user. */
+  get timedOut(): boolean {
+    return this.#timedOut;
   }
 
   /** One line for a notice: which limit tripped, e.g. "the limit of 20 model requests (--max-turns) was reached". */

@@ -2,7 +2,7 @@
  * One conversation: the append-only log of what happened, the files the model has seen, and the user's
  * approval decisions. Nothing edits an old entry; what a request sends is a projection of the log.
  */
-import type { Message, ToolCall } from "../llm/types.ts";
+import type { Message, ToolCall, Usage } from "../llm/types.ts";
 import { createFileTracker } from "../fs/file_tracker.ts";
 import type { FileTracker, ToolDetails, ToolErrorKind } from "../tools/tool.ts";
 import { ApprovalSession } from "./approval.ts";
@@ -43,6 +43,8 @@ export type Entry =
   | { kind: "rewind"; to: number }
   /** The project tree as it was before the next prompt (a shadow-git tree id); never sent to the model. */
   | { kind: "snapshot"; tree: string }
+  /** One model call's tokens and the model that made it: a resumed session's totals; never sent to the model. */
+  | { kind: "usage"; usage: Usage; model: string }
   /** From here on another model answers (`/model`, a resumed session); never sent to the model. */
   | { kind: "model_change"; provider: string; model: string; endpoint: string; api: string };
 

@@ -35,7 +35,8 @@ export type AgentEvent =
     details?: ToolDetails;
   }
   | { type: "usage"; usage: Usage; total: Usage }
-  | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string }
+  /** A failed model call about to be tried again; `discarded`: the part of its answer already shown is dropped. */
+  | { type: "retry"; attempt: number; maxAttempts: number; delayMs: number; reason: string; discarded?: true }
   | { type: "notice"; level: "info" | "warn"; message: string }
   | { type: "final"; text: string; exitReason: ExitReason; partial: boolean }
   /** A sub-agent started; its id is the id of the task call that started it. */

@@ -8,7 +8,7 @@ import type { LoopOptions } from "./loop_options.ts";
 import { callModel, type CallState, describeFailure } from "./model_call.ts";
 import { RequiredTools } from "./required_tools.ts";
 import { RunawayGuard, type RunawayVerdict } from "./runaway.ts";
-import { MAX_CALLS_PER_TURN, usedCallIds, withUniqueIds } from "./protocol.ts";
+import { cutCallsText, MAX_CALLS_PER_TURN, usedCallIds, withUniqueIds } from "./protocol.ts";
 import { refuseOverCap, runToolCalls } from "./tool_calls.ts";
 
 /** How a task ended. The conversation has been extended and stays valid for the next request. */
@@ -40,65 +40,139 @@ export async function runTask(
   options: LoopOptions,
 ): Promise<TaskResult> {
   conversation.append({ kind: "user", text: userText });
-  const state: TaskState = { turns: 0, toolCalls: 0, usage: emptyUsage(), shown: "" };
+  const state: TaskState = { turns: 0, toolCalls: 0, usage: emptyUsage(), shown: "", cutAnswers: 0 };
   const budget = new TaskBudget(options, { now: options.now });
-  const guard = new RunawayGuard();
-  const required = new RequiredTools(options.requireTools);
   const end: End = (text, exitReason, failure) => {
     const partial = exitReason !== "done" && exitReason !== "error" && exitReason !== "cancelled";
     options.onEvent({ type: "final", text, exitReason, partial });
     const { turns, toolCalls, usage } = state;
     return { text, exitReason, partial, turns, toolCalls, usage, ...failure };
   };
+  // The time limit stops a running command or model call, not only the next step.
+  const deadline = budget.deadline();
+  const timed = { ...options, signal: AbortSignal.any([options.signal, deadline.signal]) };
+  try {
+    const outcome = await steps(conversation, state, budget, timed);
+    if ("end" in outcome) return end(outcome.end.text, outcome.end.reason, outcome.end.failure);
+    const why = outcome.stop === "runaway" ? outcome.why : budget.describe(outcome.stop);
+    options.onEvent({ type: "notice", level: "warn", message: `Stopping: ${why}.` });
+    return await finalise(outcome.stop, conversation, state, options, end);
+  } finally {
+    deadline.stop();
+  }
+}
 
+/** How the steps of a task ended: an early stop that wants a report, or an end as it is. */
+type StepsOutcome = { stop: EarlyStopReason; why?: string } | { end: Ending };
+
+/** The end of a task as it is: its text, why it ended, and for a failure the error. */
+interface Ending {
+  text: string;
+  reason: ExitReason;
+  failure?: { error?: string; debug?: string };
+}
+
+/** Model call → tool calls, until an answer, a failure or an early stop; `options.signal` includes the deadline. */
+async function steps(
+  conversation: Conversation,
+  state: TaskState,
+  budget: TaskBudget,
+  options: LoopOptions,
+): Promise<StepsOutcome> {
+  const guard = new RunawayGuard();
+  const required = new RequiredTools(options.requireTools);
   while (true) {
     const limit = budget.exceeded();
-    if (limit) {
-      options.onEvent({ type: "notice", level: "warn", message: `Stopping: ${budget.describe(limit)}.` });
-      return await finalise(limit, conversation, state, options, end);
-    }
+    if (limit) return { stop: limit };
     budget.recordRequest();
     let turn: AssistantTurn;
     try {
-      const toolChoice = required.choice();
-      turn = await callModel(conversation, options.registry.specs(), state, { ...options, toolChoice });
+      turn = await callModel(conversation, options.registry.specs(), state, {
+        ...options,
+        toolChoice: required.choice(),
+      });
     } catch (error) {
-      return failModelCall(error, conversation, state, options, end);
+      if (budget.timedOut) return { stop: "time_budget" };
+      return { end: failModelCall(error, conversation, state, options) };
     }
     budget.recordUsage(turn.usage);
-    const say = (message: Omit<AssistantMessageFields, "role">) =>
-      conversation.append({ kind: "assistant", message: { role: "assistant", ...message } });
-    if (turn.finishReason === "length") {
-      // A cut answer is never presented as complete, and a cut tool call is never run.
-      say({ content: turn.text });
-      return end(turn.text, "length");
+    const answered = answer(turn, conversation, state, options);
+    if (answered === "again") continue; // a cut call: the model was told, and tries again
+    if (answered) return answered;
+    const { step, cancelled, fatal } = await runCalls(turn, conversation, state, options);
+    if (fatal) {
+      return { end: { text: "", reason: "error", failure: { error: fatal.message, debug: stackOf(fatal) } } };
     }
-    if (turn.toolCalls.length === 0) {
-      if (turn.text.trim() === "") return end("", "error", { error: "the model returned an empty response" });
-      say({ content: turn.text });
-      return end(turn.text, "done");
+    if (cancelled) {
+      return budget.timedOut ? { stop: "time_budget" } : { end: { text: "", reason: "cancelled" } };
     }
-    // What the provider needs back (signatures, encrypted reasoning) rides along, opaque to the loop.
-    const providerData = turn.providerData ? { providerData: turn.providerData } : {};
-    const toolCalls = withUniqueIds(turn.toolCalls, usedCallIds(conversation.entries));
-    say({ content: turn.text, reasoning: turn.reasoning, toolCalls, ...providerData });
-    state.toolCalls += toolCalls.length;
-    const runnable = toolCalls.slice(0, MAX_CALLS_PER_TURN);
-    const { step, cancelled, fatal } = await runToolCalls(runnable, conversation, options);
-    refuseOverCap(toolCalls, conversation, options);
-    if (fatal) return end("", "error", { error: fatal.message, debug: stackOf(fatal) });
-    if (cancelled) return end("", "cancelled");
     required.observe(step);
-    if (applyVerdict(guard.observe(step), conversation, options) === "stop") {
-      return await finalise("runaway", conversation, state, options, end);
+    const verdict = guard.observe(step);
+    if (applyVerdict(verdict, conversation, options) === "stop") {
+      return { stop: "runaway", why: verdict.action === "stop" ? verdict.reason : "" };
     }
   }
 }
 
-type AssistantMessageFields = Extract<Conversation["entries"][number], { kind: "assistant" }>["message"];
+/** Cut answers in one task after which tern stops telling the model and ends the task as cut. */
+const MAX_CUT_ANSWERS = 3;
+
+/**
+ * Logs an answer without tool calls and says how the task ends; a cut answer ends as "length" (never
+ * presented as complete), unless it was cut while writing tool calls: those are not run, the model is told,
+ * and the loop asks again ("again"). Undefined: the answer's calls are to run.
+ */
+function answer(
+  turn: AssistantTurn,
+  conversation: Conversation,
+  state: TaskState,
+  options: LoopOptions,
+): { end: Ending } | "again" | undefined {
+  const say = (content: string) =>
+    conversation.append({ kind: "assistant", message: { role: "assistant", content } });
+  if (turn.finishReason === "length") {
+    if (turn.toolCalls.length === 0 || ++state.cutAnswers > MAX_CUT_ANSWERS) {
+      say(turn.text);
+      return { end: { text: turn.text, reason: "length" } };
+    }
+    const names = [...new Set(turn.toolCalls.map((call) => call.name))].join(", ");
+    say(turn.text);
+    conversation.append({ kind: "user", text: cutCallsText(names), from: "tern" });
+    const message = `The answer was cut by the output limit while writing a call to ${names}: ` +
+      "not run; the model was told to send it again, smaller.";
+    options.onEvent({ type: "notice", level: "warn", message });
+    return "again";
+  }
+  if (turn.toolCalls.length > 0) return undefined;
+  if (turn.text.trim() === "") {
+    return { end: { text: "", reason: "error", failure: { error: "the model returned an empty response" } } };
+  }
+  say(turn.text);
+  return { end: { text: turn.text, reason: "done" } };
+}
+
+/** Logs the answer with its calls and runs them (at most MAX_CALLS_PER_TURN; the rest are refused). */
+async function runCalls(
+  turn: AssistantTurn,
+  conversation: Conversation,
+  state: TaskState,
+  options: LoopOptions,
+) {
+  // What the provider needs back (signatures, encrypted reasoning) rides along, opaque to the loop.
+  const providerData = turn.providerData ? { providerData: turn.providerData } : {};
+  const toolCalls = withUniqueIds(turn.toolCalls, usedCallIds(conversation.entries));
+  const message = { role: "assistant" as const, content: turn.text, reasoning: turn.reasoning, toolCalls };
+  conversation.append({ kind: "assistant", message: { ...message, ...providerData } });
+  state.toolCalls += toolCalls.length;
+  const outcome = await runToolCalls(toolCalls.slice(0, MAX_CALLS_PER_TURN), conversation, options);
+  refuseOverCap(toolCalls, conversation, options);
+  return outcome;
+}
 
 interface TaskState extends CallState {
   toolCalls: number;
+  /** Answers cut by the output limit while writing tool calls, so far. */
+  cutAnswers: number;
 }
 
 type End = (text: string, reason: ExitReason, failure?: { error?: string; debug?: string }) => TaskResult;
@@ -114,10 +188,7 @@ function applyVerdict(
   conversation: Conversation,
   options: LoopOptions,
 ): "stop" | "go" {
-  if (verdict.action === "stop") {
-    options.onEvent({ type: "notice", level: "warn", message: `Stopping: ${verdict.reason}.` });
-    return "stop";
-  }
+  if (verdict.action === "stop") return "stop";
   if (verdict.action === "remind") {
     conversation.append({ kind: "reminder", callId: verdict.callId, text: verdict.text });
     const message = "Reminded the model that repeating the same action or error is not progress.";
@@ -135,27 +206,29 @@ async function finalise(
   end: End,
 ): Promise<TaskResult> {
   conversation.append({ kind: "user", text: finalisationText(reason), from: "tern" });
+  const turns = state.turns; // the report is not one of the task's turns: --max-turns 1 reports 1
   try {
     const turn = await callModel(conversation, [], state, options);
+    state.turns = turns;
     // Tool calls in the answer are dropped, never run: nothing runs after a stop.
     conversation.append({ kind: "assistant", message: { role: "assistant", content: turn.text } });
     return end(turn.text, reason);
   } catch (error) {
-    return failModelCall(error, conversation, state, options, end, reason);
+    state.turns = turns;
+    const failed = failModelCall(error, conversation, state, options);
+    return end(failed.text, failed.reason === "cancelled" ? "cancelled" : reason, failed.failure);
   }
 }
 
-/** Ends the task after a failed call; the log stays well-formed and keeps what the user saw. */
+/** How a task ends after a failed call; the log stays well-formed and keeps what the user saw. */
 function failModelCall(
   error: unknown,
   conversation: Conversation,
   state: TaskState,
   options: LoopOptions,
-  end: End,
-  stopReason?: EarlyStopReason,
-): TaskResult {
+): Ending {
   const failure = describeFailure(error, state, options);
   conversation.append({ kind: "assistant", message: failure.kept });
-  if (failure.cancelled) return end("", "cancelled");
-  return end(state.shown, stopReason ?? "error", { error: failure.message });
+  if (failure.cancelled) return { text: "", reason: "cancelled" };
+  return { text: state.shown, reason: "error", failure: { error: failure.message } };
 }

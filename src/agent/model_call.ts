@@ -9,7 +9,9 @@ import { summariseConversation, SUMMARY_AT } from "./summarise.ts";
 import {
   type CallContext,
   describeLlmError,
+  emptyAnswerError,
   isContextOverflow,
+  isEmptyAnswer,
   type RetryOptions,
   withRetries,
 } from "../llm/retry.ts";
@@ -33,8 +35,8 @@ export interface ModelCallOptions {
   contextWindow?: number;
   /** Provider name and key variable, so a failed call says what to fix. */
   provider?: Omit<CallContext, "model">;
-  /** Attempts per model call (default 3); sleep and random are injectable for tests. */
-  retry?: Pick<RetryOptions, "maxAttempts" | "sleep" | "random">;
+  /** Attempts per model call (default 6) and the first backoff step; sleep and random are injectable for tests. */
+  retry?: Pick<RetryOptions, "maxAttempts" | "baseDelayMs" | "sleep" | "random">;
   /** The clock (epoch ms) for Retry-After dates; injectable for tests. */
   now?: () => number;
   /** Which tool the model must call this time (the required-tool policy); absent: its choice. */
@@ -108,12 +110,14 @@ async function streamWithRetries(
   state.turns++;
   options.onEvent({ type: "model_start", turn: state.turns });
   const attempts = (client: LlmClient, model: string) =>
-    withRetries(() => {
+    withRetries(async () => {
       state.shown = "";
-      return client.stream({ ...request, model }, options.signal, (event) => {
+      const turn = await client.stream({ ...request, model }, options.signal, (event) => {
         if (event.type === "text_delta") state.shown += event.text;
         if (event.type === "text_delta" || event.type === "reasoning_delta") options.onEvent(event);
       });
+      if (isEmptyAnswer(turn)) throw emptyAnswerError(); // retried once
+      return turn;
     }, {
       ...options.retry,
       signal: options.signal,

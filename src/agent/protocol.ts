@@ -40,3 +40,10 @@ export function withUniqueIds(calls: ToolCall[], used: Set<string>): ToolCall[] 
     return { ...call, id };
   });
 }
+
+/** What the model reads after an answer cut by the output limit while it was writing calls of `names`. */
+export function cutCallsText(names: string): string {
+  return `[tern] Your last answer was cut off by the output limit while you were writing a call to ${names}, ` +
+    "so it was not run. Send it again with less in it: split a long file into several smaller writes or " +
+    "edits, or shorten what you write before the call.";
+}

@@ -24,6 +24,8 @@ export interface SessionMeta {
   provider: string;
   model: string;
   api: string;
+  /** Which front end started it: `tern -c` in the REPL continues the latest "repl" one. Absent in old files. */
+  frontEnd?: "repl" | "headless";
 }
 
 /** The first line of a session file. */
@@ -268,6 +270,8 @@ export interface SessionSummary {
   modifiedMs: number;
   startedAt: string;
   model: string;
+  /** Which front end started it, when the file says. */
+  frontEnd?: "repl" | "headless";
   /** User prompts so far. */
   turns: number;
   firstPrompt: string;
@@ -292,6 +296,7 @@ export async function listSessions(root: string): Promise<SessionSummary[]> {
           modifiedMs: info.mtime?.getTime() ?? 0,
           startedAt: loaded.header.startedAt,
           model: loaded.header.model,
+          ...(loaded.header.frontEnd && { frontEnd: loaded.header.frontEnd }),
           turns: prompts.length,
           firstPrompt: first?.kind === "user" ? first.text : "",
           bytes: info.size,

@@ -33,6 +33,8 @@ export interface ModelSetup {
   provider: Omit<CallContext, "model">;
   /** The key this endpoint gets; redacted from command output. */
   apiKey?: string;
+  /** Attempts per call and the first backoff step (TERN_MAX_RETRIES, TERN_RETRY_DELAY); absent: the defaults. */
+  retry: { maxAttempts?: number; baseDelayMs?: number };
 }
 
 /** The client and facts for `config`; `contextWindow` (the flag) wins over the model's known window. */
@@ -48,6 +50,7 @@ export function modelSetup(
     baseUrl,
     apiKey,
     fetchTimeoutMs: config.firstByteTimeoutMs,
+    idleTimeoutMs: config.idleTimeoutMs,
     // The preset's rule for sending reasoning back; a custom endpoint gets "auto" (sent once reasoning appears).
     reasoningEcho: custom ? undefined : preset?.reasoningEcho,
   });
@@ -62,7 +65,17 @@ export function modelSetup(
   };
   // A custom endpoint's key is TERN_API_KEY, never the preset's own variable.
   const keyEnv = custom ? null : preset?.keyEnv ?? null;
-  return { info, client, provider: { provider: config.label, keyEnv, advise: options.advise }, apiKey };
+  const retry = {
+    ...(config.maxRetries !== undefined && { maxAttempts: config.maxRetries + 1 }),
+    ...(config.retryDelayMs !== undefined && { baseDelayMs: config.retryDelayMs }),
+  };
+  return {
+    info,
+    client,
+    provider: { provider: config.label, keyEnv, advise: options.advise },
+    apiKey,
+    retry,
+  };
 }
 
 /** "deepseek-chat via DeepSeek (chat wire)". */

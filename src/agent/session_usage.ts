@@ -5,7 +5,8 @@
  */
 import type { AgentEvent } from "./events.ts";
 import type { Usage } from "../llm/types.ts";
-import { costOf, type ModelPrice } from "../config/prices.ts";
+import { costOf, findPrice, type ModelPrice } from "../config/prices.ts";
+import type { Entry } from "./conversation.ts";
 
 /** The model facts the figures are measured against. */
 export interface UsageModel {
@@ -67,6 +68,18 @@ export class SessionUsage {
   /** Tokens the next request starts from. */
   get contextTokens(): number {
     return this.last ? this.last.promptTokens + this.last.completionTokens : 0;
+  }
+
+  /** The totals of a resumed conversation, from its usage entries, each call priced at the model that made it. */
+  restore(entries: readonly Entry[]): void {
+    this.reset();
+    for (const entry of entries) {
+      if (entry.kind !== "usage") continue;
+      const info = this.#info;
+      this.#info = { ...info, price: findPrice(entry.model) };
+      this.handle({ type: "usage", usage: entry.usage, total: entry.usage });
+      this.#info = info;
+    }
   }
 
   /** Forgets everything (a new conversation). */

@@ -12,15 +12,13 @@ import {
   inspectPrepared,
   runPrepared,
 } from "../tools/registry.ts";
-import { FatalToolError, TAIL_LINES, type ToolResult, type ToolUpdate } from "../tools/tool.ts";
+import { FatalToolError, stopWords, TAIL_LINES, type ToolResult, type ToolUpdate } from "../tools/tool.ts";
 import type { Conversation } from "./conversation.ts";
 import type { LoopOptions } from "./loop_options.ts";
 import { MAX_CALLS_PER_TURN, overCapText } from "./protocol.ts";
 import type { StepCall } from "./runaway.ts";
 import { scheduleCalls } from "./scheduler.ts";
 import { cleanToolOutput, stripControls } from "./untrusted.ts";
-
-const CANCELLED = "cancelled by the user";
 
 /** Gives each call past MAX_CALLS_PER_TURN its error result, so every call of the answer has one. */
 export function refuseOverCap(calls: ToolCall[], conversation: Conversation, options: LoopOptions): void {
@@ -119,7 +117,7 @@ class TurnCalls {
 
   /** The outcome of a call that will not run: the turn was cancelled, or tern stopped. */
   notRun(): CallOutcome {
-    const content = this.fatal ? `not run: tern stopped (${this.fatal.message})` : CANCELLED;
+    const content = this.fatal ? `not run: tern stopped (${this.fatal.message})` : stopWords(this.ctx.signal);
     return { content, error: { kind: "cancelled" }, executed: false };
   }
 
@@ -169,8 +167,13 @@ async function runOneCall(
   if (inspection.effect !== "read") {
     const decision = await options.approve({ call: checked.call, inspection });
     if (!decision.allow && decision.abort) abortTurn();
-    if (!decision.allow) return { content: decision.reason, error: { kind: "denied" }, executed: false };
-    if (ctx.signal.aborted) return { content: CANCELLED, error: { kind: "cancelled" }, executed: false };
+    if (!decision.allow) {
+      const details = decision.needs ? { details: { needs: decision.needs } } : {};
+      return { content: decision.reason, error: { kind: "denied" }, executed: false, ...details };
+    }
+    if (ctx.signal.aborted) {
+      return { content: stopWords(ctx.signal), error: { kind: "cancelled" }, executed: false };
+    }
   }
   const { id, name } = checked.call;
   options.onEvent({ type: "tool_start", id, name, effect: inspection.effect });
@@ -192,7 +195,7 @@ async function runOneCall(
   if (options.signal.aborted) {
     return {
       ...result,
-      content: `${CANCELLED}\n${result.content}`,
+      content: `${stopWords(options.signal)}\n${result.content}`,
       error: { kind: "cancelled" },
       executed: true,
     };

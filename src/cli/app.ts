@@ -44,7 +44,7 @@ async function firstSession(
       reader.close();
     }
   };
-  const loaded = await chooseSession(root, args, ask);
+  const loaded = await chooseSession(root, { ...args, repl: !headless }, ask);
   for (const repair of loaded.repairs) console.error(`tern: session ${loaded.header.id}: ${repair}`);
   return loaded;
 }

@@ -16,6 +16,9 @@ import type { McpStartup } from "./mcp_startup.ts";
 import { PromptHistory } from "./input/prompt_history.ts";
 import { streamSink } from "./render/renderer.ts";
 import { runRepl } from "./repl.ts";
+import { recapLines } from "./render/recap.ts";
+import { statusLine } from "./render/status_line.ts";
+import type { Conversation } from "../agent/conversation.ts";
 
 /** What the banner and the commands show besides the session. */
 export interface ReplCliOptions {
@@ -58,6 +61,10 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
       ? `session: ${current.session.id} (resumed, ${prompts} prompt(s))`
       : `session: ${current.session.id}`;
     const { model, label } = session.model;
+    // A resumed conversation shows where it left off, and the totals it ran up so far.
+    const recap = prompts > 0
+      ? [...recapLines(liveEntries(current.conversation)), statusLine(session.usage)]
+      : [];
     return [
       `tern ${VERSION} · ${model} via ${label} · approval: ${session.mode}`,
       `project root: ${session.root}`,
@@ -67,6 +74,12 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
       ...(session.canRestoreFiles
         ? []
         : ["git not found: /undo can rewind the conversation but not restore files"]),
+      ...recap,
     ];
   }
+}
+
+/** The entries still in the conversation (undone turns and summarised ones left out). */
+function liveEntries(conversation: Conversation) {
+  return conversation.live().indices.map((i) => conversation.entries[i]);
 }

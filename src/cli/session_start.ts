@@ -117,6 +117,7 @@ async function openSession(options: {
     fallback: args.fallback === undefined ? undefined : fallbackRequest(args.fallback),
     save: !args.noSession,
     snapshots: options.repl,
+    frontEnd: options.repl ? "repl" : "headless",
     skills: project.skills,
     memory: project.memory,
     agents: project.agents.agents,

@@ -3,7 +3,8 @@
  * environment, `.env` in the project root (variable by variable), then the provider preset.
  */
 import { loadDotenv } from "./dotenv.ts";
-import { parseDuration, type RunSettings } from "./settings.ts";
+import { modelCallEnv, type ModelCallSettings } from "./model_call_env.ts";
+import type { RunSettings } from "./settings.ts";
 import {
   CUSTOM_LABEL,
   DEFAULT_PROVIDER,
@@ -24,7 +25,7 @@ export interface ConfigArgs extends RunSettings {
 }
 
 /** Everything a run needs to know before it starts. */
-export interface Config extends RunSettings {
+export interface Config extends RunSettings, ModelCallSettings {
   /** The preset's name (see `findProvider`). */
   provider: string;
   model: string;
@@ -47,8 +48,6 @@ export interface Config extends RunSettings {
    * from the user's own environment: the key must not go there unasked. `variable` is what .env set.
    */
   untrustedEndpoint?: { endpoint: string; variable: string };
-  /** Longest wait for a response's first byte, from TERN_FIRST_BYTE_TIMEOUT (default: the transport's). */
-  firstByteTimeoutMs?: number;
   /** Lines of `.env` that were skipped, one warning each, for stderr. */
   warnings: string[];
 }
@@ -113,14 +112,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     ? wireApi("TERN_API", env.TERN_API)
     : undefined;
   const apiKey = env.TERN_API_KEY ?? (preset.keyEnv === null ? undefined : env[preset.keyEnv]);
-  const firstByte = env.TERN_FIRST_BYTE_TIMEOUT;
-  const firstByteTimeoutMs = firstByte === undefined
-    ? undefined
-    : positiveDuration("TERN_FIRST_BYTE_TIMEOUT", firstByte);
+  const calls = modelCallEnv(env);
+  if (calls.problem) throw new ConfigError(calls.problem);
   const common = {
     root,
     warnings: dotenv.warnings,
-    ...(firstByteTimeoutMs !== undefined && { firstByteTimeoutMs }),
+    ...calls.settings,
     approve: args.approve,
     sandbox: args.sandbox,
     output: args.output,
@@ -221,15 +218,6 @@ function projectEndpoint(options: {
     ? "TERN_PROVIDER"
     : undefined;
   return variable === undefined ? undefined : { endpoint: trimSlashes(options.endpoint), variable };
-}
-
-/** A duration variable ("90", "90s", "5m") in milliseconds; a `ConfigError` naming it otherwise. */
-function positiveDuration(name: string, value: string): number {
-  const ms = parseDuration(value);
-  if (ms === undefined || ms <= 0) {
-    throw new ConfigError(`${name} must be a duration such as 90s or 5m (got '${value}')`);
-  }
-  return ms;
 }
 
 function mergeEnv(

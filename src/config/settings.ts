@@ -38,8 +38,8 @@ export interface RunSettings {
 export function parseDuration(text: string): number | undefined {
   const trimmed = text.trim().toLowerCase();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const match = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(trimmed);
+  const match = /^(?:(\d+)h)?(?:(\d+)m(?!s))?(?:(\d+)s)?(?:(\d+)ms)?$/.exec(trimmed);
   if (!match || trimmed === "") return undefined;
-  const [, h = "0", m = "0", s = "0"] = match;
-  return ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000;
+  const [, h = "0", m = "0", s = "0", ms = "0"] = match;
+  return ((Number(h) * 60 + Number(m)) * 60 + Number(s)) * 1000 + Number(ms);
 }

@@ -13,8 +13,8 @@ interface Item {
   name?: string;
   /** Function arguments, custom tool input, or an apply_patch operation as JSON. */
   input: string;
-  /** Text deltas arrived for this (message) item. */
-  sawText: boolean;
+  /** A message item's text: its deltas, replaced by `output_text.done` / `output_item.done` when they differ. */
+  text: string;
   /** The finished item as `output_item.done` sent it. */
   done?: Json;
 }
@@ -26,6 +26,9 @@ const RETRYABLE_CODES = new Set([
   "rate_limit_exceeded",
   "overloaded",
 ]);
+
+/** Between two message items of one response (a commentary, then the answer): a paragraph break. */
+const MESSAGE_BREAK = "\n\n";
 
 /** Names under which some models wrap several calls into one (`{tool_uses: [...]}`). */
 const PARALLEL_WRAPPERS = new Set(["parallel", "multi_tool_use.parallel"]);
@@ -77,8 +80,10 @@ export class ResponsesAssembler extends AssemblerBase {
         this.#itemDone(payload, events);
         break;
       case "response.output_text.delta":
-        this.#itemFor(payload).sawText = true;
-        this.addText(String(payload.delta ?? ""), events);
+        this.#textDelta(this.#itemFor(payload), String(payload.delta ?? ""), events);
+        break;
+      case "response.output_text.done":
+        if (typeof payload.text === "string") this.#finalText(this.#itemFor(payload), payload.text, events);
         break;
       case "response.reasoning_summary_part.added":
         // Summary parts are paragraphs: keep them apart.
@@ -112,6 +117,11 @@ export class ResponsesAssembler extends AssemblerBase {
 
   protected assemble(): AssistantTurn {
     const items = [...this.#items.values()].sort((a, b) => a.index - b.index);
+    // The finished texts are authoritative; separate messages (commentary, then the answer) stay apart.
+    const texts = items.filter((item) => item.type === "message" && item.text !== "").map((item) =>
+      item.text
+    );
+    if (texts.length > 0) this.text = texts.join(MESSAGE_BREAK);
     const toolCalls = items.flatMap((item) => this.#toolCalls(item));
     // A cut response is never complete, whatever word the server used for the cut.
     const finishReason = this.#status === "incomplete"
@@ -160,7 +170,7 @@ export class ResponsesAssembler extends AssemblerBase {
         : typeof raw.input === "string"
         ? raw.input
         : "",
-      sawText: false,
+      text: "",
     };
     this.#items.set(index, item);
   }
@@ -176,14 +186,35 @@ export class ResponsesAssembler extends AssemblerBase {
     if (item.type === "apply_patch_call" && isObject(raw.operation)) {
       item.input = JSON.stringify(raw.operation);
     }
-    // A server that sends a message only whole (no deltas): its text still counts.
-    if (item.type === "message" && !item.sawText && Array.isArray(raw.content)) {
-      for (const part of raw.content) {
-        if (isObject(part) && part.type === "output_text") {
-          this.addText(String(part.text ?? ""), events);
-        }
+    // The finished message's text wins over its deltas; a server that sends it only whole still counts.
+    if (item.type === "message" && Array.isArray(raw.content)) {
+      const parts = raw.content.filter((part) => isObject(part) && part.type === "output_text");
+      if (parts.length > 0) {
+        this.#finalText(
+          item,
+          parts.map((part) => String(part.text ?? "")).join(""),
+          events,
+        );
       }
     }
+  }
+
+  /** A piece of a message item's text; the first piece of a later message is set apart from the one before. */
+  #textDelta(item: Item, delta: string, events: StreamEvent[]): void {
+    if (delta === "") return;
+    if (item.text === "" && this.text !== "") this.addText(MESSAGE_BREAK, events);
+    item.text += delta;
+    this.addText(delta, events);
+  }
+
+  /**
+   * A message item's finished text. When it continues what streamed, the rest is streamed too; when it
+   * differs otherwise, it still replaces the deltas in the turn (what was shown cannot be taken back).
+   */
+  #finalText(item: Item, text: string, events: StreamEvent[]): void {
+    if (text === item.text) return;
+    if (text.startsWith(item.text)) return this.#textDelta(item, text.slice(item.text.length), events);
+    item.text = text;
   }
 
   #inputDelta(payload: Json): void {
@@ -202,7 +233,7 @@ export class ResponsesAssembler extends AssemblerBase {
       type: String(raw.type ?? ""),
       id,
       input: "",
-      sawText: false,
+      text: "",
     };
     this.#items.set(created.index, created);
     return created;

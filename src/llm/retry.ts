@@ -1,9 +1,9 @@
 /** Retry policy for one model call (backoff with jitter, Retry-After), and model-call errors in words. */
-import { LlmError } from "./types.ts";
+import { type AssistantTurn, LlmError } from "./types.ts";
 
-/** Attempts per model call, the first included. */
-export const DEFAULT_MAX_ATTEMPTS = 3;
-/** First backoff step; each retry doubles it, up to MAX_BACKOFF_MS. */
+/** Attempts per model call, the first included (TERN_MAX_RETRIES sets the retries after it). */
+export const DEFAULT_MAX_ATTEMPTS = 6;
+/** First backoff step; each retry doubles it, up to MAX_BACKOFF_MS (TERN_RETRY_DELAY sets it). */
 export const BASE_BACKOFF_MS = 1_000;
 /** Longest backoff we choose ourselves (a Retry-After floor may be longer, up to MAX_RETRY_AFTER_MS). */
 export const MAX_BACKOFF_MS = 30_000;
@@ -18,12 +18,16 @@ export interface RetryInfo {
   delayMs: number;
   /** Short words for the failure, e.g. "429 rate limited". */
   reason: string;
+  /** The failed attempt had already shown some of its answer: that part is discarded, not kept. */
+  discarded?: true;
 }
 
 /** How withRetries waits and reports; the clock, dice and sleep are injectable for tests. */
 export interface RetryOptions {
-  /** Attempts in all, the first included (default 3). */
+  /** Attempts in all, the first included (default 6). */
   maxAttempts?: number;
+  /** The first backoff step in milliseconds (default 1 s); each retry doubles it. */
+  baseDelayMs?: number;
   /** Aborting it ends a pending wait at once with LlmError("aborted"). */
   signal: AbortSignal;
   /** Called before each wait, so the loop can emit its `retry` event. */
@@ -38,9 +42,10 @@ export interface RetryOptions {
 
 /**
  * Runs `attempt(1)`, and again with the next number after a retryable LlmError, up to `maxAttempts` in
- * all. Never retries once the failed attempt showed something (`partialOutput`): that error is rethrown as
- * is, so the caller reports the interruption and keeps what arrived. Non-retryable errors are rethrown at
- * once; a server asking to wait longer than 60 s, or running out of attempts, ends with a clear LlmError.
+ * all. A failed attempt that already showed part of its answer is retried too: what it showed is discarded
+ * (the retry event says so) and the request resent. A `retryOnce` failure (a silent server, an empty answer)
+ * gets one more attempt, not more. Non-retryable errors are rethrown at once; a server asking to wait longer
+ * than 60 s, or running out of attempts, ends with a clear LlmError.
  */
 export async function withRetries<T>(
   attempt: (n: number) => Promise<T>,
@@ -48,13 +53,18 @@ export async function withRetries<T>(
 ): Promise<T> {
   const maxAttempts = Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
   const sleep = options.sleep ?? abortableSleep;
+  const retriedOnce = new Set<string>();
   for (let n = 1;; n++) {
     try {
       return await attempt(n);
     } catch (error) {
-      if (!(error instanceof LlmError) || !error.retryable || error.partialOutput) throw error;
+      if (!(error instanceof LlmError) || !error.retryable) throw error;
       if (options.signal.aborted) throw cancelled();
       const reason = retryReason(error);
+      if (error.retryOnce && retriedOnce.has(reason)) {
+        throw rewrap(error, `${error.message} (twice in a row)`);
+      }
+      if (error.retryOnce) retriedOnce.add(reason);
       const floorMs = parseRetryAfter(error.retryAfter, (options.now ?? Date.now)());
       if (floorMs !== undefined && floorMs > MAX_RETRY_AFTER_MS) {
         const seconds = Math.ceil(floorMs / 1000);
@@ -63,8 +73,10 @@ export async function withRetries<T>(
       if (n >= maxAttempts) {
         throw maxAttempts === 1 ? error : rewrap(error, `${error.message} (gave up after ${n} attempts)`);
       }
-      const delayMs = Math.max(backoffMs(n, options.random ?? Math.random), floorMs ?? 0);
-      options.onRetry?.({ attempt: n + 1, maxAttempts, delayMs, reason });
+      const backoff = backoffMs(n, options.random ?? Math.random, options.baseDelayMs);
+      const delayMs = Math.max(backoff, floorMs ?? 0);
+      const discarded = error.partialOutput ? { discarded: true as const } : {};
+      options.onRetry?.({ attempt: n + 1, maxAttempts, delayMs, reason, ...discarded });
       await sleep(delayMs, options.signal);
       if (options.signal.aborted) throw cancelled();
     }
@@ -75,8 +87,12 @@ export async function withRetries<T>(
  * The wait after failed attempt `n` (1-based): "equal jitter" — half of the exponential step for sure, the
  * other half random — so retries never bunch up at zero the way full jitter can, yet still spread out.
  */
-export function backoffMs(n: number, random: () => number = Math.random): number {
-  const step = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** (n - 1));
+export function backoffMs(
+  n: number,
+  random: () => number = Math.random,
+  baseMs: number = BASE_BACKOFF_MS,
+): number {
+  const step = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** (n - 1));
   return Math.round(step / 2 + random() * (step / 2));
 }
 
@@ -106,6 +122,7 @@ const STATUS_WORDS: Record<number, string> = {
   502: "bad gateway",
   503: "service unavailable",
   504: "gateway timeout",
+  529: "overloaded",
 };
 
 /** Short words for why an attempt failed, as the retry line shows them: "429 rate limited". */
@@ -114,13 +131,15 @@ export function retryReason(error: LlmError): string {
     case "http":
       return `${error.status ?? "HTTP"} ${STATUS_WORDS[error.status ?? 0] ?? "error"}`;
     case "network":
+      if (/no data within/.test(error.message)) return "stream silent";
+      if (/no response within/.test(error.message)) return "no response";
       return /dropped/.test(error.message) ? "connection dropped" : "connection failed";
     case "interrupted":
       return "stream interrupted";
     case "stream_error":
-      return "error in the stream";
+      return error.retryable ? "overloaded (said in the stream)" : "error in the stream";
     case "bad_response":
-      return "unexpected response";
+      return error.retryOnce ? "empty answer" : "unexpected response";
     case "aborted":
       return "cancelled";
   }
@@ -217,8 +236,20 @@ function rewrap(error: LlmError, message: string): LlmError {
     retryAfter: error.retryAfter,
     partialOutput: error.partialOutput,
     retryable: error.retryable,
+    retryOnce: error.retryOnce,
     cause: error,
   });
+}
+
+/** True for an answer with nothing in it: no text and no tool call (reasoning alone does not count). */
+export function isEmptyAnswer(turn: AssistantTurn): boolean {
+  return turn.text.trim() === "" && turn.toolCalls.length === 0 && turn.finishReason !== "length";
+}
+
+/** The failure an empty answer counts as, retried once (see withRetries). */
+export function emptyAnswerError(): LlmError {
+  const message = "the model returned an empty response (no text and no tool call)";
+  return new LlmError("bad_response", message, { retryable: true, retryOnce: true });
 }
 
 function cancelled(): LlmError {

@@ -102,7 +102,9 @@ export class WireClient implements LlmClient {
     } catch (error) {
       if (signal.aborted) throw aborted(false);
       const why = watchdog.expired ?? describeCause(error);
-      throw new LlmError("network", `Could not reach ${this.#baseUrl}: ${why}`, { cause: error });
+      // A server that kept silent is tried once more, not six times: each try costs the whole wait.
+      const retryOnce = watchdog.expired !== undefined;
+      throw new LlmError("network", `Could not reach ${this.#baseUrl}: ${why}`, { cause: error, retryOnce });
     }
     if (response.ok) return response;
     const error = await httpError(response, this.#baseUrl);
@@ -155,7 +157,8 @@ export class WireClient implements LlmClient {
       if (assembler.complete) return undefined;
       const why = watchdog.expired ?? describeCause(error);
       const message = `The connection to ${this.#baseUrl} dropped mid-stream: ${why}`;
-      throw new LlmError("network", message, { partialOutput: assembler.hasOutput, cause: error });
+      const retryOnce = watchdog.expired !== undefined; // silent for the idle timeout: one more try
+      throw new LlmError("network", message, { partialOutput: assembler.hasOutput, cause: error, retryOnce });
     }
   }
 }
@@ -169,9 +172,10 @@ function withoutKey(error: unknown, apiKey: string | undefined): unknown {
   if (!(error instanceof LlmError) || !apiKey || apiKey.length < 8 || !error.message.includes(apiKey)) {
     return error;
   }
-  const { kind, status, retryAfter, partialOutput, retryable } = error;
+  const { kind, status, retryAfter, partialOutput, retryable, retryOnce } = error;
   const message = error.message.replaceAll(apiKey, "[redacted key]");
-  return new LlmError(kind, message, { status, retryAfter, partialOutput, retryable, cause: error.cause });
+  const options = { status, retryAfter, partialOutput, retryable, retryOnce, cause: error.cause };
+  return new LlmError(kind, message, options);
 }
 
 function aborted(partialOutput: boolean): LlmError {

@@ -105,6 +105,9 @@ export type LlmErrorKind =
   | "bad_response" // the server sent something that is not a stream of the expected wire format
   | "aborted"; // the caller's AbortSignal fired
 
+/** Words of an in-stream error from a server that is busy, not broken: another attempt may succeed. */
+const OVERLOADED_WORDS = /overloaded|rate.?limit|too many requests|\b(429|529)\b/i;
+
 /** A typed model-call failure carrying the provider's own message. */
 export class LlmError extends Error {
   readonly kind: LlmErrorKind;
@@ -124,6 +127,8 @@ export class LlmError extends Error {
       cause?: unknown;
       /** Overrides the rule below, e.g. for an in-stream `overloaded_error`. */
       retryable?: boolean;
+      /** Worth one more attempt, not more (a silent stream, an empty answer): see `retryOnce`. */
+      retryOnce?: boolean;
     } = {},
   ) {
     super(message, { cause: options.cause });
@@ -132,20 +137,29 @@ export class LlmError extends Error {
     this.status = options.status;
     this.retryAfter = options.retryAfter;
     this.partialOutput = options.partialOutput ?? false;
+    this.retryOnce = options.retryOnce ?? false;
     this.#retryable = options.retryable;
   }
 
+  /**
+   * True for a failure worth exactly one more attempt per model call: a server that went silent (each try
+   * costs the whole wait) or an empty answer (a model that keeps answering nothing will not change its mind).
+   */
+  readonly retryOnce: boolean;
+
   readonly #retryable: boolean | undefined;
 
-  /** Whether a fresh attempt could succeed (408/409/429/5xx/529, network, interrupted, overloaded in-stream). */
+  /**
+   * Whether a fresh attempt could succeed: 408, 409, 429 and every 5xx (529 is Anthropic's "overloaded"), a
+   * network failure, an interrupted stream, an overloaded or rate-limited server said inside the stream.
+   */
   get retryable(): boolean {
     if (this.#retryable !== undefined) return this.#retryable;
     if (this.kind === "network" || this.kind === "interrupted") return true;
-    // An in-stream error names its type only in words ("overloaded_error"); an overloaded server recovers.
-    if (this.kind === "stream_error") return /\boverloaded/i.test(this.message);
+    // An in-stream error names its type only in words ("overloaded_error", "rate_limit_exceeded").
+    if (this.kind === "stream_error") return OVERLOADED_WORDS.test(this.message);
     if (this.kind === "http" && this.status !== undefined) {
-      // 529: Anthropic's "overloaded".
-      return [408, 409, 429, 500, 502, 503, 504, 529].includes(this.status);
+      return [408, 409, 429].includes(this.status) || (this.status >= 500 && this.status <= 599);
     }
     return false;
   }

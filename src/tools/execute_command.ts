@@ -16,6 +16,7 @@ import type { SandboxMode } from "../config/settings.ts";
 import {
   type CallInspection,
   FatalToolError,
+  stopWords,
   type Tool,
   type ToolContext,
   type ToolDetails,
@@ -160,7 +161,8 @@ async function report(
     };
   }
   if (run.stopped === "cancel") {
-    return { content: `${body}\n[cancelled by the user: ${killed}]`, details, error: { kind: "cancelled" } };
+    const why = stopWords(context.ctx.signal);
+    return { content: `${body}\n[${why}: ${killed}]`, details, error: { kind: "cancelled" } };
   }
   const hint = run.code !== 0 && context.sandbox ? sandboxHint(shown, context.sandbox.network) : "";
   // Success is the silent case (the description says so): every later request repeats this result.

@@ -99,6 +99,10 @@ export interface ToolDetails {
   quiet?: boolean;
   /** A sub-agent's run (the task tool): which agent, how it ended, and what it used. */
   subAgent?: { agent: string; exitReason: string; turns: number; toolCalls: number; tokens: number };
+  /** A fetched page: the HTTP status, the final URL after redirects, and the bytes read. */
+  web?: { status: number; url: string; bytes: number };
+  /** A call refused because nobody could approve it (headless): the flag that lets it run. */
+  needs?: string;
 }
 
 /** A tool's answer: text for the model, facts for the UI, and for a failure its kind. */
@@ -144,6 +148,22 @@ export class FatalToolError extends Error {
     super(message, options);
     this.name = "FatalToolError";
   }
+}
+
+/**
+ * An abort reason that is not the user's: tern stopped the task (its time limit was reached). A tool says
+ * why it stopped with `stopWords(ctx.signal)`, so the model is not told the user cancelled it.
+ */
+export class TaskStop extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TaskStop";
+  }
+}
+
+/** Why `signal` fired, in words for the model: tern's reason (a TaskStop), else "cancelled by the user". */
+export function stopWords(signal: AbortSignal): string {
+  return signal.reason instanceof TaskStop ? signal.reason.message : "cancelled by the user";
 }
 
 /** The inspection of a call that only reads `paths`. */

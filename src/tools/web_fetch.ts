@@ -5,7 +5,7 @@
  * each host (then that host runs without asking for the rest of the conversation).
  */
 import { isLocalAddress, isLocalName } from "./web/address.ts";
-import type { CallInspection, Tool, ToolContext, ToolResult } from "./tool.ts";
+import type { CallInspection, Tool, ToolContext, ToolDetails, ToolResult } from "./tool.ts";
 import { ToolError } from "./tool.ts";
 
 /** Largest body read, in bytes; a longer page is cut there (and says so). */
@@ -65,13 +65,15 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
       throw new ToolError(`could not fetch ${url.href}: ${(error as Error).message}`, "io");
     });
     const text = await pageText(response, signal);
+    const web = { status: response.status, url: response.url, bytes: text.bytes };
+    const details = { durationMs: Math.round(performance.now() - started), web };
+    if (!response.ok) return failedPage(response, text.body, details);
     const max = args.max_chars ?? DEFAULT_MAX_CHARS;
     const cut = text.body.length > max ? `\n[cut at ${max} of ${text.body.length} characters]` : "";
     const header = `URL: ${response.url}\nStatus: ${response.status}\nContent-Type: ${text.type}\n\n`;
     return {
       content: header + text.body.slice(0, max) + cut + (text.truncated ? "\n[page cut at 5 MB]" : ""),
-      details: { durationMs: Math.round(performance.now() - started) },
-      ...(response.ok ? {} : { error: { kind: "io" as const } }),
+      details,
     };
   };
   return {
@@ -81,6 +83,25 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
     inspect,
     run,
   };
+}
+
+/** Characters of an error page's text kept after the status line. */
+const ERROR_PAGE_CHARS = 2_000;
+
+/** An error status as an error result naming it (a 404 or 410 as not_found), with the start of the page. */
+function failedPage(response: Response, body: string, details: ToolDetails): ToolResult {
+  const { status, statusText, url } = response;
+  const gone = status === 404 || status === 410;
+  const hint = gone
+    ? "no page at this URL; check it, or search for the page's current address"
+    : status === 401 || status === 403
+    ? "the server refuses to show this page without a login"
+    : status === 429 || status >= 500
+    ? "the server is busy or failing; try again later, or another source"
+    : "the server refused the request";
+  const words = `HTTP ${status}${statusText ? ` ${statusText}` : ""} from ${url}: ${hint}`;
+  const page = body.trim() === "" ? "" : `\n\n${body.trim().slice(0, ERROR_PAGE_CHARS)}`;
+  return { content: words + page, details, error: { kind: gone ? "not_found" : "io" } };
 }
 
 function checkedUrl(text: string): URL {
@@ -172,6 +193,6 @@ async function pageText(response: Response, signal: AbortSignal) {
   }
   const html = type === "text/html" || type === "application/xhtml+xml" || (type === "" && /^\s*</.test(raw));
   // The HTML converter is loaded on the first page that needs it, not at every start of tern.
-  const body = html ? (await import("./web/html.ts")).htmlToMarkdown(raw) : raw;
-  return { type: type || "unknown", body, truncated };
+  const body = html ? (await import("./web/html.ts")).htmlToMarkdown(raw, response.url) : raw;
+  return { type: type || "unknown", body, truncated, bytes: size };
 }

@@ -274,5 +274,5 @@ Deno.test("createApprovalGate() without a human words its refusal as the caller 
   const gate = createApprovalGate("ask", undefined, {
     refusal: (req, need) => `${req.call.name}: ${need.why}`,
   });
-  assertEquals(await gate(edit()), { allow: false, reason: "edit_file: edit" });
+  assertEquals(await gate(edit()), { allow: false, reason: "edit_file: edit", needs: "--approve edits" });
 });

@@ -24,7 +24,7 @@ Deno.test("runTask() with the same tool call 6 times reminds once at 3, stops at
   const opts = loopOptions(model);
   const result = await runTask(history, "go", opts);
   assertEquals([result.exitReason, result.partial, result.text], ["runaway", true, "Report: not done."]);
-  assertEquals(result.turns, 6);
+  assertEquals(result.turns, 5); // the report is not counted as a turn
   const tools = toolMessages(history);
   assertEquals(tools.length, 5);
   assertEquals(tools.map((m) => m.content.endsWith(RUNAWAY_REMINDER)), [false, false, true, false, false]);
@@ -69,13 +69,31 @@ Deno.test("runTask() does not count denied calls toward the runaway guard", asyn
   assert(toolMessages(history).every((m) => !m.content.includes(RUNAWAY_REMINDER)));
 });
 
+Deno.test("runTask() discards an answer cut after some text, says so and resends the request", async () => {
+  await using model = startFakeModel([
+    { text: "Half of it", cutAfterChunks: 3 },
+    { text: "Whole answer." },
+  ]);
+  const history = system();
+  const opts = loopOptions(model);
+  const result = await runTask(history, "go", opts);
+  assertEquals([result.exitReason, result.text], ["done", "Whole answer."]);
+  const retry = opts.events.find((e) => e.type === "retry");
+  assertEquals(retry && { reason: retry.reason, discarded: retry.discarded }, {
+    reason: "stream interrupted",
+    discarded: true,
+  });
+  assertEquals(history.messages().at(-1), { role: "assistant", content: "Whole answer." });
+});
+
 Deno.test("runTask() keeps text shown before a cut as an interrupted message and the next prompt works", async () => {
   await using model = startFakeModel([
     { text: "Half of it", cutAfterChunks: 3 },
     { text: "Next answer." },
   ]);
   const history = system();
-  const result = await runTask(history, "go", loopOptions(model));
+  const noRetry = { retry: { maxAttempts: 1 } };
+  const result = await runTask(history, "go", loopOptions(model, noRetry));
   assertEquals(result.exitReason, "error");
   assertEquals(result.text, "Half of ");
   assertStringIncludes(result.error ?? "", "interrupted");
@@ -83,7 +101,7 @@ Deno.test("runTask() keeps text shown before a cut as an interrupted message and
   const kept = history.messages().at(-1)!;
   assertEquals(kept.role, "assistant");
   assert(kept.content.startsWith("Half of \n\n[interrupted: "), kept.content);
-  assertEquals((await runTask(history, "again", loopOptions(model))).text, "Next answer.");
+  assertEquals((await runTask(history, "again", loopOptions(model, noRetry))).text, "Next answer.");
 });
 
 Deno.test("runTask() stops at the token budget with a partial report", async () => {
@@ -94,7 +112,7 @@ Deno.test("runTask() stops at the token budget with a partial report", async () 
   );
   const result = await runTask(system(), "go", loopOptions(model, { tokenBudget: 1000 }));
   assertEquals([result.exitReason, result.partial, result.text], ["token_budget", true, "Partial report."]);
-  assertEquals(result.turns, 3);
+  assertEquals(result.turns, 2);
 });
 
 Deno.test("runTask() stops at the time limit by the injected clock", async () => {
@@ -105,5 +123,5 @@ Deno.test("runTask() stops at the time limit by the injected clock", async () =>
   });
   const result = await runTask(system(), "go", loopOptions(model, { timeLimitMs: 60_000, now: () => now }));
   assertEquals([result.exitReason, result.text], ["time_budget", "Out of time."]);
-  assertEquals(result.turns, 3);
+  assertEquals(result.turns, 2);
 });

@@ -4,9 +4,9 @@ import { runTask } from "../../src/agent/loop.ts";
 import type { Message } from "../../src/llm/types.ts";
 import { type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
 import { echoTool, loopOptions, system, writeCalls, writeTool } from "./_loop_fixtures.ts";
+import { createRegistry } from "../../src/tools/registry.ts";
 import { Conversation } from "../../src/agent/conversation.ts";
 import { systemPrompt } from "../../src/agent/prompt.ts";
-import { createRegistry } from "../../src/tools/registry.ts";
 import { FatalToolError, type Tool } from "../../src/tools/tool.ts";
 
 Deno.test("runTask() returns the text as the final answer when the model calls no tool", async () => {
@@ -69,11 +69,20 @@ Deno.test("runTask() shows text that comes with tool calls and continues the loo
   assertEquals(streamed, "Let me check.All good.");
 });
 
-Deno.test("runTask() reports an empty response as an error, not an empty answer", async () => {
-  await using model = await startFakeModel([{ text: "" }]);
-  const result = await runTask(system(), "go", loopOptions(model));
+Deno.test("runTask() asks once more after an empty response, then reports it as an error", async () => {
+  await using model = await startFakeModel(() => ({ text: "" }));
+  const opts = loopOptions(model);
+  const result = await runTask(system(), "go", opts);
   assertEquals(result.exitReason, "error");
-  assertEquals(result.error, "the model returned an empty response");
+  assertStringIncludes(result.error ?? "", "the model returned an empty response");
+  assertEquals(model.requests.length, 2);
+  assertEquals(opts.events.flatMap((e) => e.type === "retry" ? [e.reason] : []), ["empty answer"]);
+});
+
+Deno.test("runTask() takes the answer that follows one empty response", async () => {
+  await using model = await startFakeModel([{ text: "", reasoning: "hmm" }, { text: "Here." }]);
+  const result = await runTask(system(), "go", loopOptions(model));
+  assertEquals([result.exitReason, result.text], ["done", "Here."]);
 });
 
 Deno.test("runTask() turns bad calls into error results the model can act on, one per call id", async () => {
@@ -116,14 +125,44 @@ Deno.test("runTask() never presents a cut answer as complete (finish_reason leng
   assert(result.partial);
 });
 
+Deno.test("runTask() never runs a call cut by the output limit: the model is told and continues", async () => {
+  writeCalls.length = 0;
+  await using model = await startFakeModel([
+    {
+      text: "Writing it.",
+      toolCalls: [{ name: "write_note", arguments: '{"text":"a very lo' }],
+      finishReason: "length",
+    },
+    { toolCalls: [{ name: "write_note", arguments: '{"text":"short"}' }] },
+    { text: "Written." },
+  ]);
+  const history = system();
+  const opts = loopOptions(model, { registry: createRegistry([writeTool]) });
+  const result = await runTask(history, "go", opts);
+  assertEquals([result.exitReason, result.text], ["done", "Written."]);
+  assertEquals(writeCalls, ["short"]);
+  const told = (model.requests[1].messages as { role: string; content: string }[]).at(-1)!;
+  assertEquals(told.role, "user");
+  assertStringIncludes(
+    told.content,
+    "cut off by the output limit while you were writing a call to write_note",
+  );
+  const notices = opts.events.flatMap((e) => e.type === "notice" ? [e.message] : []);
+  assertStringIncludes(
+    notices.join("\n"),
+    "cut by the output limit while writing a call to write_note: not run",
+  );
+});
+
 Deno.test("runTask() stops at --max-turns with a partial result", async () => {
   await using model = await startFakeModel((_body, _i) => ({
     toolCalls: [{ name: "echo", arguments: '{"text":"x"}' }],
   }));
   const result = await runTask(system(), "go", loopOptions(model, { maxTurns: 3 }));
   assertEquals(result.exitReason, "max_turns");
-  // Three requests with tools, then the one tool-less request for the partial report.
-  assertEquals(result.turns, 4);
+  // Three requests with tools, then the one tool-less request for the partial report, not counted as a turn.
+  assertEquals(result.turns, 3);
+  assertEquals(model.requests.length, 4);
   assertEquals(model.requests[3].tools, undefined);
   assert(result.partial);
 });

@@ -89,7 +89,7 @@ Deno.test("callModel() retries a 429 after Retry-After with one retry event, the
   assertEquals(opts.events[1], {
     type: "retry",
     attempt: 2,
-    maxAttempts: 3,
+    maxAttempts: 6,
     delayMs: 2000,
     reason: "429 rate limited",
   });
@@ -98,7 +98,7 @@ Deno.test("callModel() retries a 429 after Retry-After with one retry event, the
 Deno.test("callModel() leaves the shown text of an interrupted answer in the state", async () => {
   await using model = startFakeModel([{ text: "Half of it", cutAfterChunks: 3 } satisfies ScriptedTurn]);
   const state = fresh();
-  const opts = options(model);
+  const opts = options(model, { retry: { maxAttempts: 1 } });
   const error = await failure(callModel(userSaid("go"), [], state, opts));
   assertEquals(state.shown, "Half of ");
   const described = describeFailure(error, state, opts);

@@ -68,7 +68,8 @@ Deno.test("tern -p keeps approval: a read-only MCP tool runs, a writing one is r
     args: ["-p", "use the server", "--trust-project-mcp"],
     env: env(model.url),
   });
-  assertEquals(run.code, 0, run.stderr);
+  assertEquals(run.code, 3, run.stderr); // finished without the refused call, named on stderr
+  assertStringIncludes(run.stderr, "1 call was refused: mcp__local__add_note");
   const [echo, note] = toolMessages(model);
   assertStringIncludes(echo, "echo: hello from the model");
   assertStringIncludes(note, "mcp__local__add_note was not run: it needs approval");

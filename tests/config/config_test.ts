@@ -349,6 +349,25 @@ Deno.test("loadConfig() reads TERN_FIRST_BYTE_TIMEOUT as a duration and refuses 
   );
 });
 
+Deno.test("loadConfig() reads TERN_MAX_RETRIES, TERN_RETRY_DELAY and TERN_STREAM_IDLE_TIMEOUT", async () => {
+  await using root = await tempRoot();
+  const env = {
+    DEEPSEEK_API_KEY: "k",
+    TERN_MAX_RETRIES: "2",
+    TERN_RETRY_DELAY: "250ms",
+    TERN_STREAM_IDLE_TIMEOUT: "1m30s",
+  };
+  const config = await load(root.root, [], env);
+  assertEquals([config.maxRetries, config.retryDelayMs, config.idleTimeoutMs], [2, 250, 90_000]);
+  const bad: [string, string][] = [["TERN_MAX_RETRIES", "-1"], ["TERN_MAX_RETRIES", "many"], [
+    "TERN_RETRY_DELAY",
+    "0s",
+  ]];
+  for (const [name, value] of bad) {
+    await assertRejects(() => load(root.root, [], { DEEPSEEK_API_KEY: "k", [name]: value }), ConfigError);
+  }
+});
+
 Deno.test("loadConfig() takes the wire from --api over TERN_API over the preset", async () => {
   await using root = await tempRoot();
   const env = { TERN_API_KEY: "k" };

@@ -16,7 +16,10 @@ const REQUEST: ChatRequest = { model: "fake-model", messages: [{ role: "user", c
 const DEEPSEEK = { provider: "DeepSeek", model: "deepseek-chat", keyEnv: "DEEPSEEK_API_KEY" };
 
 /** Runs the real client against a fake model scripted with `turns`, retrying with fake time. */
-async function callWithRetries(turns: ScriptedTurn[], options: { maxAttempts?: number; now?: number } = {}) {
+async function callWithRetries(
+  turns: ScriptedTurn[],
+  options: { maxAttempts?: number; now?: number; baseDelayMs?: number } = {},
+) {
   await using model = startFakeModel(turns);
   const client = createClient({ api: "chat", baseUrl: model.url, apiKey: "sk-test" });
   const retries: RetryInfo[] = [];
@@ -28,6 +31,7 @@ async function callWithRetries(turns: ScriptedTurn[], options: { maxAttempts?: n
     outcome = await withRetries((_n) => client.stream(REQUEST, signal, (e) => events.push(e)), {
       signal,
       maxAttempts: options.maxAttempts,
+      baseDelayMs: options.baseDelayMs,
       onRetry: (info) => retries.push(info),
       sleep: (ms) => {
         slept.push(ms);
@@ -56,7 +60,7 @@ function errorOf(outcome: AssistantTurn | LlmError): LlmError {
 Deno.test("withRetries() waits at least Retry-After after a 429, then returns the successful turn", async () => {
   const run = await callWithRetries([{ status: 429, retryAfter: "3" }, { text: "Hello." }]);
   assertEquals(turnOf(run.outcome).text, "Hello.");
-  assertEquals(run.retries, [{ attempt: 2, maxAttempts: 3, delayMs: 3000, reason: "429 rate limited" }]);
+  assertEquals(run.retries, [{ attempt: 2, maxAttempts: 6, delayMs: 3000, reason: "429 rate limited" }]);
   assertEquals(run.slept, [3000]);
   assertEquals(run.requests, 2);
 });
@@ -65,20 +69,27 @@ Deno.test("withRetries() retries a 503 twice with growing backoff and succeeds o
   const run = await callWithRetries([{ status: 503 }, { status: 503 }, { text: "Third time." }]);
   assertEquals(turnOf(run.outcome).text, "Third time.");
   assertEquals(run.retries, [
-    { attempt: 2, maxAttempts: 3, delayMs: 750, reason: "503 service unavailable" },
-    { attempt: 3, maxAttempts: 3, delayMs: 1500, reason: "503 service unavailable" },
+    { attempt: 2, maxAttempts: 6, delayMs: 750, reason: "503 service unavailable" },
+    { attempt: 3, maxAttempts: 6, delayMs: 1500, reason: "503 service unavailable" },
   ]);
   assertEquals(run.requests, 3);
 });
 
-Deno.test("withRetries() gives up after three 503s and says how many attempts it made", async () => {
-  const run = await callWithRetries([{ status: 503 }, { status: 503 }, { status: 503 }]);
+Deno.test("withRetries() gives up after six attempts by default and says how many it made", async () => {
+  const statuses = [500, 502, 503, 504, 529, 507];
+  const run = await callWithRetries([...statuses.map((status) => ({ status })), { text: "unused" }]);
   const error = errorOf(run.outcome);
-  assertEquals(error.status, 503);
-  assertStringIncludes(error.message, "HTTP 503");
-  assertStringIncludes(error.message, "(gave up after 3 attempts)");
-  assertEquals(run.retries.length, 2);
-  assertEquals(run.requests, 3);
+  assertEquals(error.status, 507);
+  assertStringIncludes(error.message, "(gave up after 6 attempts)");
+  assertEquals(run.retries.map((r) => r.reason).slice(3), ["504 gateway timeout", "529 overloaded"]);
+  assertEquals(run.slept, [750, 1500, 3000, 6000, 12000]);
+  assertEquals(run.requests, 6);
+});
+
+Deno.test("withRetries() retries 408 and 409 and takes a first backoff step of baseDelayMs", async () => {
+  const run = await callWithRetries([{ status: 408 }, { status: 409 }, { text: "ok" }], { baseDelayMs: 10 });
+  assertEquals(turnOf(run.outcome).text, "ok");
+  assertEquals(run.slept, [8, 15]);
 });
 
 Deno.test("withRetries() honours maxAttempts: 1 as no retry at all", async () => {
@@ -95,20 +106,18 @@ Deno.test("withRetries() retries a stream cut before any output was shown", asyn
   assertEquals(run.events.map((e) => e.type === "text_delta" ? e.text : "").join(""), "Whole answer.");
 });
 
-Deno.test("withRetries() does not retry a stream cut after text was shown: the error carries partialOutput", async () => {
-  const run = await callWithRetries([{ text: "Half of the answer", cutAfterChunks: 3 }, { text: "unused" }]);
-  const error = errorOf(run.outcome);
-  assertEquals(error.kind, "interrupted");
-  assertEquals(error.partialOutput, true);
-  assertEquals(run.retries, []);
-  assertEquals(run.requests, 1);
-  assert(run.events.some((e) => e.type === "text_delta"), "the shown text was delivered");
+Deno.test("withRetries() retries a stream cut after text was shown, saying the shown part is discarded", async () => {
+  const run = await callWithRetries([{ text: "Half of the answer", cutAfterChunks: 3 }, { text: "Whole." }]);
+  assertEquals(turnOf(run.outcome).text, "Whole.");
+  assertEquals(run.retries.map((r) => [r.reason, r.discarded]), [["stream interrupted", true]]);
+  assertEquals(run.requests, 2);
 });
 
-Deno.test("withRetries() does not retry a stream cut after reasoning was shown", async () => {
-  const run = await callWithRetries([{ reasoning: "Thinking hard", cutAfterChunks: 2 }, { text: "unused" }]);
+Deno.test("withRetries() keeps partialOutput on the last error when a cut after reasoning never recovers", async () => {
+  const cut = { reasoning: "Thinking hard", cutAfterChunks: 2 };
+  const run = await callWithRetries([cut, cut], { maxAttempts: 2 });
   assertEquals(errorOf(run.outcome).partialOutput, true);
-  assertEquals(run.requests, 1);
+  assertEquals(run.requests, 2);
 });
 
 Deno.test("withRetries() retries a stream that ends without [DONE] and without a finish_reason", async () => {
@@ -127,7 +136,7 @@ Deno.test("withRetries() reports a tool call from a cut stream as an error, neve
       toolCalls: [{ name: "write_file", arguments: '{"path":"a.txt","content":"x"}' }],
       cutAfterChunks: 6,
     },
-  ]);
+  ], { maxAttempts: 1 });
   const error = errorOf(run.outcome);
   assertEquals(error.kind, "interrupted");
   assertEquals(error.partialOutput, true);
@@ -165,9 +174,42 @@ Deno.test("withRetries() reports an error object in the stream without retrying 
   assertEquals(run.requests, 1);
 });
 
-Deno.test("withRetries() keeps partialOutput on an error object that arrives after text", async () => {
-  const run = await callWithRetries([{ text: "Partly", streamError: { message: "overloaded" } }]);
+Deno.test("withRetries() resends after an overloaded or rate-limit error that arrives after text", async () => {
+  for (const message of ["overloaded", "Rate limit reached for requests", "Too Many Requests"]) {
+    const run = await callWithRetries([{ text: "Partly", streamError: { message } }, {
+      text: "Again, whole.",
+    }]);
+    assertEquals(turnOf(run.outcome).text, "Again, whole.", message);
+    assertEquals(run.retries.map((r) => [r.reason, r.discarded]), [[
+      "overloaded (said in the stream)",
+      true,
+    ]]);
+  }
+});
+
+Deno.test("withRetries() keeps partialOutput on an in-stream error after text once attempts run out", async () => {
+  const run = await callWithRetries([{ text: "Partly", streamError: { message: "overloaded" } }], {
+    maxAttempts: 1,
+  });
   assertEquals(errorOf(run.outcome).partialOutput, true);
+});
+
+Deno.test("withRetries() retries a silent stream once, not more", async () => {
+  let attempts = 0;
+  const silent = () => {
+    attempts++;
+    const message = "The connection to x dropped mid-stream: no data within 90 s";
+    return Promise.reject(new LlmError("network", message, { retryOnce: true }));
+  };
+  const reasons: string[] = [];
+  const error = await withRetries(silent, {
+    signal: new AbortController().signal,
+    sleep: () => Promise.resolve(),
+    onRetry: (info) => reasons.push(info.reason),
+  }).catch((e) => e);
+  assert(error instanceof LlmError);
+  assertStringIncludes(error.message, "no data within 90 s (twice in a row)");
+  assertEquals([attempts, reasons], [2, ["stream silent"]]);
 });
 
 Deno.test("withRetries() gives up at once when the server asks to wait more than 60 s", async () => {

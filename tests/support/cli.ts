@@ -32,7 +32,10 @@ export interface TernOptions {
   input?: string;
 }
 
-/** Starts `tern ARGS` in `cwd` with only the given environment (plus PATH/HOME); stdout/stderr piped. */
+/**
+ * Starts `tern ARGS` in `cwd` with only the given environment (plus PATH/HOME, NO_COLOR and a 1 ms first
+ * retry step); stdout/stderr piped.
+ */
 export async function spawnTern(options: TernOptions): Promise<Deno.ChildProcess> {
   const command = new Deno.Command(Deno.execPath(), {
     args: [...await ternRunArgs(), ...options.args],
@@ -42,6 +45,8 @@ export async function spawnTern(options: TernOptions): Promise<Deno.ChildProcess
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
       HOME: Deno.env.get("HOME") ?? "/root",
       NO_COLOR: "1",
+      // Retries back off from 1 ms, not 1 s: a script that ran out (HTTP 500) costs no waiting.
+      TERN_RETRY_DELAY: "1ms",
       ...options.env,
     },
     stdin: options.input === undefined ? "null" : "piped",

@@ -8,11 +8,18 @@ import {
   SessionError,
 } from "../../agent/session.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
+import { recapLines } from "../render/recap.ts";
+import { statusLine } from "../render/status_line.ts";
 
 /** How a run asked for a session: the latest (`-c`), an id, or "" to pick one from a list. */
 export interface SessionChoice {
   continue?: boolean;
   resume?: string;
+  /**
+   * The REPL asks: `continue` takes the latest REPL conversation, passing over `-p` runs (the latest of
+   * either when there is no REPL one). Without it, the latest of either.
+   */
+  repl?: boolean;
 }
 
 /**
@@ -26,7 +33,8 @@ export async function chooseSession(
 ): Promise<LoadedSession> {
   const sessions = await listSessions(root);
   if (sessions.length === 0) throw new SessionError("no saved session in this project yet");
-  let id = choice.continue ? sessions[0].id : choice.resume ?? "";
+  const latest = (choice.repl && sessions.find((session) => session.frontEnd !== "headless")) || sessions[0];
+  let id = choice.continue ? latest.id : choice.resume ?? "";
   if (id === "") {
     const list = sessions.slice(0, 20).map((session, i) =>
       `${String(i + 1).padStart(2)}. ${describeSession(session)}`
@@ -58,6 +66,9 @@ export const resumeCommand: SlashCommand = {
       const turns = loaded.entries.filter((entry) => entry.kind === "user").length;
       ctx.screen.print(`Resumed session ${loaded.header.id} (${turns} prompt(s)).`, "dim");
       for (const repair of loaded.repairs) ctx.screen.print(`  ${repair}`, "yellow");
+      const { conversation } = ctx.session.current;
+      const live = conversation.live().indices.map((i) => conversation.entries[i]);
+      for (const line of [...recapLines(live), statusLine(ctx.session.usage)]) ctx.screen.print(line, "dim");
     } catch (error) {
       if (!(error instanceof SessionError)) throw error;
       ctx.screen.print(error.message, "yellow");

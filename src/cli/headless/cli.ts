@@ -4,7 +4,7 @@ import type { Config } from "../../config/config.ts";
 import type { CliArgs } from "../args.ts";
 import { sandboxLine } from "../render/sandbox_words.ts";
 import type { SandboxStatus } from "../../tools/shell/sandbox.ts";
-import { runHeadless } from "./run.ts";
+import { type HeadlessOptions, runHeadless } from "./run.ts";
 import { headlessTask } from "./input.ts";
 import { StreamInput } from "./stream_input.ts";
 import { errorEvent } from "./stream_json.ts";
@@ -44,5 +44,30 @@ export async function runHeadlessCli(
     stderr: streamSink(Deno.stderr),
     signal: controller.signal,
     debug: Boolean(Deno.env.get("TERN_DEBUG")),
+    // stdin carries the messages (and answers) with stream-json input; else a terminal may be asked.
+    ask: input ? undefined : await terminalAsk(),
   });
+}
+
+/**
+ * On a real terminal (stdin and stderr), calls that need a yes are asked there, as in the REPL but drawn on
+ * stderr: stdout carries only the answer. Without one, undefined: the policy refuses them.
+ */
+async function terminalAsk(): Promise<HeadlessOptions["ask"]> {
+  if (!Deno.stdin.isTerminal() || !Deno.stderr.isTerminal()) return undefined;
+  const { terminalAsker, terminalPromptsOn } = await import("../prompts/approval.ts");
+  const encoder = new TextEncoder();
+  const write = (text: string) => {
+    const bytes = encoder.encode(text);
+    for (let at = 0; at < bytes.length;) at += Deno.stderr.writeSync(bytes.subarray(at));
+  };
+  return (screen) =>
+    terminalAsker({
+      beforeAsk: screen.pause,
+      onInterrupt: screen.cancel,
+      show: screen.show,
+      useColor: !Deno.env.get("NO_COLOR"),
+      prompts: terminalPromptsOn(write),
+      offerRules: true,
+    });
 }

@@ -1,20 +1,14 @@
 /** `tern -p TASK`: one task (or, with stream-json input, one per message), an exit code scripts can rely on. */
 import type { AgentSession } from "../../agent/agent_session.ts";
-import type { ApprovalGate } from "../../agent/approval.ts";
+import type { ApprovalGate, AskHuman } from "../../agent/approval.ts";
 import type { AgentEvent, ExitReason } from "../../agent/events.ts";
 import type { TaskResult } from "../../agent/loop.ts";
 import type { OutputFormat } from "../../config/settings.ts";
 import { partialNote, Renderer, type Sink } from "../render/renderer.ts";
+import { CallLog, refusedLine } from "./call_log.ts";
 import { stdinGate } from "./stdin_approval.ts";
 import type { StreamInput } from "./stream_input.ts";
-import {
-  errorEvent,
-  initEvent,
-  type PermissionDenial,
-  resultEvent,
-  type StreamEvent,
-  streamEvent,
-} from "./stream_json.ts";
+import { errorEvent, initEvent, resultEvent, type StreamEvent, streamEvent } from "./stream_json.ts";
 
 /** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
 export function exitCodeFor(reason: ExitReason): number {
@@ -39,12 +33,27 @@ export interface HeadlessOptions {
   signal?: AbortSignal;
   /** Show a bug's stack on stderr (TERN_DEBUG=1). */
   debug?: boolean;
+  /**
+   * The run has a terminal: asks there, given how to make room for the question. Absent (and no `input`), a
+   * call that needs a yes is refused (the policy decides) and named at the end.
+   */
+  ask?: (screen: AskScreen) => AskHuman;
+}
+
+/** What the terminal question needs of the progress printer. */
+export interface AskScreen {
+  /** Ends the progress line and stops the spinner before the question is drawn. */
+  pause(): void;
+  /** Prints the call's preview (a diff, the command) above the question. */
+  show(text: string): void;
+  /** "Abort this turn" or Ctrl-C at the question: cancels the task. */
+  cancel(): void;
 }
 
 /**
  * Runs the task, then each message from `input`, on `session`, and prints as `output` says; resolves with
- * the exit code of the last turn (2 when stdin carried no message at all). Without `input` nobody can be
- * asked: the session's policy decides.
+ * the exit code of the last turn (2 when stdin carried no message at all). A turn that finished but had calls
+ * refused for want of approval says so in one line and exits 3: its answer lacks what they would do.
  */
 export async function runHeadless(session: AgentSession, options: HeadlessOptions): Promise<number> {
   const { output, stdout, stderr, input } = options;
@@ -54,11 +63,11 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
   let code = 2;
   for (let task = options.task ?? await input?.next(); task != null; task = await input?.next()) {
     const approve = input && stdinGate(session, { input, emit, timeoutMs: options.approvalTimeoutMs });
-    const { result, event } = await runTurn(session, task, { ...options, approve, emit });
-    last = event;
-    code = exitCodeFor(result.exitReason);
-    if (output === "stream-json") emit(event);
-    if (result.exitReason === "cancelled") break;
+    const turn = await runTurn(session, task, { ...options, approve, emit });
+    last = turn.event;
+    code = turn.code;
+    if (output === "stream-json") emit(turn.event);
+    if (turn.result.exitReason === "cancelled") break;
   }
   if (last === undefined) {
     stderr.write('tern: stdin carried no user message (a line like {"type":"user","text":"..."})\n');
@@ -67,24 +76,21 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
   return code;
 }
 
-/** One turn: events printed (or drawn as progress on stderr), its result and its `result` event. */
+/** One turn: events printed (or drawn as progress on stderr), its result, its `result` event, its exit code. */
 async function runTurn(
   session: AgentSession,
   task: string,
   options: HeadlessOptions & { approve?: ApprovalGate; emit: (event: StreamEvent) => void },
-): Promise<{ result: TaskResult; event: StreamEvent }> {
-  const { output, stdout, stderr } = options;
-  const progress = new Renderer(stderr, {
+): Promise<{ result: TaskResult; event: StreamEvent; code: number }> {
+  const { output } = options;
+  const progress = new Renderer(options.stderr, {
     showText: false,
     showReasoning: false,
-    useColor: stderr.isTerminal,
+    useColor: options.stderr.isTerminal,
   });
-  // Calls refused for lack of approval: listed in the result so a script sees what did not run.
-  const denials: PermissionDenial[] = [];
+  const calls = new CallLog();
   const onEvent = (event: AgentEvent) => {
-    if (event.type === "tool_result" && event.errorKind === "denied") {
-      denials.push({ tool_name: event.name, tool_call_id: event.id, reason: event.content });
-    }
+    calls.handle(event);
     if (output !== "stream-json") return progress.handle(event);
     const line = streamEvent(event);
     if (line) options.emit(line);
@@ -92,17 +98,49 @@ async function runTurn(
   const started = performance.now();
   let result: TaskResult;
   try {
-    result = await session.run(task, { onEvent, signal: options.signal, approve: options.approve });
+    result = await session.run(task, {
+      onEvent,
+      signal: options.signal,
+      approve: terminalGate(session, progress, options),
+    });
   } finally {
     progress.dispose();
   }
+  const refused = result.exitReason === "done" && calls.refused.length > 0;
+  printResult(result, { ...options, calls });
+  const durationMs = performance.now() - started;
+  const event = resultEvent(result, { session, denials: calls.denials, durationMs });
+  if (refused) event.partial = true;
+  return { result, event, code: refused ? 3 : exitCodeFor(result.exitReason) };
+}
+
+/** The gate for this turn: stdin's (stream-json input), the terminal's, or none (the policy decides). */
+function terminalGate(
+  session: AgentSession,
+  progress: Renderer,
+  options: HeadlessOptions & { approve?: ApprovalGate },
+): ApprovalGate | undefined {
+  if (options.approve) return options.approve;
+  const ask = options.ask?.({
+    pause: () => progress.pause(),
+    show: (text: string) => progress.printRendered(text),
+    cancel: () => session.cancel(),
+  });
+  return ask && session.gate(ask, (rule, error) => {
+    progress.print(
+      error ? `Could not save "${rule}": ${error.message}` : `Saved "${rule}" in .tern/settings.json.`,
+    );
+  });
+}
+
+/** Prints what the turn ended with on stderr, and the answer on stdout in text mode. */
+function printResult(result: TaskResult, options: HeadlessOptions & { calls: CallLog }): void {
+  const { output, stdout, stderr, calls } = options;
   if (result.error) stderr.write(`tern: ${result.error}\n`);
   if (result.debug && options.debug) stderr.write(`${result.debug}\n`);
   if (result.exitReason === "cancelled" && output !== "stream-json") stderr.write("tern: cancelled\n");
-  if (output === "text") {
-    if (result.partial) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
-    if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
-  }
-  const durationMs = performance.now() - started;
-  return { result, event: resultEvent(result, { session, denials, durationMs }) };
+  if (output !== "text") return;
+  if (result.partial) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
+  if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
+  if (calls.refused.length > 0) stderr.write(`tern: ${refusedLine(calls.refused)}\n`);
 }

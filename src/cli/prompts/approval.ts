@@ -41,21 +41,28 @@ export interface TerminalAskerOptions {
   offerRules?: boolean;
 }
 
-/** The terminal prompts: a numbered choice (digits, or arrows and Enter), then an optional one-line reason. */
-export const terminalPrompts: ApprovalPrompts = {
-  choose: async (message, choices) => {
-    const value = await chooseOne(message, choices, {
-      useColor: Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR"),
-    });
-    if (value === undefined) throw new Error("cancelled at the prompt");
-    return value;
-  },
-  reason: async (message) => {
-    const text = await terminalReader().read(`${message} › `, { interruptEnds: true });
-    if (text === null) throw new Error("cancelled at the prompt");
-    return text;
-  },
-};
+/**
+ * The terminal prompts: a numbered choice (digits, or arrows and Enter), then an optional one-line reason,
+ * drawn with `write` (default stdout; a `-p` run draws them on stderr, since stdout carries its answer).
+ */
+export function terminalPromptsOn(write?: (text: string) => void): ApprovalPrompts {
+  return {
+    choose: async (message, choices) => {
+      const useColor = (write ? Deno.stderr : Deno.stdout).isTerminal() && !Deno.env.get("NO_COLOR");
+      const value = await chooseOne(message, choices, { write, useColor });
+      if (value === undefined) throw new Error("cancelled at the prompt");
+      return value;
+    },
+    reason: async (message) => {
+      const text = await terminalReader({ write }).read(`${message} › `, { interruptEnds: true });
+      if (text === null) throw new Error("cancelled at the prompt");
+      return text;
+    },
+  };
+}
+
+/** The terminal prompts on stdout (the REPL's). */
+export const terminalPrompts: ApprovalPrompts = terminalPromptsOn();
 
 /**
  * Builds the REPL's asker: prints the preview (coloured diff for writes, the full command for exec), then

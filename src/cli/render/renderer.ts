@@ -109,13 +109,7 @@ export class Renderer {
         }
         break;
       case "retry":
-        this.#line(
-          this.#paint(
-            "yellow",
-            `retrying in ${(event.delayMs / 1000).toFixed(1)} s (${event.reason}), ` +
-              `attempt ${event.attempt}/${event.maxAttempts}`,
-          ),
-        );
+        this.#line(this.#paint("yellow", retryWords(event)));
         break;
       case "notice":
         this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", event.message));
@@ -304,4 +298,14 @@ const PARTIAL_REASONS: Record<string, string> = {
 /** The label for an answer that is not the whole story: "⚠ partial: <why>". */
 export function partialNote(reason: string): string {
   return `⚠ partial: ${PARTIAL_REASONS[reason] ?? `stopped early (${reason})`}`;
+}
+
+/** The retry line: why, how long, which attempt; an answer cut off halfway is said to be discarded. */
+export function retryWords(event: Extract<AgentEvent, { type: "retry" }>): string {
+  const seconds = `${(event.delayMs / 1000).toFixed(1)} s`;
+  const attempt = `attempt ${event.attempt}/${event.maxAttempts}`;
+  if (event.discarded) {
+    return `⚠ the answer above broke off (${event.reason}); it is discarded: retrying in ${seconds}, ${attempt}`;
+  }
+  return `retrying in ${seconds} (${event.reason}), ${attempt}`;
 }

@@ -49,6 +49,7 @@ export function resultLine(event: Extract<AgentEvent, { type: "tool_result" }>, 
     first = `${diff.path}${diff.created ? " (new)" : ""}: ${formatDiffSummary(diff)}`;
   } else if (ran) first = "";
   else if (details?.shown && !event.isError) first = "";
+  else if (details?.web) first = ""; // a page says its status, final address and size in its facts
   else first = event.content.split("\n").find((line) => line.trim() !== "") ?? "";
   let facts = resultFacts(details, ran ? outputLines(event.content) : undefined);
   // A sub-agent's answer is folded to its first line; the rest is counted (/expand shows the last one).
@@ -114,6 +115,10 @@ function singular(unit: string): string {
 export function resultFacts(details: ToolDetails | undefined, lines?: number): string {
   if (!details) return "";
   const facts: string[] = [];
+  if (details.web) {
+    const { status, url, bytes } = details.web;
+    facts.push(`HTTP ${status}`, terminalSafe(clipUrl(url)), sizeWords(bytes));
+  }
   if (details.shown) {
     const { from, to, of, unit, more } = details.shown;
     facts.push(
@@ -155,4 +160,16 @@ export function resultFacts(details: ToolDetails | undefined, lines?: number): s
 function outputLines(content: string): number {
   return content.split("\n").filter((line) => line.trim() !== "" && !/^\[(exit code|timed out)/.test(line))
     .length;
+}
+
+/** A URL cut in the middle to fit a tool line, keeping its host and its end. */
+function clipUrl(url: string): string {
+  return url.length <= 80 ? url : `${url.slice(0, 50)}…${url.slice(-29)}`;
+}
+
+/** Bytes as "812 B", "12.3 KB", "1.2 MB". */
+function sizeWords(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

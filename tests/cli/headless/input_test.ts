@@ -58,7 +58,7 @@ Deno.test("a refused write is listed in --output json as a permission denial and
   ]);
   const env = { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "m" };
   const run = await runTern({ cwd: project.root, args: ["-p", "write it", "--output", "json"], env });
-  assertEquals(run.code, 0, run.stderr);
+  assertEquals(run.code, 3, run.stderr); // finished without the refused write
   const result = JSON.parse(run.stdout);
   assertEquals(result.permission_denials.length, 1);
   assertEquals(result.permission_denials[0].tool_name, "write_file");
