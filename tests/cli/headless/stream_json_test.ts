@@ -198,3 +198,26 @@ Deno.test("streamEvent() names every field in snake_case and cuts long tool resu
   assertEquals([event.partial, event.duration_ms, event.session_id], [true, 12, null]);
   assertEquals((event.usage as Record<string, unknown>).cost_usd, 0.00048356);
 });
+
+Deno.test("streamEvent(): a web_fetch result's details and a refused call's flag validate against the schema", async () => {
+  const validate = await streamJsonValidator();
+  const web = streamEvent({
+    type: "tool_result",
+    id: "c1",
+    name: "web_fetch",
+    content: "# Page",
+    isError: false,
+    details: { web: { status: 200, url: "https://example.org/a", bytes: 1234 } },
+  });
+  const refused = streamEvent({
+    type: "tool_result",
+    id: "c2",
+    name: "edit_file",
+    content: "edit_file was not run: it needs approval",
+    isError: true,
+    errorKind: "denied",
+    details: { needs: "--approve edits" },
+  });
+  assertEquals([validate(web), validate(refused)], [[], []]);
+  assertEquals(validate({ ...web, details: { web: { status: "200" } } }).length > 0, true);
+});
