@@ -22,6 +22,8 @@ export interface ReplOptions {
   debug?: boolean;
   /** The slash commands besides /help (default: the built-in ones). */
   commands?: SlashCommand[];
+  /** What /help adds after the commands: command files not used, and why. */
+  commandNotes?: readonly string[];
 }
 
 /** Shift+Tab's cycle; `all` joins it only when the session started in it (`--approve all`). */
@@ -47,7 +49,7 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
       "Ctrl-D exits",
     "dim",
   );
-  const commands = slashCommands(options.commands);
+  const commands = slashCommands(options.commands, options.commandNotes);
   const ask = (q: string) => options.reader.read(q);
   const runTask = async (task: string): Promise<void> => {
     const attached = await attachMentions(task, session.root, session.model);
