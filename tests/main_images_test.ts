@@ -124,3 +124,22 @@ Deno.test("tern -p: read_file of an image over 5 MB is refused in words the mode
   );
   assertEquals(imagesIn(model.requests[1]), []);
 });
+
+Deno.test("tern (REPL): after /model moves to a text-only model, the earlier image goes as a note, not bytes", async () => {
+  await using project = await projectWithImage();
+  await using model = startFakeModel([{ text: "A pixel." }, { text: "Still a pixel." }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["--api", "anthropic"],
+    env: { TERN_BASE_URL: model.root, TERN_API_KEY: "k", TERN_MODEL: "claude-sonnet-4-5" },
+    input: "what is in @shot.png?\n/model deepseek-chat\nand now?\n",
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertEquals(imagesIn(model.requests[0]).length, 1);
+  const second = JSON.stringify(model.requests[1]);
+  assertEquals(imagesIn(model.requests[1]), []);
+  assertStringIncludes(
+    second,
+    "what is in @shot.png?\\n[image shot.png not sent: this model reads text only]",
+  );
+});

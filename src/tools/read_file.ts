@@ -20,10 +20,9 @@ export const MAX_PAGE_CHARS = 28_000;
 const description = `Read the text file at path, lines numbered, from offset (default 1), at most limit \
 lines (default ${MAX_LINES}).`;
 
-/** The description for a model that reads images (a text-only model's requests keep the shorter one). */
-const imageDescription =
-  `${description} A PNG, JPEG, GIF or WebP file (at most 5 MB) comes back as the image \
-itself.`;
+/** The description for a model that reads images (a text-only model's requests keep the one above). */
+const imageDescription = `${description.replace("the text file", "the file").slice(0, -1)}; an image comes \
+back as the image.`;
 
 const parameters = {
   type: "object",
