@@ -143,3 +143,19 @@ Deno.test("tern (REPL): after /model moves to a text-only model, the earlier ima
     "what is in @shot.png?\\n[image shot.png not sent: this model reads text only]",
   );
 });
+
+Deno.test("tern -c: a resumed session still shows the model the image it read before", async () => {
+  await using project = await projectWithImage();
+  await using model = startFakeModel([...SCRIPT, { text: "Still one pixel." }]);
+  const env = {
+    TERN_BASE_URL: model.root,
+    TERN_API_KEY: "k",
+    TERN_MODEL: "fake-model",
+    TERN_API: "anthropic",
+  };
+  const first = await runTern({ cwd: project.root, args: ["-p", "what is in shot.png?"], env });
+  assertEquals(first.code, 0, first.stderr);
+  const again = await runTern({ cwd: project.root, args: ["-c", "-p", "and now?"], env });
+  assertEquals(again.code, 0, again.stderr);
+  assertEquals(imagesIn(model.requests[2]), [`data:image/png;base64,${PNG}`]);
+});

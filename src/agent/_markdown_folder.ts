@@ -69,7 +69,7 @@ export async function readUserFolder(
 }
 
 /** Reads the `.md` files of the folder at `path` (shown as `shown`), in name order, into `out`. */
-export async function readMarkdownFolder(
+async function readMarkdownFolder(
   path: string,
   shown: string,
   out: Gathered,
@@ -97,7 +97,7 @@ export async function readMarkdownFolder(
 }
 
 /** True when every level of `rel` under `root` is a directory (not a symlink to one). */
-export async function isPlainDir(root: string, rel: string): Promise<boolean> {
+async function isPlainDir(root: string, rel: string): Promise<boolean> {
   let path = root;
   for (const part of rel.split("/")) {
     path = join(path, part);

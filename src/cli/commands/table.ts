@@ -59,10 +59,9 @@ export function slashCommands(
     help: "this help",
     run: (ctx) => {
       ctx.screen.print("Type a task and press Enter. While a task runs, Esc or Ctrl-C cancels it.");
-      const width = Math.max(...all.map((command) => command.name.length));
-      for (const command of all.filter((c) => !c.custom)) {
-        ctx.screen.print(`  ${command.name.padEnd(width)}  ${command.help}`);
-      }
+      const builtin = all.filter((command) => !command.custom);
+      const width = Math.max(...builtin.map((command) => command.name.length));
+      for (const command of builtin) ctx.screen.print(`  ${command.name.padEnd(width)}  ${command.help}`);
       if (all.some((c) => c.custom)) {
         ctx.screen.print("Custom commands (Markdown files; each runs its prompt):");
       }
