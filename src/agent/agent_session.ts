@@ -8,6 +8,7 @@
 import { type Config, ConfigError, type ModelRequest, switchProvider } from "../config/config.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import type { CallContext } from "../llm/retry.ts";
+import type { ImagePart } from "../llm/types.ts";
 import { mcpTools } from "../tools/mcp/adapter.ts";
 import type { McpServer } from "../tools/mcp/client.ts";
 import type { EditorFiles } from "../tools/tool.ts";
@@ -81,6 +82,8 @@ export interface PromptOptions {
   approve?: ApprovalGate;
   /** An editor holding the project's files (`tern acp`): the file tools read and write its buffers. */
   editor?: EditorFiles;
+  /** Images sent with the prompt's text (`@shot.png`); see `model.images` for whether the model reads them. */
+  images?: ImagePart[];
 }
 
 /** The session at a glance, for status lines and `state` requests. */
@@ -128,6 +131,7 @@ export class AgentSession {
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#secrets },
       web: { allowLocal: options.allowLocalFetch === true },
+      images: () => this.#model.info.images,
       // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
       extraTools: () => [
         ...options.mcpServers ? mcpTools(options.mcpServers()).tools : [],
@@ -277,6 +281,7 @@ export class AgentSession {
         requireTools,
         editor: options.editor,
         retry: this.#model.retry,
+        images: options.images,
       });
     } finally {
       if (this.#running === controller) [this.#running, this.#emit] = [undefined, undefined];
@@ -373,17 +378,21 @@ export class AgentSession {
   }
 
   #setup(config: Config): ModelSetup {
-    return modelSetup(config, { contextWindow: this.#options.contextWindow, advise: this.#options.advise });
+    const { contextWindow, advise, env } = this.#options;
+    return modelSetup(config, { contextWindow, advise, images: env.TERN_IMAGES });
   }
 
   /** Makes `config` the model from now on: client, window, price, secrets, tools, and the log entry. */
   #adopt(config: Config): void {
+    const readsImages = this.#model.info.images;
     this.#config = config;
     this.#model = this.#setup(config);
     this.usage.info = this.#model.info;
-    if (config.apiKey && !this.#secrets.includes(config.apiKey)) {
-      this.#secrets.push(config.apiKey);
-      // The tools hold their secrets from when they were built: rebuilt, so command output hides the new key.
+    const newKey = config.apiKey !== undefined && !this.#secrets.includes(config.apiKey);
+    if (newKey) this.#secrets.push(config.apiKey!);
+    // The tools hold their secrets (and read_file its description) from when they were built: rebuilt, so
+    // command output hides the new key and read_file says whether it returns images.
+    if (newKey || readsImages !== this.#model.info.images) {
       this.#current.registry = this.#starter.tools(this.#current.conversation.files);
     }
     const { provider, model, label: endpoint, api } = this.#model.info;

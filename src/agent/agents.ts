@@ -6,8 +6,8 @@
  * project agent wins over the user's of the same name, as in Claude Code. An agent file never widens the
  * tools beyond the main session's and never grants an approval: `sub_agents.ts` applies both rules.
  */
-import { join } from "node:path";
 import { frontMatter } from "./skills.ts";
+import { type MarkdownFile, readProjectFolders, readUserFolder, userConfigDir } from "./_markdown_folder.ts";
 
 /** Where the project's agent files live, in order of precedence. */
 export const PROJECT_AGENT_DIRS = [".tern/agents", ".claude/agents"];
@@ -29,10 +29,7 @@ export interface AgentDefinition {
 }
 
 /** An agent file as read: where it is shown from, and its text. */
-export interface AgentFile {
-  source: string;
-  text: string;
-}
+export type AgentFile = MarkdownFile;
 
 /** The agents found, sorted by name, and the files skipped with why. */
 export interface FoundAgents {
@@ -43,8 +40,7 @@ export interface FoundAgents {
 }
 
 const AGENT_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
-const MAX_AGENT_FILE = 64 * 1024;
-const MAX_AGENT_FILES = 50;
+const LIMITS = { maxFiles: 50, maxBytes: 64 * 1024, what: "agent files" };
 /** Reserved: the agent a task runs when the model names none (tools/task.ts). */
 const RESERVED = new Set(["general"]);
 
@@ -69,25 +65,14 @@ const CLAUDE_MODEL_ALIASES = new Set(["sonnet", "opus", "haiku", "inherit"]);
  * the trust decision for what a project supplies gates them here.
  */
 export async function projectAgentFiles(root: string): Promise<{ files: AgentFile[]; problems: string[] }> {
-  const files: AgentFile[] = [];
-  const problems: string[] = [];
-  for (const dir of PROJECT_AGENT_DIRS) {
-    if (!(await isPlainDir(root, dir))) continue;
-    await readFolder(join(root, dir), dir, { files, problems });
-  }
-  return { files, problems };
+  return await readProjectFolders(root, PROJECT_AGENT_DIRS, LIMITS);
 }
 
 /** The user's own agent folder for `env`: `$XDG_CONFIG_HOME/tern/agents`, else `~/.config/tern/agents`. */
 export function userAgentDir(
   env: Record<string, string | undefined>,
 ): { path: string; shown: string } | null {
-  if (env.XDG_CONFIG_HOME) {
-    const path = join(env.XDG_CONFIG_HOME, "tern", "agents");
-    return { path, shown: path };
-  }
-  if (!env.HOME) return null;
-  return { path: join(env.HOME, ".config", "tern", "agents"), shown: "~/.config/tern/agents" };
+  return userConfigDir(env, "agents");
 }
 
 /**
@@ -97,13 +82,7 @@ export function userAgentDir(
 export async function userAgentFiles(
   dir: { path: string; shown: string },
 ): Promise<{ files: AgentFile[]; problems: string[]; readable: boolean }> {
-  const files: AgentFile[] = [];
-  const problems: string[] = [];
-  const state = (await Deno.permissions.query({ name: "read", path: dir.path })).state;
-  if (state !== "granted") return { files, problems, readable: false };
-  const info = await Deno.lstat(dir.path).catch(() => undefined);
-  if (info?.isDirectory) await readFolder(dir.path, dir.shown, { files, problems });
-  return { files, problems, readable: true };
+  return await readUserFolder(dir, LIMITS);
 }
 
 /** Finds the agents of the project and of the user (`userDir`), parsed; the project's win on a clash. */
@@ -169,42 +148,6 @@ function toolNames(text: string, field: string | undefined, notes: string[]): st
   }
   if (unknown.length > 0) notes.push(`tools not known to tern, left out: ${unknown.join(", ")}`);
   return [...names];
-}
-
-async function readFolder(
-  path: string,
-  shown: string,
-  out: { files: AgentFile[]; problems: string[] },
-): Promise<void> {
-  const names: string[] = [];
-  for await (const entry of Deno.readDir(path)) if (entry.name.endsWith(".md")) names.push(entry.name);
-  for (const name of names.sort()) {
-    const source = `${shown}/${name}`;
-    if (out.files.length >= MAX_AGENT_FILES) {
-      out.problems.push(`${source}: more than ${MAX_AGENT_FILES} agent files; the rest are left out`);
-      break;
-    }
-    // lstat, not stat: a symlink is skipped, so an agent file cannot pull text from outside the folder.
-    const info = await Deno.lstat(join(path, name)).catch(() => undefined);
-    if (!info?.isFile) out.problems.push(`${source}: not a regular file`);
-    else if (info.size > MAX_AGENT_FILE) {
-      out.problems.push(`${source}: larger than ${MAX_AGENT_FILE / 1024} KB`);
-    } else {
-      const text = await Deno.readTextFile(join(path, name)).catch(() => undefined);
-      if (text === undefined) out.problems.push(`${source}: cannot be read as text`);
-      else out.files.push({ source, text });
-    }
-  }
-}
-
-async function isPlainDir(root: string, rel: string): Promise<boolean> {
-  let path = root;
-  for (const part of rel.split("/")) {
-    path = join(path, part);
-    const info = await Deno.lstat(path).catch(() => undefined);
-    if (!info?.isDirectory) return false;
-  }
-  return true;
 }
 
 function oneLine(text: string): string {

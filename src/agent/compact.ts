@@ -4,7 +4,7 @@
  * Pure: it returns a new history and never touches the system prompt, the last user message or the latest
  * step.
  */
-import type { Message, ToolCall } from "../llm/types.ts";
+import { IMAGE_TOKENS, type Message, type ToolCall } from "../llm/types.ts";
 
 /** What a dropped tool output reads as; the call/result pairing stays intact. */
 export const DROPPED_OUTPUT = "[output dropped to fit the context window; run the tool again if needed]";
@@ -36,7 +36,9 @@ function messageTokens(message: Message): number {
       chars += call.id.length + call.name.length + call.arguments.length;
     }
   }
-  return MESSAGE_OVERHEAD + Math.ceil(chars / 4);
+  // An image counts as what providers charge for one, not as its base64 (which is about 500 times more).
+  const images = message.role === "user" || message.role === "tool" ? message.images?.length ?? 0 : 0;
+  return MESSAGE_OVERHEAD + Math.ceil(chars / 4) + images * IMAGE_TOKENS;
 }
 
 /** True when the history's estimate passes COMPACT_AT of the context window. */
@@ -83,7 +85,8 @@ export function compactHistory(messages: Message[], options: CompactOptions): Co
     if (tokens <= target) break;
     const message = out[i];
     if (message.role !== "tool" || message.content === DROPPED_OUTPUT) continue;
-    const replaced = { ...message, content: DROPPED_OUTPUT };
+    const { images: _images, ...kept } = message; // a dropped output's images go with it
+    const replaced = { ...kept, content: DROPPED_OUTPUT };
     tokens += messageTokens(replaced) - messageTokens(message);
     out[i] = replaced;
     droppedOutputs++;

@@ -2,7 +2,7 @@
  * One conversation: the append-only log of what happened, the files the model has seen, and the user's
  * approval decisions. Nothing edits an old entry; what a request sends is a projection of the log.
  */
-import type { Message, ToolCall, Usage } from "../llm/types.ts";
+import type { ImagePart, Message, ToolCall, Usage } from "../llm/types.ts";
 import { createFileTracker } from "../fs/file_tracker.ts";
 import type { FileTracker, ToolDetails, ToolErrorKind } from "../tools/tool.ts";
 import { ApprovalSession } from "./approval.ts";
@@ -18,8 +18,11 @@ export type AssistantMessage = Extract<Message, { role: "assistant" }>;
 
 /** One thing in the log, in order. */
 export type Entry =
-  /** What the user typed; `from: "tern"` marks tern's own user-role words (the request for a report). */
-  | { kind: "user"; text: string; from?: "tern" }
+  /**
+   * What the user typed, with the images it attached (`@shot.png`); `from: "tern"` marks tern's own
+   * user-role words (the request for a report).
+   */
+  | { kind: "user"; text: string; from?: "tern"; images?: ImagePart[] }
   | { kind: "assistant"; message: AssistantMessage }
   /** A tool call's result, unwrapped: the projection wraps it as untrusted data. */
   | {
@@ -30,6 +33,8 @@ export type Entry =
     isError: boolean;
     errorKind?: ToolErrorKind;
     details?: ToolDetails;
+    /** What the tool returned as images (read_file of a PNG); dropped with the output by compaction. */
+    images?: ImagePart[];
   }
   /** tern's reminder about one result (the runaway guard's), sent after that result's wrapper. */
   | { kind: "reminder"; callId: string; text: string }
@@ -131,19 +136,20 @@ export class Conversation {
     for (const entry of entries) {
       switch (entry.kind) {
         case "user":
-          out.push({ role: "user", content: entry.text });
+          out.push({ role: "user", content: entry.text, ...entry.images && { images: entry.images } });
           break;
         case "assistant":
           out.push(abbreviated.size === 0 ? entry.message : abbreviate(entry.message, abbreviated));
           break;
         case "tool_result": {
-          const content = dropped.has(entry.callId) ? DROPPED_OUTPUT : this.#wrap(entry);
-          const message = {
+          const drop = dropped.has(entry.callId);
+          const message: Extract<Message, { role: "tool" }> = {
             role: "tool" as const,
             toolCallId: entry.callId,
             name: entry.name,
-            content,
+            content: drop ? DROPPED_OUTPUT : this.#wrap(entry),
             isError: entry.isError,
+            ...!drop && entry.images && { images: entry.images },
           };
           results.set(entry.callId, message);
           out.push(message);

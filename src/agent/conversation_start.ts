@@ -24,6 +24,8 @@ export interface StarterOptions {
   shell: BuiltinOptions["shell"];
   /** How web_fetch reaches the web. */
   web?: BuiltinOptions["web"];
+  /** Whether the model now answering reads images (read_file returns them). */
+  images?: BuiltinOptions["images"];
   /** Tools from outside (MCP servers), asked for at each start: a server that became ready later joins. */
   extraTools?: () => Tool[];
   /** The project's skills, listed in the system prompt. */
@@ -50,7 +52,7 @@ export interface Starter {
 export function conversationStarter(options: StarterOptions): Starter {
   const tools = (files: FileTracker) => {
     const shell = { ...options.shell, secrets: [...options.shell?.secrets ?? []] };
-    const builtin = builtinTools({ files, shell, web: options.web });
+    const builtin = builtinTools({ files, shell, web: options.web, images: options.images });
     const all = [...builtin, ...options.extraTools?.() ?? []];
     const only = options.child?.tools;
     return createRegistry(only ? all.filter((tool) => only.has(tool.name)) : all);

@@ -39,7 +39,8 @@ export async function runTask(
   userText: string,
   options: LoopOptions,
 ): Promise<TaskResult> {
-  conversation.append({ kind: "user", text: userText });
+  const images = options.images?.length ? { images: options.images } : {};
+  conversation.append({ kind: "user", text: userText, ...images });
   const state: TaskState = { turns: 0, toolCalls: 0, usage: emptyUsage(), shown: "", cutAnswers: 0 };
   const budget = new TaskBudget(options, { now: options.now });
   const end: End = (text, exitReason, failure) => {

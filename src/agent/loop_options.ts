@@ -1,5 +1,5 @@
 /** What one task needs besides its conversation: the loop and the tool-call path both read it. */
-import type { LlmClient } from "../llm/types.ts";
+import type { ImagePart, LlmClient } from "../llm/types.ts";
 import type { Registry } from "../tools/registry.ts";
 import type { EditorFiles } from "../tools/tool.ts";
 import type { ApprovalGate } from "./approval.ts";
@@ -32,4 +32,6 @@ export interface LoopOptions {
   now?: ModelCallOptions["now"];
   /** The files through an editor (`tern acp`): the file tools read and write its buffers. */
   editor?: EditorFiles;
+  /** Images attached to the user's prompt (`@shot.png`), sent with its text. */
+  images?: ImagePart[];
 }

@@ -6,6 +6,7 @@ import { CUSTOM_LABEL, findProvider } from "../config/providers.ts";
 import type { Config } from "../config/config.ts";
 import { knownContextWindow } from "../config/context_windows.ts";
 import { findPrice, type ModelPrice } from "../config/prices.ts";
+import { acceptsImages } from "../config/model_images.ts";
 import { createClient } from "../llm/client.ts";
 import type { CallContext } from "../llm/retry.ts";
 import type { LlmClient } from "../llm/types.ts";
@@ -23,6 +24,8 @@ export interface ModelInfo {
   contextWindow: number;
   /** Undefined when tern has no price for the model. */
   price?: ModelPrice;
+  /** The model reads images (read_file of a PNG, `@shot.png`); false: it is told so in words instead. */
+  images: boolean;
 }
 
 /** A model ready for the loop: its client and what the loop's options carry about it. */
@@ -37,15 +40,25 @@ export interface ModelSetup {
   retry: { maxAttempts?: number; baseDelayMs?: number };
 }
 
-/** The client and facts for `config`; `contextWindow` (the flag) wins over the model's known window. */
+/**
+ * The client and facts for `config`; `contextWindow` (the flag) wins over the model's known window, and
+ * `images` (`TERN_IMAGES`) over the table of models that read images.
+ */
 export function modelSetup(
   config: Config,
-  options: { contextWindow?: number; advise?: CallContext["advise"] } = {},
+  options: { contextWindow?: number; advise?: CallContext["advise"]; images?: string } = {},
 ): ModelSetup {
   const preset = findProvider(config.provider);
   const custom = config.label === CUSTOM_LABEL;
   const { api, baseUrl, apiKey } = config;
+  const images = acceptsImages({
+    model: config.model,
+    provider: config.provider,
+    api,
+    setting: options.images,
+  });
   const client = createClient({
+    images,
     api,
     baseUrl,
     apiKey,
@@ -62,6 +75,7 @@ export function modelSetup(
     baseUrl,
     contextWindow: options.contextWindow ?? knownContextWindow(config.model) ?? config.contextWindow,
     price: findPrice(config.model),
+    images,
   };
   // A custom endpoint's key is TERN_API_KEY, never the preset's own variable.
   const keyEnv = custom ? null : preset?.keyEnv ?? null;

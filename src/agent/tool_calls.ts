@@ -38,7 +38,8 @@ function settle(call: ToolCall, result: ToolResult, conversation: Conversation, 
   const isError = result.error !== undefined;
   const fields = { name: call.name, content, isError, errorKind: result.error?.kind, details };
   options.onEvent({ type: "tool_result", id: call.id, ...fields });
-  conversation.append({ kind: "tool_result", callId: call.id, ...fields });
+  const images = result.images?.length ? { images: result.images } : {};
+  conversation.append({ kind: "tool_result", callId: call.id, ...fields, ...images });
 }
 
 /** A call's outcome: its result, and whether it really ran (denied and refused calls did not). */

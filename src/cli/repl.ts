@@ -2,6 +2,7 @@
 import type { AgentSession } from "../agent/agent_session.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import type { TaskResult } from "../agent/loop.ts";
+import type { ImagePart } from "../llm/types.ts";
 import { attachMentions } from "./input/attachments.ts";
 import { statusLine } from "./render/status_line.ts";
 import { replGate } from "./prompts/repl_gate.ts";
@@ -21,6 +22,8 @@ export interface ReplOptions {
   debug?: boolean;
   /** The slash commands besides /help (default: the built-in ones). */
   commands?: SlashCommand[];
+  /** What /help adds after the commands: command files not used, and why. */
+  commandNotes?: readonly string[];
 }
 
 /** Shift+Tab's cycle; `all` joins it only when the session started in it (`--approve all`). */
@@ -46,12 +49,12 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
       "Ctrl-D exits",
     "dim",
   );
-  const commands = slashCommands(options.commands);
+  const commands = slashCommands(options.commands, options.commandNotes);
   const ask = (q: string) => options.reader.read(q);
   const runTask = async (task: string): Promise<void> => {
-    const attached = await attachMentions(task, session.root);
+    const attached = await attachMentions(task, session.root, session.model);
     for (const note of attached.notes) screen.print(note, "dim");
-    const result = await runOneTask(session, attached.task, { options, screen });
+    const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
     screen.print(statusLine(session.usage), "dim");
     if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
   };
@@ -86,7 +89,7 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
 async function runOneTask(
   session: AgentSession,
   task: string,
-  { options, screen }: { options: ReplOptions; screen: Renderer },
+  { options, screen, images }: { options: ReplOptions; screen: Renderer; images: ImagePart[] },
 ): Promise<TaskResult> {
   const cancel = () => session.cancel();
   // On a terminal, Esc or Ctrl-C cancels (raw keys); the approval prompt takes the keys while it asks.
@@ -96,6 +99,7 @@ async function runOneTask(
     const result = await session.run(task, {
       approve: replGate({ session, screen, keys, cancel, useColor: !Deno.env.get("NO_COLOR") }),
       onEvent: (event) => screen.handle(event),
+      images,
     });
     report(result, screen, options.debug ?? false);
     return result;

@@ -5,11 +5,14 @@ import { sandboxLine } from "./render/sandbox_words.ts";
 import type { SandboxStatus } from "../tools/shell/sandbox.ts";
 import { VERSION } from "./args.ts";
 import { BUILTIN_COMMANDS, slashCommands } from "./commands/table.ts";
+import type { SlashCommand } from "./commands/types.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { modelCommand } from "./commands/model.ts";
 import { skillsCommand } from "./commands/skills.ts";
 import { agentsCommand } from "./commands/agents.ts";
 import type { FoundAgents } from "../agent/agents.ts";
+import { discoverCommands, userCommandDir } from "../agent/custom_commands.ts";
+import { type CustomCommands, customCommands } from "./commands/custom.ts";
 import { createCompleter } from "./input/completion.ts";
 import { createLineReader } from "./input/line_reader.ts";
 import type { McpStartup } from "./mcp_startup.ts";
@@ -33,16 +36,22 @@ export interface ReplCliOptions {
 /** Runs the REPL on `session` until the user leaves; resolves with the exit code. */
 export async function runReplCli(session: AgentSession, options: ReplCliOptions): Promise<number> {
   const { config, mcp } = options;
-  const commands = [
+  const builtin = [
     ...BUILTIN_COMMANDS,
     mcpCommand(mcp.hub, mcp.notes),
     skillsCommand(session.skills, options.skillProblems),
     agentsCommand(options.agents ?? { agents: [...session.agents], problems: [] }),
     modelCommand,
   ];
-  const names = () => slashCommands(commands).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+  const nameList = (table: SlashCommand[]) =>
+    slashCommands(table).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
+  const found = await discoverCommands(session.root, { userDir: userCommandDir(Deno.env.toObject()) });
+  const custom = customCommands(found, nameList(builtin));
+  const commands = [...builtin, ...custom.commands];
+  const names = () => nameList(commands);
   return await runRepl(session, {
-    banner: banner(session, options),
+    banner: [...banner(session, options), ...customLines(custom)],
+    commandNotes: [...custom.skipped, ...custom.notes],
     reader: createLineReader({
       history: await PromptHistory.load(session.root),
       complete: createCompleter(names, session.root),
@@ -82,4 +91,11 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
 /** The entries still in the conversation (undone turns and summarised ones left out). */
 function liveEntries(conversation: Conversation) {
   return conversation.live().indices.map((i) => conversation.entries[i]);
+}
+
+/** The banner's words on custom commands: which there are, and each file skipped. */
+function customLines(custom: CustomCommands): string[] {
+  const names = custom.commands.map((command) => command.name);
+  const listed = names.length === 0 ? [] : [`custom commands: ${names.join(", ")} (/help lists them)`];
+  return [...listed, ...custom.skipped];
 }

@@ -102,6 +102,7 @@ async function openSession(options: {
 }): Promise<AgentSession> {
   const { args, config, project, mcp } = options;
   for (const warning of project.settings.warnings) console.error(`tern: ${terminalSafe(warning)}`);
+  for (const problem of project.memory?.problems ?? []) console.error(`tern: ${terminalSafe(problem)}`);
   // Permission rules from .tern/settings.json: allow and deny, for the REPL and headless runs alike.
   const rules = new PermissionRules(project.settings.permissions);
   for (const rule of rules.invalid) {

@@ -379,7 +379,7 @@ export async function resolveForRead(
 }
 
 /** Reads all of an open file, refusing to go past the size limit even if the file grew since stat. */
-async function readCapped(file: OpenedFile, size: number, rel: string): Promise<Uint8Array> {
+export async function readCapped(file: OpenedFile, size: number, rel: string): Promise<Uint8Array> {
   // One spare byte tells a file that grew past its stat'ed size; growth is tolerated up to the limit.
   let buffer = new Uint8Array(size + 1);
   let total = 0;

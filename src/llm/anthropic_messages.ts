@@ -5,7 +5,7 @@
  */
 import { AnthropicAssembler } from "./_anthropic_assembler.ts";
 import { argumentsObject, type Json, sortedByName } from "./_json.ts";
-import type { ChatRequest, Message, ToolChoice } from "./types.ts";
+import type { ChatRequest, ImagePart, Message, ToolChoice } from "./types.ts";
 import type { Wire, WireRequest } from "./wire.ts";
 
 /** The API version tern speaks; Anthropic-compatible servers accept it too. */
@@ -72,13 +72,17 @@ export function toWireMessages(messages: Message[]): { system: Json[]; messages:
         system.push({ type: "text", text: message.content });
         break;
       case "user":
+        // Images first: Anthropic finds them best placed before the words about them.
+        for (const image of message.images ?? []) add("user", imageBlock(image));
         add("user", { type: "text", text: message.content });
         break;
       case "tool": {
         const block: Json = {
           type: "tool_result",
           tool_use_id: toolUseId(message.toolCallId),
-          content: message.content,
+          content: message.images?.length
+            ? [{ type: "text", text: message.content }, ...message.images.map(imageBlock)]
+            : message.content,
         };
         if (message.isError) block.is_error = true;
         add("user", block);
@@ -90,6 +94,11 @@ export function toWireMessages(messages: Message[]): { system: Json[]; messages:
     }
   }
   return { system, messages: out };
+}
+
+/** An image as a Messages content block (base64 source); a tool result may hold it too. */
+function imageBlock(image: ImagePart): Json {
+  return { type: "image", source: { type: "base64", media_type: image.mediaType, data: image.data } };
 }
 
 function toolChoiceOf(choice: ToolChoice): Json {

@@ -5,7 +5,8 @@
  */
 import { ChatAssembler } from "./_chat_assembler.ts";
 import { type Json, sortedByName } from "./_json.ts";
-import type { ChatRequest, Message } from "./types.ts";
+import { type CaptionedImage, dataUrl, withResultImages } from "./_images.ts";
+import type { ChatRequest, ImagePart, Message } from "./types.ts";
 import type { Wire, WireRequest } from "./wire.ts";
 
 /**
@@ -20,8 +21,13 @@ export type ReasoningEcho = "always" | "auto" | "never";
 export function toWireMessage(message: Message, echo: boolean = true): Json {
   switch (message.role) {
     case "system":
-    case "user":
       return { role: message.role, content: message.content };
+    case "user":
+      if (!message.images?.length) return { role: "user", content: message.content };
+      return {
+        role: "user",
+        content: [{ type: "text", text: message.content }, ...message.images.map(imagePart)],
+      };
     case "tool":
       return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
     case "assistant": {
@@ -46,6 +52,17 @@ export function toWireMessage(message: Message, echo: boolean = true): Json {
   }
 }
 
+/** An image as a chat-completions content part: `image_url` with a data URL. */
+function imagePart(image: ImagePart): Json {
+  return { type: "image_url", image_url: { url: dataUrl(image) } };
+}
+
+/** The user message after tool results that holds their images (a tool message's content is text only). */
+function resultImages(images: CaptionedImage[]): Json {
+  const content = images.flatMap(({ caption, image }) => [{ type: "text", text: caption }, imagePart(image)]);
+  return { role: "user", content };
+}
+
 /** Whether a request's tool-call messages carry `reasoning_content` under `echo`. */
 export function sendsReasoning(messages: readonly Message[], echo: ReasoningEcho): boolean {
   return echo === "always" ||
@@ -57,7 +74,11 @@ export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "auto")
   const sendReasoning = sendsReasoning(req.messages, echo);
   const body: Json = {
     model: req.model,
-    messages: req.messages.map((message) => toWireMessage(message, sendReasoning)),
+    messages: withResultImages(
+      req.messages,
+      (message) => toWireMessage(message, sendReasoning),
+      resultImages,
+    ),
     stream: true,
     stream_options: { include_usage: true },
   };

@@ -5,7 +5,8 @@
  */
 import { ResponsesAssembler } from "./_responses_assembler.ts";
 import { isObject, type Json, sortedByName } from "./_json.ts";
-import type { ChatRequest, Message, ToolChoice } from "./types.ts";
+import { type CaptionedImage, dataUrl, withResultImages } from "./_images.ts";
+import type { ChatRequest, ImagePart, Message, ToolChoice } from "./types.ts";
 import type { Wire, WireRequest } from "./wire.ts";
 
 /**
@@ -20,36 +21,53 @@ function reasoningItems(message: Extract<Message, { role: "assistant" }>): Json[
   return data.reasoning.filter(isObject).map(({ id: _id, status: _status, ...item }) => item);
 }
 
+/** An image as a Responses content part: `input_image` with a data URL. */
+function imagePart(image: ImagePart): Json {
+  return { type: "input_image", image_url: dataUrl(image) };
+}
+
+/** The user message after function_call_outputs that holds their images (an output is sent as text). */
+function resultImages(images: CaptionedImage[]): Json[] {
+  const content = images.flatMap((
+    { caption, image },
+  ) => [{ type: "input_text", text: caption }, imagePart(image)]);
+  return [{ type: "message", role: "user", content }];
+}
+
 /**
  * tern's messages as Responses input items, in order: messages by role; an assistant turn as its reasoning
  * items, its text, then one `function_call` per tool call; a tool result as `function_call_output` paired by
- * `call_id`.
+ * `call_id` (its images in a user message after the run of outputs).
  */
 export function toInputItems(messages: Message[]): Json[] {
-  const items: Json[] = [];
-  for (const message of messages) {
-    switch (message.role) {
-      case "system":
-      case "user":
-        items.push({ type: "message", role: message.role, content: message.content });
-        break;
-      case "tool":
-        items.push({ type: "function_call_output", call_id: message.toolCallId, output: message.content });
-        break;
-      case "assistant": {
-        const calls = message.toolCalls ?? [];
-        if (calls.length > 0) items.push(...reasoningItems(message));
-        if (message.content !== "") {
-          items.push({ type: "message", role: "assistant", content: message.content });
-        }
-        for (const call of calls) {
-          items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: call.arguments });
-        }
-        break;
+  return withResultImages(messages, messageItems, resultImages).flat();
+}
+
+/** The input items of one message. */
+function messageItems(message: Message): Json[] {
+  switch (message.role) {
+    case "system":
+      return [{ type: "message", role: "system", content: message.content }];
+    case "user": {
+      const content = message.images?.length
+        ? [{ type: "input_text", text: message.content }, ...message.images.map(imagePart)]
+        : message.content;
+      return [{ type: "message", role: "user", content }];
+    }
+    case "tool":
+      return [{ type: "function_call_output", call_id: message.toolCallId, output: message.content }];
+    case "assistant": {
+      const calls = message.toolCalls ?? [];
+      const items: Json[] = calls.length > 0 ? reasoningItems(message) : [];
+      if (message.content !== "") {
+        items.push({ type: "message", role: "assistant", content: message.content });
       }
+      for (const call of calls) {
+        items.push({ type: "function_call", call_id: call.id, name: call.name, arguments: call.arguments });
+      }
+      return items;
     }
   }
-  return items;
 }
 
 function toolChoiceOf(choice: ToolChoice): unknown {

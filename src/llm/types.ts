@@ -54,10 +54,33 @@ export interface AssistantTurn {
   providerData?: ProviderData;
 }
 
-/** A conversation message in tern's own shape; the client maps it to the wire format. */
+/** The image formats every wire and every image-reading model takes. */
+export type ImageMediaType = "image/png" | "image/jpeg" | "image/gif" | "image/webp";
+
+/**
+ * An image for the model (a `@shot.png` in the prompt, or a read_file of an image): base64 bytes, at most
+ * 5 MB before encoding. Each wire sends it in its own form (image_url data URL, input_image, an Anthropic
+ * image block); a client for a model that reads text only sends a one-line note instead. Counting it:
+ * `IMAGE_TOKENS` per image, never its base64 length (which is no measure of what a provider charges).
+ */
+export interface ImagePart {
+  mediaType: ImageMediaType;
+  /** The file's bytes, base64. */
+  data: string;
+  /** Where it came from, relative to the project root, for captions and notes. */
+  name: string;
+}
+
+/** What one image is counted as in estimates: about what providers charge for a screenshot-sized image. */
+export const IMAGE_TOKENS = 1_600;
+
+/**
+ * A conversation message in tern's own shape; the client maps it to the wire format. `images` (on user and
+ * tool messages only) is absent in a text-only conversation, so its requests do not change.
+ */
 export type Message =
   | { role: "system"; content: string }
-  | { role: "user"; content: string }
+  | { role: "user"; content: string; images?: ImagePart[] }
   | {
     role: "assistant";
     content: string;
@@ -67,7 +90,14 @@ export type Message =
     /** Copied from the AssistantTurn as is; only the wire module that wrote it reads it. */
     providerData?: ProviderData;
   }
-  | { role: "tool"; toolCallId: string; name: string; content: string; isError: boolean };
+  | {
+    role: "tool";
+    toolCallId: string;
+    name: string;
+    content: string;
+    isError: boolean;
+    images?: ImagePart[];
+  };
 
 /** What the model is told about a tool. `parameters` is a JSON Schema object. */
 export interface ToolSpec {

@@ -20,13 +20,15 @@ export interface BuiltinOptions {
   shell?: { sandbox?: SandboxMode; secrets?: string[]; detect?: SandboxDetector };
   /** How web_fetch reaches the web (local addresses only with `allowLocal`). */
   web?: WebFetchOptions;
+  /** Whether the model now answering reads images (read_file then returns them); absent = it does not. */
+  images?: () => boolean;
 }
 
 /** The built-in tools: read_file, write_file, edit_file, list_dir, glob_files, grep_code, execute_command, web_fetch. */
 export function builtinTools(options: BuiltinOptions = {}): Tool[] {
-  const { files, shell, web } = options;
+  const { files, shell, web, images } = options;
   return [
-    createReadFileTool({ files }),
+    createReadFileTool({ files, images }),
     createWriteFileTool({ files }),
     createEditFileTool({ files }),
     listDirTool,

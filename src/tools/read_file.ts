@@ -1,6 +1,7 @@
 /** read_file: show a text file with line numbers, a page at a time. */
 
 import { readTextFile, showPath } from "../fs/path_guard.ts";
+import { describeImage, isImageName, readImageFile } from "../fs/image_file.ts";
 import { cutLine } from "./_truncate.ts";
 import { snapshotOfText } from "../fs/file_tracker.ts";
 import { inspectRead } from "./_read_inspect.ts";
@@ -18,6 +19,10 @@ export const MAX_PAGE_CHARS = 28_000;
 
 const description = `Read the text file at path, lines numbered, from offset (default 1), at most limit \
 lines (default ${MAX_LINES}).`;
+
+/** The description for a model that reads images (a text-only model's requests keep the one above). */
+const imageDescription = `${description.replace("the text file", "the file").slice(0, -1)}; an image comes \
+back as the image.`;
 
 const parameters = {
   type: "object",
@@ -38,6 +43,24 @@ function splitLines(text: string): string[] {
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   return lines.map((line) => line.endsWith("\r") ? line.slice(0, -1) : line);
+}
+
+/**
+ * An image file: the image itself for a model that reads images, else a refusal saying so (never its bytes
+ * as text).
+ */
+async function readImage(args: ReadFileArgs, ctx: ToolContext, images: boolean): Promise<ToolResult> {
+  const image = await readImageFile(ctx.root, args.path);
+  const what = `${image.rel}: ${describeImage(image)}`;
+  if (!images) {
+    throw new ToolError(
+      `${what}. The current model reads text only, so the image cannot be shown to it: ask the user what ` +
+        "it shows, or they can switch to a model that reads images (/model).",
+      "binary",
+    );
+  }
+  const { mediaType, data, rel: name } = image;
+  return { content: `${what}; the image is attached.`, images: [{ mediaType, data, name }] };
 }
 
 async function run(args: ReadFileArgs, ctx: ToolContext, files?: FileTracker): Promise<string | ToolResult> {
@@ -81,17 +104,23 @@ async function run(args: ReadFileArgs, ctx: ToolContext, files?: FileTracker): P
 export interface ReadFileOptions {
   /** Where what the model has seen is recorded, for the stale-write guard of edit_file and write_file. */
   files?: FileTracker;
+  /** Whether the model now answering reads images (asked at each call: `/model` may change it). */
+  images?: () => boolean;
 }
 
 /** Builds the read_file tool. */
 export function createReadFileTool(options: ReadFileOptions = {}): Tool<ReadFileArgs> {
+  const images = options.images ?? (() => false);
   return {
     name: "read_file",
-    description,
+    get description() {
+      return images() ? imageDescription : description;
+    },
     guidance: "Read a file before you edit it.",
     parameters,
     inspect: (args, ctx) => inspectRead(ctx.root, args.path, `${args.path}${pageLabel(args)}`),
-    run: (args, ctx) => run(args, ctx, options.files),
+    run: (args, ctx) =>
+      isImageName(args.path) ? readImage(args, ctx, images()) : run(args, ctx, options.files),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 
 import type { ToolErrorKind } from "../fs/tool_error.ts";
+import type { ImagePart } from "../llm/types.ts";
 
 export type { SandboxMode } from "../config/settings.ts";
 export type { FileSnapshot, FileTracker } from "../fs/file_tracker.ts";
@@ -108,6 +109,8 @@ export interface ToolDetails {
 /** A tool's answer: text for the model, facts for the UI, and for a failure its kind. */
 export interface ToolResult {
   content: string;
+  /** Images for the model beside the text (read_file of a PNG); they go to the log, never into events. */
+  images?: ImagePart[];
   details?: ToolDetails;
   error?: { kind: ToolErrorKind };
 }

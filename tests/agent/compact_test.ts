@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { checkRequest } from "../support/_fake_model_wire.ts";
 import { toWireMessage } from "../../src/llm/chat_completions.ts";
-import type { Message } from "../../src/llm/types.ts";
+import { IMAGE_TOKENS, type Message } from "../../src/llm/types.ts";
 import {
   COMPACT_AT,
   compactHistory,
@@ -162,4 +162,33 @@ Deno.test("compactHistory() does not count an already dropped output again", () 
   const second = compactHistory(first.messages, { contextWindow: 40_000 });
   assertEquals(second.droppedOutputs, 2);
   assertEquals(second.messages.filter((m) => m.content === DROPPED_OUTPUT).length, 5);
+});
+
+Deno.test("an image counts as IMAGE_TOKENS, not its base64, and a dropped output takes its images along", () => {
+  const image = { mediaType: "image/png" as const, data: "A".repeat(400_000), name: "shot.png" };
+  const messages: Message[] = [
+    { role: "system", content: "s" },
+    { role: "user", content: "look" },
+    { role: "assistant", content: "", toolCalls: [{ id: "a", name: "read_file", arguments: "{}" }] },
+    {
+      role: "tool",
+      toolCallId: "a",
+      name: "read_file",
+      content: "shot.png",
+      isError: false,
+      images: [image],
+    },
+    { role: "assistant", content: "", toolCalls: [{ id: "b", name: "read_file", arguments: "{}" }] },
+    { role: "tool", toolCallId: "b", name: "read_file", content: "ok", isError: false },
+  ];
+  const withoutImage = messages.map((m) => m.role === "tool" ? { ...m, images: undefined } : m);
+  assertEquals(estimateTokens(messages) - estimateTokens(withoutImage), IMAGE_TOKENS);
+  const result = compactHistory(messages, { contextWindow: 1_000 });
+  assertEquals(result.messages[3], {
+    role: "tool",
+    toolCallId: "a",
+    name: "read_file",
+    content: DROPPED_OUTPUT,
+    isError: false,
+  });
 });

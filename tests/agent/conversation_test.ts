@@ -159,3 +159,39 @@ Deno.test("a Conversation built from saved entries tells no subscriber about the
   assertEquals(seen, [{ kind: "user", text: "y" }]);
   assertEquals(conversation.entries.length, 2);
 });
+
+Deno.test("messages() sends a prompt's and a result's images, and none once compaction dropped the result", () => {
+  const image = { mediaType: "image/png" as const, data: "iVBOR", name: "shot.png" };
+  const conversation = new Conversation({ systemPrompt: "s" });
+  conversation.append({ kind: "user", text: "look", images: [image] });
+  const toolCalls = [{ id: "c1", name: "read_file", arguments: "{}" }];
+  conversation.append({ kind: "assistant", message: { role: "assistant", content: "", toolCalls } });
+  conversation.append({
+    kind: "tool_result",
+    callId: "c1",
+    name: "read_file",
+    content: "shot.png",
+    isError: false,
+    images: [image],
+  });
+  const [, user, , result] = conversation.messages();
+  assertEquals([user, result], [
+    { role: "user", content: "look", images: [image] },
+    {
+      role: "tool",
+      toolCallId: "c1",
+      name: "read_file",
+      content: "<tool_result>shot.png</tool_result>",
+      isError: false,
+      images: [image],
+    },
+  ]);
+  conversation.append({ kind: "compaction", droppedOutputs: ["c1"], abbreviatedCalls: [] });
+  assertEquals(conversation.messages()[3], {
+    role: "tool",
+    toolCallId: "c1",
+    name: "read_file",
+    content: DROPPED_OUTPUT,
+    isError: false,
+  });
+});

@@ -4,6 +4,7 @@
  * signatures on the turn that carried tool calls).
  */
 import { fragments, type ScriptedTurn } from "./_fake_model_wire.ts";
+import { checkAnthropicImage, checkAnthropicResultContent } from "./_fake_images.ts";
 
 type Json = Record<string, unknown>;
 
@@ -154,9 +155,13 @@ function checkUserBlocks(blocks: Json[], open: Set<string>, i: number): string |
   for (const block of blocks) {
     if (block.type !== "tool_result") {
       seenOther = true;
+      const problem = block.type === "image" ? checkAnthropicImage(block, `messages[${i}]`) : undefined;
+      if (problem) return problem;
       continue;
     }
     const id = String(block.tool_use_id);
+    const content = checkAnthropicResultContent(block, `messages[${i}]`);
+    if (content) return content;
     if (seenOther) return `messages[${i}]: tool_result ${id} comes after other content (results go first)`;
     if (!open.delete(id)) return `messages[${i}]: tool_result for ${JSON.stringify(id)} answers no tool_use`;
     if (block.is_error !== undefined && typeof block.is_error !== "boolean") {

@@ -33,6 +33,8 @@ export interface ScriptedTurn {
   chunkSize?: number;
 }
 
+import { checkChatContent } from "./_fake_images.ts";
+
 type Json = Record<string, unknown>;
 
 function isObject(value: unknown): value is Json {
@@ -153,6 +155,8 @@ export function checkRequest(body: Record<string, unknown>, issued?: ChatIssued)
     if (pending.size > 0) {
       return `messages[${i}] (${role}): tool call(s) ${[...pending].join(", ")} have no result`;
     }
+    const content = checkChatContent(message, `messages[${i}]`);
+    if (content) return content;
     if (role === "assistant" && message.tool_calls !== undefined) {
       const problem = checkToolCalls(message, i, issued);
       if (typeof problem === "string") return problem;

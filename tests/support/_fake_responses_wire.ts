@@ -4,6 +4,7 @@
  * and the reasoning item (with its encrypted content) of a turn that carried calls sent back before them.
  */
 import { fragments, type ScriptedTurn } from "./_fake_model_wire.ts";
+import { checkResponsesContent } from "./_fake_images.ts";
 
 type Json = Record<string, unknown>;
 
@@ -142,6 +143,8 @@ export function checkResponsesRequest(body: Json, issued: ResponsesIssued): stri
       if (!["system", "developer", "user", "assistant"].includes(String(item.role))) {
         return `input[${i}]: unknown role ${JSON.stringify(item.role)}`;
       }
+      const content = checkResponsesContent(item, `input[${i}]`);
+      if (content) return content;
       if (item.role === "user") reasoningSeen.clear();
     } else if (type === "reasoning") {
       // As OpenAI does with store:false: an echoed id names an item the server never kept.

@@ -26,8 +26,10 @@ export const memoryCommand: SlashCommand = {
       return "continue";
     }
     const cut = memory.truncated ? `, cut at ${MEMORY_CAP_BYTES / 1024} KB` : "";
-    ctx.screen.print(`Project memory from ${memory.source} (${memory.bytes} bytes${cut}):`, "dim");
+    const imports = memory.imports ? ` and its imports ${memory.imports.join(", ")}` : "";
+    ctx.screen.print(`Project memory from ${memory.source}${imports} (${memory.bytes} bytes${cut}):`, "dim");
     ctx.screen.print(memory.text);
+    for (const problem of memory.problems ?? []) ctx.screen.print(problem, "yellow");
     return "continue";
   },
 };

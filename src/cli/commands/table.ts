@@ -46,15 +46,31 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   exit,
 ];
 
-/** The full table: the given commands plus /help, which lists them. */
-export function slashCommands(commands: SlashCommand[] = BUILTIN_COMMANDS): SlashCommand[] {
+/**
+ * The full table: the given commands plus /help, which lists them (custom commands apart, after the
+ * built-in ones, then `notes`: the command files that were not used and why).
+ */
+export function slashCommands(
+  commands: SlashCommand[] = BUILTIN_COMMANDS,
+  notes: readonly string[] = [],
+): SlashCommand[] {
   const help: SlashCommand = {
     name: "/help",
     help: "this help",
     run: (ctx) => {
       ctx.screen.print("Type a task and press Enter. While a task runs, Esc or Ctrl-C cancels it.");
-      const width = Math.max(...all.map((command) => command.name.length));
-      for (const command of all) ctx.screen.print(`  ${command.name.padEnd(width)}  ${command.help}`);
+      const builtin = all.filter((command) => !command.custom);
+      const width = Math.max(...builtin.map((command) => command.name.length));
+      for (const command of builtin) ctx.screen.print(`  ${command.name.padEnd(width)}  ${command.help}`);
+      if (all.some((c) => c.custom)) {
+        ctx.screen.print("Custom commands (Markdown files; each runs its prompt):");
+      }
+      for (const { name, help, custom } of all) {
+        if (!custom) continue;
+        ctx.screen.print(`  ${name}${custom.argumentHint ? ` ${custom.argumentHint}` : ""}  ${help}`);
+        ctx.screen.print(`    ${custom.source}`, "dim");
+      }
+      for (const note of notes) ctx.screen.print(`  ${note}`, "yellow");
       return "continue";
     },
   };
@@ -69,6 +85,7 @@ export async function runSlashCommand(
   ctx: Omit<SlashContext, "args">,
 ): Promise<SlashOutcome> {
   const [name, ...args] = line.split(/\s+/);
+  const text = line.slice(name.length).trim();
   const command = table.find((entry) => entry.name === name || entry.aliases?.includes(name));
   if (command === undefined) {
     const near = nearest(name, table.flatMap((entry) => [entry.name, ...(entry.aliases ?? [])]));
@@ -76,7 +93,7 @@ export async function runSlashCommand(
     ctx.screen.print(`Unknown command ${name}. ${hint}/help lists the commands.`, "yellow");
     return "continue";
   }
-  return await command.run({ ...ctx, args });
+  return await command.run({ ...ctx, args, text });
 }
 
 /** The name closest to `word` (edit distance at most 2), if any. */

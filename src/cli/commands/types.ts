@@ -6,6 +6,8 @@ import type { Renderer } from "../render/renderer.ts";
 export interface SlashContext {
   /** The words after the command name. */
   args: string[];
+  /** Everything after the command name, as typed (spaces and quotes kept). */
+  text?: string;
   /** The session: its conversation, model, usage, approval mode and rules, undo and compaction. */
   session: AgentSession;
   screen: Renderer;
@@ -25,5 +27,7 @@ export interface SlashCommand {
   aliases?: string[];
   /** One line for /help. */
   help: string;
+  /** A custom command (a Markdown file): /help lists it apart, with its file and what it takes. */
+  custom?: { source: string; argumentHint?: string };
   run(ctx: SlashContext): SlashOutcome | Promise<SlashOutcome>;
 }
