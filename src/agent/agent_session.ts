@@ -15,6 +15,7 @@ import type { AgentEvent } from "./events.ts";
 import { runTask, type TaskResult } from "./loop.ts";
 import type { ProjectMemory } from "./memory.ts";
 import { PermissionRules } from "./permission_rules.ts";
+import { RequestGauge } from "./request_gauge.ts";
 import type { LoadedSession } from "./session.ts";
 import { type ModelInfo, type ModelSetup, modelSetup } from "./session_model.ts";
 import { SessionUsage } from "./session_usage.ts";
@@ -90,6 +91,8 @@ export class AgentSession {
   readonly #snapshots: Snapshots | null;
   #config: Config;
   #model: ModelSetup;
+  /** Estimates requests to the current model; a new model gets a new one (another tokenizer). */
+  #gauge: RequestGauge;
   #fallback?: { setup: ModelSetup; label: string };
   #current: Started;
   #running?: AbortController;
@@ -102,6 +105,7 @@ export class AgentSession {
     this.rules = options.rules ?? new PermissionRules();
     this.#snapshots = snapshots;
     this.#model = this.#setup(options.config);
+    this.#gauge = new RequestGauge(this.#model.client);
     this.#secrets = options.config.apiKey ? [options.config.apiKey] : [];
     this.usage = new SessionUsage(this.#model.info);
     this.#starter = conversationStarter({
@@ -196,6 +200,7 @@ export class AgentSession {
         client: this.#model.client,
         model: this.#model.info.model,
         contextWindow: this.#model.info.contextWindow,
+        gauge: this.#gauge,
         provider: this.#model.provider,
         fallback: this.#fallback &&
           {
@@ -254,6 +259,8 @@ export class AgentSession {
       model: this.#model.info.model,
       signal,
       contextWindow: this.#model.info.contextWindow,
+      gauge: this.#gauge,
+      tools: this.#current.registry.specs(),
       focus,
       keepFraction: 0, // on demand: keep only the latest step verbatim
     });
@@ -296,6 +303,7 @@ export class AgentSession {
   #adopt(config: Config): void {
     this.#config = config;
     this.#model = this.#setup(config);
+    this.#gauge = new RequestGauge(this.#model.client);
     this.usage.info = this.#model.info;
     if (config.apiKey && !this.#secrets.includes(config.apiKey)) {
       this.#secrets.push(config.apiKey);

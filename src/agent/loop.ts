@@ -6,7 +6,9 @@ import type { ApprovalGate } from "./approval.ts";
 import type { Conversation } from "./conversation.ts";
 import type { AgentEvent, ExitReason } from "./events.ts";
 import { type EarlyStopReason, finalisationText, TaskBudget } from "./budget.ts";
+import { ContextFullError } from "./context_fit.ts";
 import { callModel, type CallState, describeFailure, type ModelCallOptions } from "./model_call.ts";
+import { RequestGauge } from "./request_gauge.ts";
 import { RequiredTools } from "./required_tools.ts";
 import { RunawayGuard, type RunawayVerdict } from "./runaway.ts";
 import { MAX_CALLS_PER_TURN, usedCallIds, withUniqueIds } from "./protocol.ts";
@@ -29,8 +31,9 @@ export interface LoopOptions {
   timeLimitMs?: number;
   /** Tools the model must call in order, each until a call succeeds (see RequiredTools); names checked by the caller. */
   requireTools?: readonly string[];
-  /** Context window, provider words for errors, retry knobs, clock: see ModelCallOptions. */
+  /** Context window, its gauge, provider words for errors, retry knobs, clock: see ModelCallOptions. */
   contextWindow?: ModelCallOptions["contextWindow"];
+  gauge?: ModelCallOptions["gauge"];
   provider?: ModelCallOptions["provider"];
   retry?: ModelCallOptions["retry"];
   /** The model a call moves to once retries are exhausted on 429/5xx/overloaded (`--fallback`). */
@@ -67,6 +70,8 @@ export async function runTask(
   options: LoopOptions,
 ): Promise<TaskResult> {
   conversation.append({ kind: "user", text: userText });
+  // One gauge for the task at least, so what a call's usage taught is used by the next.
+  options = { ...options, gauge: options.gauge ?? new RequestGauge(options.client) };
   const state: TaskState = { turns: 0, toolCalls: 0, usage: emptyUsage(), shown: "" };
   const budget = new TaskBudget(options, { now: options.now });
   const guard = new RunawayGuard();
@@ -181,6 +186,8 @@ function failModelCall(
   end: End,
   stopReason?: EarlyStopReason,
 ): TaskResult {
+  // Nothing was sent: the log is as it was, and the reason is the one line the user gets.
+  if (error instanceof ContextFullError) return end("", "context_full", { error: error.message });
   const failure = describeFailure(error, state, options);
   conversation.append({ kind: "assistant", message: failure.kept });
   if (failure.cancelled) return end("", "cancelled");

@@ -2,14 +2,7 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { checkRequest } from "../support/_fake_model_wire.ts";
 import { toWireMessage } from "../../src/llm/chat_completions.ts";
 import type { Message } from "../../src/llm/types.ts";
-import {
-  COMPACT_AT,
-  compactHistory,
-  DROPPED_ARGUMENT,
-  DROPPED_OUTPUT,
-  estimateTokens,
-  shouldCompact,
-} from "../../src/agent/compact.ts";
+import { compactHistory, DROPPED_ARGUMENT, DROPPED_OUTPUT, estimateTokens } from "../../src/agent/compact.ts";
 
 const big = (label: string, chars = 40_000) => `${label}:${"x".repeat(chars)}`;
 
@@ -53,13 +46,6 @@ Deno.test("estimateTokens() counts about four characters a token plus a little p
   ];
   assertEquals(estimateTokens(messages), 4 + 100 + 4 + Math.ceil(44 / 4));
   assertEquals(estimateTokens([]), 0);
-});
-
-Deno.test("shouldCompact() is true only past the trigger fraction of the context window", () => {
-  const messages = history(3);
-  const tokens = estimateTokens(messages);
-  assertEquals(shouldCompact(messages, Math.ceil(tokens / COMPACT_AT) + 10), false);
-  assertEquals(shouldCompact(messages, Math.floor(tokens / COMPACT_AT) - 10), true);
 });
 
 Deno.test("compactHistory() drops the oldest tool outputs first and stops once under the target", () => {

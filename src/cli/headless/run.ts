@@ -62,7 +62,8 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
     };
     stdout.write(JSON.stringify(object) + "\n");
   } else if (output === "text") {
-    if (result.partial) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
+    // A stop with its own reason (the context is full) has said it in one line already.
+    if (result.partial && !result.error) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
     if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
   }
   return exitCodeFor(result.exitReason);

@@ -1,0 +1,72 @@
+/**
+ * How many tokens a request will take, before it is sent: its body measured as the wire in use serialises
+ * it (system prompt, tools, every message), at four bytes a token until the provider's reported usage says
+ * the model's tokens are denser. One gauge per model: a switch starts a new one (another tokenizer).
+ */
+import type { ChatRequest, LlmClient, Message, Usage } from "../llm/types.ts";
+import { utf8Length } from "../llm/transport.ts";
+
+/** Bytes a token at most, before calibration: English prose and code run 3.5-4.5 on the wires tern speaks. */
+export const BYTES_PER_TOKEN = 4;
+
+/** A request's size: bytes as sent, and the token estimate. */
+export interface RequestSize {
+  bytes: number;
+  tokens: number;
+}
+
+/**
+ * Estimates requests for one client and learns from usage. Calibration only makes the estimate larger:
+ * a provider that counts fewer tokens than bytes / 4 (or a server that reports made-up usage) is not
+ * trusted to shrink it, because an estimate too low sends a request the provider rejects, while one too
+ * high only compacts a little early.
+ */
+export class RequestGauge {
+  readonly #client: LlmClient;
+  #tokensPerByte = 1 / BYTES_PER_TOKEN;
+  #calibrated = false;
+
+  constructor(client: LlmClient) {
+    this.#client = client;
+  }
+
+  /** True once a reported usage raised the estimate above bytes / 4. */
+  get calibrated(): boolean {
+    return this.#calibrated;
+  }
+
+  /** Tokens a token estimate takes per byte now (at least 1/4). */
+  get tokensPerByte(): number {
+    return this.#tokensPerByte;
+  }
+
+  /** The request's size as the client would send it now. */
+  measure(request: ChatRequest): RequestSize {
+    const bytes = this.#client.requestBytes(request);
+    return { bytes, tokens: this.tokens(bytes) };
+  }
+
+  /** The token estimate of `bytes` of body. */
+  tokens(bytes: number): number {
+    return Math.ceil(bytes * this.#tokensPerByte);
+  }
+
+  /** About what one message adds to a body: its JSON in tern's shape (each wire's shape is close to it). */
+  messageTokens(message: Message): number {
+    return this.tokens(utf8Length(JSON.stringify(message)));
+  }
+
+  /**
+   * Learns from a call's reported usage: `bytes` is the size of the request that produced it. The prompt
+   * tokens (cached ones included: every wire reports them in `promptTokens`) over the bytes become the
+   * rate, when denser than four bytes a token.
+   */
+  calibrate(bytes: number, usage: Usage | undefined): void {
+    if (!usage || bytes <= 0 || !(usage.promptTokens > 0)) return;
+    const rate = usage.promptTokens / bytes;
+    if (rate <= 1 / BYTES_PER_TOKEN) return;
+    // A byte is at most one token; a larger figure is not a count of this request.
+    this.#tokensPerByte = Math.min(rate, 1);
+    this.#calibrated = true;
+  }
+}
