@@ -104,3 +104,177 @@ for (const api of WIRES) {
     assert(whole.length > 20_000, `${whole.length} characters saved`);
   });
 }
+
+/** A fake model that answers each prompt with `bytes` of prose and each summary request with a short one. */
+function chattyModel(bytes: number): FakeModel {
+  let answers = 0;
+  return startFakeModel((body) =>
+    isSummary(body)
+      ? { text: "## Goal\nLong answers to numbered questions.\n## Open tasks\nnone" }
+      : { text: prose(`answer ${++answers}`, bytes) }
+  );
+}
+
+/** Runs `tern -p` `runs` times on one session, with the model's window, and returns the session id. */
+async function longSession(root: string, model: FakeModel, runs: number): Promise<string> {
+  let id = "";
+  for (let run = 1; run <= runs; run++) {
+    const result = await runTern({
+      cwd: root,
+      args: [...(run > 1 ? ["-c"] : []), "-p", `question ${run}`, "--output", "json"],
+      env: env("chat", model),
+    });
+    assertEquals(result.code, 0, result.stderr);
+    id = JSON.parse(result.stdout).session_id;
+  }
+  return id;
+}
+
+Deno.test("tern -r ID with a 4000-token window compacts a longer saved conversation before its first request", async () => {
+  await using project = await tempProject({});
+  await using model = chattyModel(4_000);
+  const id = await longSession(project.root, model, 6);
+  assert(bodyBytes(model.requests.at(-1)!) > 4000 * 4, "the saved conversation is larger than the window");
+  const before = model.requests.length;
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-r", id, "-p", "question 7", "--context-window", "4000"],
+    env: env("chat", model),
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assert(run.stdout.includes("answer 7:"), run.stderr);
+  const after = model.requests.slice(before);
+  assert(after.some(isSummary), "a summary request was made");
+  const sizes = after.map(bodyBytes);
+  assert(sizes.every((bytes) => bytes <= 4000 * 4), `request sizes: ${sizes.join(", ")}`);
+});
+
+Deno.test("/resume ID in the REPL with a 4000-token window compacts before the next request", async () => {
+  await using project = await tempProject({});
+  await using model = chattyModel(4_000);
+  const id = await longSession(project.root, model, 6);
+  const before = model.requests.length;
+  const run = await runTern({
+    cwd: project.root,
+    args: ["--context-window", "4000"],
+    env: env("chat", model),
+    input: `/resume ${id}\nquestion 7\n/exit\n`,
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assert(run.stdout.includes("answer 7:"), run.stderr);
+  const after = model.requests.slice(before);
+  assert(after.some(isSummary), "a summary request was made");
+  const sizes = after.map(bodyBytes);
+  assert(sizes.every((bytes) => bytes <= 4000 * 4), `request sizes: ${sizes.join(", ")}`);
+});
+
+/** DeepSeek and Kimi presets both pointed at `model`, each with its key. */
+function twoVendors(model: FakeModel): Record<string, string> {
+  return {
+    DEEPSEEK_BASE_URL: model.url,
+    DEEPSEEK_API_KEY: "sk-deepseek",
+    MOONSHOT_BASE_URL: model.url,
+    MOONSHOT_API_KEY: "sk-moonshot",
+  };
+}
+
+const SMALL = 8_192; // moonshot-v1-8k's window
+
+Deno.test("/model to a model with a smaller window compacts the conversation before the next request", async () => {
+  await using project = await tempProject({});
+  await using model = chattyModel(12_000);
+  const run = await runTern({
+    cwd: project.root,
+    args: [],
+    env: twoVendors(model),
+    input: "question 1\nquestion 2\nquestion 3\n/model kimi/moonshot-v1-8k\nquestion 4\n/exit\n",
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assert(run.stdout.includes("answer 4:"), run.stderr);
+  const switched = model.requests.findIndex((body) => body.model === "moonshot-v1-8k");
+  assert(switched > 0, "requests went to the smaller model");
+  assert(bodyBytes(model.requests[switched - 1]) > 0.8 * SMALL * 4, "the last request before did not fit it");
+  const after = model.requests.slice(switched);
+  assert(after.some(isSummary), "a summary request was made");
+  const sizes = after.map(bodyBytes);
+  assert(sizes.every((bytes) => bytes <= SMALL * 4), `request sizes: ${sizes.join(", ")}`);
+});
+
+Deno.test("tern -c continuing a session that ended on a smaller model compacts for that model's window", async () => {
+  await using project = await tempProject({});
+  await using model = chattyModel(12_000);
+  const first = await runTern({
+    cwd: project.root,
+    args: [],
+    env: twoVendors(model),
+    input: "question 1\nquestion 2\nquestion 3\n/model kimi/moonshot-v1-8k\n/exit\n",
+  });
+  assertEquals(first.code, 0, first.stderr);
+  assertEquals(model.requests.every((body) => body.model === "deepseek-chat"), true);
+  const before = model.requests.length;
+  const run = await runTern({ cwd: project.root, args: ["-c", "-p", "question 4"], env: twoVendors(model) });
+  assertEquals(run.code, 0, run.stderr);
+  assert(run.stdout.includes("answer 4:"), run.stderr);
+  const after = model.requests.slice(before);
+  assertEquals(after.every((body) => body.model === "moonshot-v1-8k"), true);
+  assert(after.some(isSummary), "a summary request was made");
+  const sizes = after.map(bodyBytes);
+  assert(sizes.every((bytes) => bytes <= SMALL * 4), `request sizes: ${sizes.join(", ")}`);
+});
+
+for (const api of WIRES) {
+  Deno.test(`a message larger than the window (${api} wire) stops with exit 3 and one line; nothing is sent`, async () => {
+    await using project = await tempProject({});
+    await using model = startFakeModel([{ text: "never" }]);
+    const run = await runTern({
+      cwd: project.root,
+      args: ["-p", prose("pasted", 20_000), "--context-window", "4000", "--api", api],
+      env: env(api, model),
+    });
+    assertEquals(run.code, 3);
+    assertEquals(run.stdout, "");
+    const lines = run.stderr.trimEnd().split("\n");
+    assertEquals(lines.length, 1, run.stderr);
+    assertStringIncludes(
+      lines[0],
+      "tern: the request does not fit the context window even after compaction: about ",
+    );
+    assertStringIncludes(lines[0], "fake-model's window holds 4,000 (system prompt and tools ");
+    assertEquals(model.requests.length, 0);
+  });
+}
+
+Deno.test("a window smaller than the system prompt and tools stops with exit 3 before any request", async () => {
+  await using project = await tempProject({});
+  await using model = startFakeModel([{ text: "never" }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-p", "hi", "--context-window", "500", "--output", "json"],
+    env: env("chat", model),
+  });
+  assertEquals(run.code, 3);
+  const result = JSON.parse(run.stdout);
+  assertEquals([result.exit_reason, result.partial, result.result], ["context_full", true, ""]);
+  assertStringIncludes(result.error, "fake-model's window holds 500 (system prompt and tools ");
+  assertEquals(run.stderr.trimEnd().split("\n").length, 1, run.stderr);
+  assertEquals(model.requests.length, 0);
+});
+
+Deno.test("in the REPL a message too large for the window is not kept: the next one is answered", async () => {
+  await using project = await tempProject({});
+  await using model = startFakeModel([{ text: "Hello back." }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["--context-window", "4000"],
+    env: env("chat", model),
+    input: `${"pasted words ".repeat(2_000)}\nhello\n/exit\n`,
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assert(
+    run.stdout.includes("; the message was not kept\n"),
+    run.stdout.slice(run.stdout.lastIndexOf("error")),
+  );
+  assert(run.stdout.includes("Hello back."), "the next message is answered");
+  assertEquals(model.requests.length, 1);
+  assertEquals(JSON.stringify(model.requests[0]).includes("pasted words"), false);
+});

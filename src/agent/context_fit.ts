@@ -251,8 +251,8 @@ function tooLarge(fitted: FittedRequest, base: Omit<ChatRequest, "messages">, op
   const fixed = options.gauge.measure({ ...base, messages: [system] }).tokens;
   const lastUser = history.findLast((message) => message.role === "user");
   const prompt = lastUser ? `, the latest message ${n(options.gauge.messageTokens(lastUser))}` : "";
-  return `the request does not fit ${options.model}'s context window even after compaction: about ` +
-    `${n(fitted.size.tokens)} tokens for a ${n(options.contextWindow)}-token window ` +
+  return `the request does not fit the context window even after compaction: about ` +
+    `${n(fitted.size.tokens)} tokens, and ${options.model}'s window holds ${n(options.contextWindow)} ` +
     `(system prompt and tools ${n(fixed)}${prompt}); use a model with a larger window, ` +
     `a shorter message, or a new conversation`;
 }

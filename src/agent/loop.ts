@@ -69,6 +69,7 @@ export async function runTask(
   userText: string,
   options: LoopOptions,
 ): Promise<TaskResult> {
+  const prompt = conversation.entries.length;
   conversation.append({ kind: "user", text: userText });
   // One gauge for the task at least, so what a call's usage taught is used by the next.
   options = { ...options, gauge: options.gauge ?? new RequestGauge(options.client) };
@@ -95,6 +96,7 @@ export async function runTask(
       const toolChoice = required.choice();
       turn = await callModel(conversation, options.registry.specs(), state, { ...options, toolChoice });
     } catch (error) {
+      if (error instanceof ContextFullError) return contextFull(error, conversation, prompt, end);
       return failModelCall(error, conversation, state, options, end);
     }
     budget.recordUsage(turn.usage);
@@ -177,6 +179,22 @@ async function finalise(
   }
 }
 
+/**
+ * Nothing was sent because nothing made the request fit. A prompt that never got to the model is taken
+ * back (a rewind), so the conversation can go on without it; a task that made steps keeps them.
+ */
+function contextFull(
+  error: ContextFullError,
+  conversation: Conversation,
+  prompt: number,
+  end: End,
+): TaskResult {
+  const stepped = conversation.entries.slice(prompt).some((entry) => entry.kind === "assistant");
+  if (stepped) return end("", "context_full", { error: error.message });
+  conversation.append({ kind: "rewind", to: prompt });
+  return end("", "context_full", { error: `${error.message}; the message was not kept` });
+}
+
 /** Ends the task after a failed call; the log stays well-formed and keeps what the user saw. */
 function failModelCall(
   error: unknown,
@@ -186,7 +204,6 @@ function failModelCall(
   end: End,
   stopReason?: EarlyStopReason,
 ): TaskResult {
-  // Nothing was sent: the log is as it was, and the reason is the one line the user gets.
   if (error instanceof ContextFullError) return end("", "context_full", { error: error.message });
   const failure = describeFailure(error, state, options);
   conversation.append({ kind: "assistant", message: failure.kept });
