@@ -278,3 +278,34 @@ Deno.test("in the REPL a message too large for the window is not kept: the next 
   assertEquals(model.requests.length, 1);
   assertEquals(JSON.stringify(model.requests[0]).includes("pasted words"), false);
 });
+
+Deno.test("/context shows the next request's size on the wire and what the next compaction would drop", async () => {
+  await using project = await tempProject({ "notes.md": prose("notes", 1_900) });
+  let answers = 0;
+  const script = (body: Record<string, unknown>, index: number): ScriptedTurn =>
+    endsWithToolResult(body, model.wires[index])
+      ? { text: prose(`answer ${++answers}`, 1_000) }
+      : { toolCalls: [{ name: "read_file", arguments: '{"path":"notes.md"}' }] };
+  await using model = startFakeModel(script);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["--context-window", "4000"],
+    env: env("chat", model),
+    input: "question 1\nquestion 2\n/context\n/exit\n",
+  });
+  assertEquals(run.code, 0, run.stderr);
+  const shown = run.stdout.match(
+    /Context window: 4,000 tokens\. Next request: about ([\d,]+) tokens \(([\d,]+) bytes on the chat wire/,
+  );
+  assert(shown, run.stdout.slice(run.stdout.indexOf("/context")));
+  const [tokens, bytes] = [Number(shown[1].replaceAll(",", "")), Number(shown[2].replaceAll(",", ""))];
+  // The last request sent, plus the answer it got, is what the next one starts from.
+  const last = bodyBytes(model.requests.at(-1)!);
+  assert(bytes > last + 1_000 && bytes < last + 1_300, `${bytes} bytes after a request of ${last}`);
+  assertEquals(tokens, Math.ceil(bytes / 4));
+  assertStringIncludes(
+    run.stdout,
+    "Compaction starts past 3,200 tokens (80 %): it would drop 2 old tool output(s)",
+  );
+  assertStringIncludes(run.stdout, "then if still needed summarise 4 older entries");
+});

@@ -11,6 +11,7 @@ import type { CallContext } from "../llm/retry.ts";
 import type { Tool } from "../tools/tool.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
+import { type ContextPreview, previewContext } from "./context_fit.ts";
 import type { AgentEvent } from "./events.ts";
 import { runTask, type TaskResult } from "./loop.ts";
 import type { ProjectMemory } from "./memory.ts";
@@ -166,6 +167,19 @@ export class AgentSession {
       sessionId: this.#current.session?.id,
       usage: this.usage,
       contextPercent,
+    };
+  }
+
+  /** The next request's estimate on the wire in use, where it goes, and what compaction would drop. */
+  context(): ContextPreview & { window: number; calibrated: boolean; bytesPerToken: number } {
+    const { conversation, registry } = this.#current;
+    const window = this.#model.info.contextWindow;
+    const base = { model: this.#model.info.model, tools: registry.specs() };
+    return {
+      ...previewContext(conversation, base, { contextWindow: window, gauge: this.#gauge }),
+      window,
+      calibrated: this.#gauge.calibrated,
+      bytesPerToken: 1 / this.#gauge.tokensPerByte,
     };
   }
 

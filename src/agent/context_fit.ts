@@ -256,3 +256,51 @@ function tooLarge(fitted: FittedRequest, base: Omit<ChatRequest, "messages">, op
     `(system prompt and tools ${n(fixed)}${prompt}); use a model with a larger window, ` +
     `a shorter message, or a new conversation`;
 }
+
+/** What `/context` shows: the next request's estimate, where it goes, and what compaction would take. */
+export interface ContextPreview {
+  /** The next request as it stands (before the next message), measured on the wire in use. */
+  size: RequestSize;
+  /** Compaction starts past this many tokens (COMPACT_AT of the window). */
+  limit: number;
+  /** Tokens of the system prompt, of the tool schemas, and of the conversation. */
+  parts: { system: number; tools: number; history: number };
+  /** True when the next request compacts first; then `drop` is what it drops, else what it could drop. */
+  now: boolean;
+  /** Old tool outputs (oldest first) compaction drops, and about how many tokens that frees. */
+  drop: { outputs: number; tokens: number };
+  /** The older entries a summary would replace, when there are any. */
+  summary: { entries: number; tokens: number } | null;
+}
+
+/** The preview of the next request's compaction; changes nothing. */
+export function previewContext(
+  conversation: Conversation,
+  base: Omit<ChatRequest, "messages">,
+  options: Pick<FitOptions, "contextWindow" | "gauge">,
+): ContextPreview {
+  const { gauge, contextWindow } = options;
+  const messages = conversation.messages();
+  const size = gauge.measure({ ...base, messages });
+  const system = gauge.measure({ ...base, tools: [], messages: messages.slice(0, 1) }).tokens;
+  const tools = gauge.measure({ ...base, messages: messages.slice(0, 1) }).tokens - system;
+  const limit = COMPACT_AT * contextWindow;
+  const now = size.tokens > limit;
+  const tokensOf = (message: Message) => gauge.messageTokens(message);
+  const inMessages = messages.reduce((sum, message) => sum + tokensOf(message), 0);
+  // Not due yet: every output old enough to be dropped counts (a window of 0 leaves none out).
+  const dropped = compactHistory(messages, {
+    contextWindow: now ? contextWindow : 0,
+    tokensOf,
+    reserved: Math.max(0, size.tokens - inMessages),
+  });
+  const plan = planSummary(conversation, { contextWindow });
+  return {
+    size,
+    limit,
+    parts: { system, tools, history: size.tokens - system - tools },
+    now,
+    drop: { outputs: dropped.droppedOutputs, tokens: dropped.tokensBefore - dropped.tokensAfter },
+    summary: plan && { entries: plan.count, tokens: plan.tokens },
+  };
+}

@@ -163,7 +163,8 @@ function chooseCut(entries: readonly Entry[], live: number[], keepTokens: number
     live.filter((i) => i >= from).reduce((sum, i) => sum + JSON.stringify(entries[i]).length / 4, 0);
   const fitting = starts.filter((i) => tail(i) <= keepTokens);
   const cut = fitting.find((i) => isPrompt(entries[i])) ?? fitting[0] ?? lastStep;
-  return live.some((i) => i < cut && entries[i].kind !== "notice") ? cut : undefined;
+  const said = (i: number) => ["user", "assistant", "tool_result"].includes(entries[i].kind);
+  return live.some((i) => i < cut && said(i)) ? cut : undefined;
 }
 
 function isPrompt(entry: Entry): boolean {
