@@ -69,7 +69,7 @@ export async function fitRequest(
   const room = limit - (older ? SUMMARY_ROOM * options.contextWindow : 0);
   if (await cutNewResults(conversation, base, { room, besideSummary: true }, options)) fitted = build();
   if (fitted.size.tokens <= limit) return fitted;
-  await summarise(conversation, base, options);
+  await summarise(conversation, base, fitted.size.tokens - limit, options);
   fitted = build();
   if (fitted.size.tokens <= limit) return fitted;
   if (await cutNewResults(conversation, base, { room: limit }, options)) fitted = build();
@@ -121,13 +121,21 @@ export function changedIds(
 
 /**
  * Dropping outputs was not enough: condenses the older turns into a summary with one tool-less call (when
- * they are worth more than a summary would take). A failed summary is said, and the fitting goes on.
+ * they are worth more than a summary would take). The usual cut keeps the recent turns; when that would not
+ * free the `excess` tokens, only the latest step is kept. A failed summary is said, and the fitting goes on.
  */
 async function summarise(
   conversation: Conversation,
   base: Omit<ChatRequest, "messages">,
+  excess: number,
   options: FitOptions,
 ): Promise<void> {
+  const window = options.contextWindow;
+  const usual = planSummary(conversation, {
+    contextWindow: window,
+    tokensPerByte: options.gauge.tokensPerByte,
+  });
+  const enough = usual !== null && usual.tokens >= excess + SUMMARY_ROOM * window;
   try {
     const done = await summariseConversation(conversation, {
       client: options.client,
@@ -137,6 +145,7 @@ async function summarise(
       gauge: options.gauge,
       tools: base.tools,
       worthAtLeast: SUMMARY_ROOM * options.contextWindow,
+      ...(!enough && { keepFraction: 0 }),
     });
     if (done !== null) {
       say(options, `summarised ${done.summarised} older entries`, done.tokensBefore, done.tokensAfter);
@@ -294,7 +303,7 @@ export function previewContext(
     tokensOf,
     reserved: Math.max(0, size.tokens - inMessages),
   });
-  const plan = planSummary(conversation, { contextWindow });
+  const plan = planSummary(conversation, { contextWindow, tokensPerByte: gauge.tokensPerByte });
   return {
     size,
     limit,

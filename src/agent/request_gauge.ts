@@ -63,10 +63,9 @@ export class RequestGauge {
    */
   calibrate(bytes: number, usage: Usage | undefined): void {
     if (!usage || bytes <= 0 || !(usage.promptTokens > 0)) return;
-    const rate = usage.promptTokens / bytes;
-    if (rate <= 1 / BYTES_PER_TOKEN) return;
-    // A byte is at most one token; a larger figure is not a count of this request.
-    this.#tokensPerByte = Math.min(rate, 1);
-    this.#calibrated = true;
+    // Under four bytes a token is not trusted; over a token a byte is not a count of this request.
+    const rate = Math.min(1, Math.max(1 / BYTES_PER_TOKEN, usage.promptTokens / bytes));
+    this.#tokensPerByte = rate;
+    this.#calibrated = rate > 1 / BYTES_PER_TOKEN;
   }
 }

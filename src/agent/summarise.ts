@@ -70,9 +70,9 @@ export async function summariseConversation(
   conversation: Conversation,
   options: SummaryOptions,
 ): Promise<SummaryResult | null> {
-  const plan = planSummary(conversation, options);
-  if (plan === null || plan.tokens <= (options.worthAtLeast ?? 0)) return null;
   const gauge = options.gauge ?? new RequestGauge(options.client);
+  const plan = planSummary(conversation, { ...options, tokensPerByte: gauge.tokensPerByte });
+  if (plan === null || plan.tokens <= (options.worthAtLeast ?? 0)) return null;
   const whole = (): ChatRequest => ({
     model: options.model,
     messages: conversation.messages(),
@@ -99,20 +99,26 @@ export async function summariseConversation(
   return { summarised: plan.count, tokensBefore, tokensAfter: gauge.measure(whole()).tokens };
 }
 
-/** What summariseConversation would replace now, or null when there is nothing older to summarise. */
+/**
+ * What summariseConversation would replace now, or null when there is nothing older to summarise. Entries
+ * are estimated by their JSON at `tokensPerByte` (default: four bytes a token, as RequestGauge starts).
+ */
 export function planSummary(
   conversation: Conversation,
-  options: Pick<SummaryOptions, "contextWindow" | "keepFraction">,
+  options: Pick<SummaryOptions, "contextWindow" | "keepFraction"> & { tokensPerByte?: number },
 ): SummaryPlan | null {
   const { indices } = conversation.live();
   const entries = conversation.entries;
-  const cut = chooseCut(entries, indices, options.contextWindow * (options.keepFraction ?? KEEP_FRACTION));
+  const rate = options.tokensPerByte ?? 0.25;
+  const tokensOf = (i: number) => Math.ceil(JSON.stringify(entries[i]).length * rate);
+  const keep = options.contextWindow * (options.keepFraction ?? KEEP_FRACTION);
+  const cut = chooseCut(entries, indices, keep, tokensOf);
   if (cut === undefined) return null;
-  const older = indices.filter((i) => i < cut).map((i) => entries[i]);
+  const older = indices.filter((i) => i < cut);
   return {
     cut,
-    count: older.filter((entry) => ["user", "assistant", "tool_result"].includes(entry.kind)).length,
-    tokens: older.reduce((sum, entry) => sum + Math.ceil(JSON.stringify(entry).length / 4), 0),
+    count: older.filter((i) => ["user", "assistant", "tool_result"].includes(entries[i].kind)).length,
+    tokens: older.reduce((sum, i) => sum + tokensOf(i), 0),
   };
 }
 
@@ -153,14 +159,18 @@ function summaryRequest(
  * The index of the first entry kept: the earliest start of a turn (a user prompt) or of a step (an
  * assistant message) whose tail fits `keepTokens`, preferring prompts; at latest the last step.
  */
-function chooseCut(entries: readonly Entry[], live: number[], keepTokens: number): number | undefined {
+function chooseCut(
+  entries: readonly Entry[],
+  live: number[],
+  keepTokens: number,
+  tokensOf: (i: number) => number,
+): number | undefined {
   const lastStep = live.findLast((i) => entries[i].kind === "assistant");
   if (lastStep === undefined) return undefined;
   const starts = live.filter((i) =>
     i <= lastStep && (entries[i].kind === "assistant" || isPrompt(entries[i]))
   );
-  const tail = (from: number) =>
-    live.filter((i) => i >= from).reduce((sum, i) => sum + JSON.stringify(entries[i]).length / 4, 0);
+  const tail = (from: number) => live.filter((i) => i >= from).reduce((sum, i) => sum + tokensOf(i), 0);
   const fitting = starts.filter((i) => tail(i) <= keepTokens);
   const cut = fitting.find((i) => isPrompt(entries[i])) ?? fitting[0] ?? lastStep;
   const said = (i: number) => ["user", "assistant", "tool_result"].includes(entries[i].kind);

@@ -2,7 +2,13 @@ import { assert, assertEquals } from "../support/assert.ts";
 import { checkRequest } from "../support/_fake_model_wire.ts";
 import { toWireMessage } from "../../src/llm/chat_completions.ts";
 import type { Message } from "../../src/llm/types.ts";
-import { compactHistory, DROPPED_ARGUMENT, DROPPED_OUTPUT, estimateTokens } from "../../src/agent/compact.ts";
+import {
+  compactHistory,
+  cutOutput,
+  DROPPED_ARGUMENT,
+  DROPPED_OUTPUT,
+  estimateTokens,
+} from "../../src/agent/compact.ts";
 
 const big = (label: string, chars = 40_000) => `${label}:${"x".repeat(chars)}`;
 
@@ -148,4 +154,26 @@ Deno.test("compactHistory() does not count an already dropped output again", () 
   const second = compactHistory(first.messages, { contextWindow: 40_000 });
   assertEquals(second.droppedOutputs, 2);
   assertEquals(second.messages.filter((m) => m.content === DROPPED_OUTPUT).length, 5);
+});
+
+Deno.test("cutOutput() keeps whole lines and says where the rest is, or that it could not be saved", () => {
+  const text = "alpha\nbeta\ngamma\ndelta\n";
+  assertEquals(
+    cutOutput(text, { keepChars: 13, savedAs: "out.txt" }),
+    "[Output cut to fit the context window: 2 line(s), 11 of its 23 characters, are shown; the whole " +
+      "output is in out.txt: read it with read_file (a limit in lines) or search it with grep_code.]\n" +
+      "alpha\nbeta\n… [12 characters cut] …",
+  );
+  assertEquals(
+    cutOutput(text, { keepChars: 0 }),
+    "[Output cut to fit the context window: 0 line(s), 0 of its 23 characters, are shown; it could not be " +
+      "saved: call the tool again for a smaller part (a line range, a narrower pattern).]\n… [23 characters " +
+      "cut] …",
+  );
+  assertEquals(cutOutput(text, { keepChars: 23 }), text);
+});
+
+Deno.test("cutOutput() never splits a surrogate pair in a line without a break", () => {
+  const cut = cutOutput("🦊".repeat(50), { keepChars: 7 });
+  assert(cut.includes("\n🦊🦊🦊\n… ["), cut);
 });
