@@ -1,6 +1,7 @@
 /** HTML to markdown, behind our own small module so the converter is one file to swap. */
-import TurndownService from "turndown";
+import type TurndownService from "turndown";
 
+const Turndown = await loadTurndown();
 let service: TurndownService | undefined;
 
 /** The page's readable content as markdown: scripts, styles and page chrome dropped. */
@@ -10,7 +11,7 @@ export function htmlToMarkdown(html: string): string {
 }
 
 function makeService(): TurndownService {
-  const turndown = new TurndownService({
+  const turndown = new Turndown({
     headingStyle: "atx",
     codeBlockStyle: "fenced",
     bulletListMarker: "-",
@@ -28,4 +29,29 @@ function makeService(): TurndownService {
     "form",
   ]);
   return turndown;
+}
+
+/**
+ * Loads turndown. Its HTML parser, domino, sets one prototype the legacy way while it loads
+ * (`DOMException.prototype.__proto__ = Error.prototype`), which Deno disables: the write would leave
+ * domino's DOMException no Error, and it marks the whole process, so every later crash (in a test run: every
+ * later failing test) ends with a notice blaming `__proto__`. For the length of this import only, a write of
+ * `Error.prototype` through `__proto__` sets the prototype; any other use goes to Deno's own accessor.
+ */
+async function loadTurndown(): Promise<typeof TurndownService> {
+  const deno = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__");
+  if (!deno?.configurable || !deno.set) return (await import("turndown")).default;
+  const set = deno.set;
+  Object.defineProperty(Object.prototype, "__proto__", {
+    ...deno,
+    set(this: object, value: unknown) {
+      if (value === Error.prototype) Object.setPrototypeOf(this, value);
+      else set.call(this, value);
+    },
+  });
+  try {
+    return (await import("turndown")).default;
+  } finally {
+    Object.defineProperty(Object.prototype, "__proto__", deno);
+  }
 }
