@@ -387,13 +387,14 @@ Deno.test("executeCommand() kills a command that never exits at its timeout, san
     const marker = sleepMarker();
     const { content, isError } = await call(
       executeCommandTool,
-      { command: `echo waiting; sleep ${marker}`, timeout_ms: 300 },
+      // Long enough for the sandbox and bash to start and print on a busy machine.
+      { command: `echo waiting; sleep ${marker}`, timeout_ms: 3_000 },
       shellCtx(p.root, mode),
     );
     assertStrictEquals(isError, true);
     assertStrictEquals(
       content,
-      "waiting\n[timed out after 0.3 s: the command and its child processes were killed]",
+      "waiting\n[timed out after 3 s: the command and its child processes were killed]",
       mode,
     );
     assertStrictEquals(await running(marker), false, mode);

@@ -80,10 +80,9 @@ Deno.test("a server that crashes mid-call gives an error result and is marked fa
 Deno.test("a server that never answers a call times out instead of hanging tern", async () => {
   await withHub([stdio("stuck", "hang")], async (_hub, root) => {
     const echo = tool(mcpTools(_hub.servers).tools, "mcp__stuck__echo");
-    const started = performance.now();
+    // The hub's call timeout (1.5 s here) ends the call: an error of kind "timeout", not a hang.
     const error = await echo.run({ text: "x" }, testContext(root)).then(() => undefined, (e) => e);
     assertEquals((error as { kind?: string }).kind, "timeout");
-    assert(performance.now() - started < 10_000);
   });
 });
 

@@ -42,7 +42,8 @@ Deno.test("runInGroup() stops a command at its timeout and says so", async () =>
     cwd: Deno.cwd(),
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
     signal: new AbortController().signal,
-    timeoutMs: 200,
+    // Long enough for bash to start and print on a busy machine; only the timeout can end `sleep 30`.
+    timeoutMs: 3_000,
     sink,
   });
   assertStrictEquals(finished.stopped, "timeout");
