@@ -220,3 +220,25 @@ Deno.test("tern -p asks before git clean -fdx even sandboxed: refused headless u
   assertEquals(ran.code, 0, ran.stderr);
   assertEquals(await Deno.lstat(`${root}/untracked.txt`).then(() => true, () => false), false);
 });
+
+Deno.test("without rg on PATH tern says nothing about it and grep_code uses the built-in search", async () => {
+  await using project = await tempProject({ "notes.txt": "alpha\nneedle here\n" });
+  // A PATH with bash and nothing else: no rg, no bwrap, no git.
+  const bin = `${project.root}/../bin`;
+  await Deno.mkdir(bin);
+  await Deno.symlink(await Deno.realPath("/bin/bash"), `${bin}/bash`);
+  await using model = startFakeModel([
+    { toolCalls: [{ name: "grep_code", arguments: '{"pattern":"needle"}' }] },
+    { text: "Found it." },
+  ]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-p", "find the needle", "--sandbox", "off"],
+    env: { PATH: bin, TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertEquals(run.stdout, "Found it.\n");
+  assert(!run.stderr.includes("Failed to resolve"), run.stderr);
+  const sent = JSON.stringify(model.requests[1]);
+  assert(sent.includes("notes.txt:2: needle here") || sent.includes("notes.txt:2:needle here"), sent);
+});
