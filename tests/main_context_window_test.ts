@@ -228,7 +228,8 @@ for (const api of WIRES) {
     await using model = startFakeModel([{ text: "never" }]);
     const run = await runTern({
       cwd: project.root,
-      args: ["-p", prose("pasted", 20_000), "--context-window", "4000", "--api", api],
+      // --sandbox off: on a machine without bwrap, "auto" adds a line saying so.
+      args: ["-p", prose("pasted", 20_000), "--context-window", "4000", "--api", api, "--sandbox", "off"],
       env: env(api, model),
     });
     assertEquals(run.code, 3);
@@ -249,7 +250,7 @@ Deno.test("a window smaller than the system prompt and tools stops with exit 3 b
   await using model = startFakeModel([{ text: "never" }]);
   const run = await runTern({
     cwd: project.root,
-    args: ["-p", "hi", "--context-window", "500", "--output", "json"],
+    args: ["-p", "hi", "--context-window", "500", "--output", "json", "--sandbox", "off"],
     env: env("chat", model),
   });
   assertEquals(run.code, 3);
