@@ -90,6 +90,7 @@ export async function summariseConversation(
     () => options.client.stream(request, options.signal, () => {}),
     { signal: options.signal },
   );
+  gauge.calibrate(gauge.measure(request).bytes, turn.usage); // the summary call's count teaches it too
   if (turn.text.trim() === "") throw new Error("the model returned an empty summary");
   let text = turn.text.trim();
   // A cut inside a task would hide the task itself: its words go along verbatim.
