@@ -35,6 +35,8 @@ Deno.test("deno task install leaves a wrapper that never phones home (behind a p
   assertEquals(install.code, 0, new TextDecoder().decode(install.stderr));
   const wrapper = await Deno.readTextFile(`${root.root}/bin/tern`);
   assertMatch(wrapper, /^#!\/bin\/sh\nexport DENO_NO_UPDATE_CHECK=1\n[\s\S]*exec deno run /);
+  // Quiet: a machine without rg, bwrap or git gets no "Failed to resolve … for allow-run" notice.
+  assertMatch(wrapper, / --quiet /);
 
   await using project = await tempProject({ "a.txt": "hi\n" });
   await using model = await startFakeModel([{ text: "fine" }]);

@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "./suppo
 import { type ScriptedTurn, startFakeModel } from "./support/fake_model_server.ts";
 import { runTern } from "./support/cli.ts";
 import { tempProject } from "./support/temp_project.ts";
+import { testNeeding } from "./support/requires.ts";
 
 const HELLO_SCRIPT: ScriptedTurn[] = [
   {
@@ -235,28 +236,56 @@ Deno.test("tern -p never sends the user's key to a base URL a cloned project's .
   assertEquals([trusted.code, trusted.stdout], [0, "Hi.\n"], trusted.stderr);
 });
 
-Deno.test("tern -p asks before git clean -fdx even sandboxed: refused headless under ask, run under --approve all", async () => {
-  await using project = await helloProject();
-  const root = project.root;
-  await Deno.writeTextFile(`${root}/untracked.txt`, "work in progress\n");
-  const script = [
-    { toolCalls: [{ name: "execute_command", arguments: '{"command":"git init -q . && git clean -fdx"}' }] },
-    { text: "Done." },
-  ];
-  await using refusing = await startFakeModel(script);
-  const refused = await runTern({ cwd: root, args: ["-p", "clean up"], env: modelEnv(refusing.url) });
-  assertEquals(refused.code, 3, refused.stderr);
-  assertStringIncludes(refused.stderr, "rerun with --approve all");
-  assertEquals(await Deno.readTextFile(`${root}/untracked.txt`), "work in progress\n");
-  const sent = refusing.requests[1].messages as { role: string; content: string }[];
-  assertStringIncludes(sent.at(-1)!.content, "git clean -f deletes untracked files");
-  assertStringIncludes(sent.at(-1)!.content, "--approve all");
-  await using running = await startFakeModel(script);
-  const ran = await runTern({
-    cwd: root,
-    args: ["-p", "clean up", "--approve", "all"],
-    env: modelEnv(running.url),
+testNeeding(
+  ["git"],
+  "tern -p asks before git clean -fdx even sandboxed: refused headless under ask, run under --approve all",
+  async () => {
+    await using project = await helloProject();
+    const root = project.root;
+    await Deno.writeTextFile(`${root}/untracked.txt`, "work in progress\n");
+    const script = [
+      {
+        toolCalls: [{ name: "execute_command", arguments: '{"command":"git init -q . && git clean -fdx"}' }],
+      },
+      { text: "Done." },
+    ];
+    await using refusing = await startFakeModel(script);
+    const refused = await runTern({ cwd: root, args: ["-p", "clean up"], env: modelEnv(refusing.url) });
+    assertEquals(refused.code, 3, refused.stderr);
+    assertStringIncludes(refused.stderr, "rerun with --approve all");
+    assertEquals(await Deno.readTextFile(`${root}/untracked.txt`), "work in progress\n");
+    const sent = refusing.requests[1].messages as { role: string; content: string }[];
+    assertStringIncludes(sent.at(-1)!.content, "git clean -f deletes untracked files");
+    assertStringIncludes(sent.at(-1)!.content, "--approve all");
+    await using running = await startFakeModel(script);
+    const ran = await runTern({
+      cwd: root,
+      args: ["-p", "clean up", "--approve", "all"],
+      env: modelEnv(running.url),
+    });
+    assertEquals(ran.code, 0, ran.stderr);
+    assertEquals(await Deno.lstat(`${root}/untracked.txt`).then(() => true, () => false), false);
+  },
+);
+
+Deno.test("without rg on PATH tern says nothing about it and grep_code uses the built-in search", async () => {
+  await using project = await tempProject({ "notes.txt": "alpha\nneedle here\n" });
+  // A PATH with bash and nothing else: no rg, no bwrap, no git.
+  const bin = `${project.root}/../bin`;
+  await Deno.mkdir(bin);
+  await Deno.symlink(await Deno.realPath("/bin/bash"), `${bin}/bash`);
+  await using model = startFakeModel([
+    { toolCalls: [{ name: "grep_code", arguments: '{"pattern":"needle"}' }] },
+    { text: "Found it." },
+  ]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-p", "find the needle", "--sandbox", "off"],
+    env: { PATH: bin, TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
   });
-  assertEquals(ran.code, 0, ran.stderr);
-  assertEquals(await Deno.lstat(`${root}/untracked.txt`).then(() => true, () => false), false);
+  assertEquals(run.code, 0, run.stderr);
+  assertEquals(run.stdout, "Found it.\n");
+  assert(!run.stderr.includes("Failed to resolve"), run.stderr);
+  const sent = JSON.stringify(model.requests[1]);
+  assert(sent.includes("notes.txt:2: needle here") || sent.includes("notes.txt:2:needle here"), sent);
 });

@@ -11,13 +11,15 @@ import type { CallContext } from "../llm/retry.ts";
 import type { ImagePart } from "../llm/types.ts";
 import { mcpTools } from "../tools/mcp/adapter.ts";
 import type { McpServer } from "../tools/mcp/client.ts";
-import type { EditorFiles } from "../tools/tool.ts";
+import type { EditorFiles, Tool } from "../tools/tool.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
+import { type ContextPreview, previewContext } from "./context_fit.ts";
 import type { AgentEvent } from "./events.ts";
 import { runTask, type TaskResult } from "./loop.ts";
 import type { ProjectMemory } from "./memory.ts";
 import { PermissionRules } from "./permission_rules.ts";
+import { RequestGauge } from "./request_gauge.ts";
 import type { LoadedSession } from "./session.ts";
 import { type ModelInfo, type ModelSetup, modelSetup } from "./session_model.ts";
 import { SessionUsage } from "./session_usage.ts";
@@ -52,6 +54,8 @@ export interface AgentSessionOptions {
   /** The MCP servers started for this run; their tools are asked for at each new conversation, so a server
    * that became ready later joins. */
   mcpServers?: () => readonly McpServer[];
+  /** Tools an embedding program adds (asked for at each new conversation, like MCP tools). */
+  extraTools?: () => Tool[];
   /** Local addresses for web_fetch (`--allow-local-fetch`). */
   allowLocalFetch?: boolean;
   /** The project's permission rules; "always allow" answers add to them and go to `saveRule`. */
@@ -108,6 +112,8 @@ export class AgentSession {
   readonly #snapshots: Snapshots | null;
   #config: Config;
   #model: ModelSetup;
+  /** Estimates requests to the current model; a new model gets a new one (another tokenizer). */
+  #gauge: RequestGauge;
   #fallback?: { setup: ModelSetup; label: string };
   #current: Started;
   #firstModel: string;
@@ -125,6 +131,7 @@ export class AgentSession {
     this.rules = options.rules ?? new PermissionRules();
     this.#snapshots = snapshots;
     this.#model = this.#setup(options.config);
+    this.#gauge = new RequestGauge(this.#model.client);
     this.#secrets = options.config.apiKey ? [options.config.apiKey] : [];
     this.usage = new SessionUsage(this.#model.info);
     this.#starter = conversationStarter({
@@ -135,6 +142,7 @@ export class AgentSession {
       // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
       extraTools: () => [
         ...options.mcpServers ? mcpTools(options.mcpServers()).tools : [],
+        ...options.extraTools?.() ?? [],
         ...options.child ? [] : [this.#subAgents.tool(), this.#plan.tool()],
       ],
       child: options.child,
@@ -222,6 +230,19 @@ export class AgentSession {
     };
   }
 
+  /** The next request's estimate on the wire in use, where it goes, and what compaction would drop. */
+  context(): ContextPreview & { window: number; calibrated: boolean; bytesPerToken: number } {
+    const { conversation, registry } = this.#current;
+    const window = this.#model.info.contextWindow;
+    const base = { model: this.#model.info.model, tools: registry.specs() };
+    return {
+      ...previewContext(conversation, base, { contextWindow: window, gauge: this.#gauge }),
+      window,
+      calibrated: this.#gauge.calibrated,
+      bytesPerToken: 1 / this.#gauge.tokensPerByte,
+    };
+  }
+
   /** The approval gate for one prompt: the session's policy, rules and remembered answers, asking `ask`. */
   gate(ask?: AskHuman, onRuleSaved?: (rule: string, error?: Error) => void): ApprovalGate {
     return createApprovalGate(this.mode, ask, {
@@ -263,6 +284,7 @@ export class AgentSession {
         client: this.#model.client,
         model: this.#model.info.model,
         contextWindow: this.#model.info.contextWindow,
+        gauge: this.#gauge,
         provider: this.#model.provider,
         fallback: this.#fallback &&
           {
@@ -324,6 +346,8 @@ export class AgentSession {
       model: this.#model.info.model,
       signal,
       contextWindow: this.#model.info.contextWindow,
+      gauge: this.#gauge,
+      tools: this.#current.registry.specs(),
       focus,
       keepFraction: 0, // on demand: keep only the latest step verbatim
     });
@@ -365,9 +389,18 @@ export class AgentSession {
 
   /** A sub-agent (built by the task tool): nothing saved, the same rules, the extras the session was given. */
   async #spawnChild(config: Config, child: ChildSetup): Promise<AgentSession> {
-    const { version, env, fallback, mcpServers, allowLocalFetch, advise } = this.#options;
+    const { version, env, fallback, mcpServers, extraTools, allowLocalFetch, advise } = this.#options;
     const contextWindow = config.model === this.#config.model ? this.#options.contextWindow : undefined;
-    const inherited = { version, env, fallback, mcpServers, allowLocalFetch, advise, contextWindow };
+    const inherited = {
+      version,
+      env,
+      fallback,
+      mcpServers,
+      extraTools,
+      allowLocalFetch,
+      advise,
+      contextWindow,
+    };
     return await AgentSession.create({ ...inherited, config, save: false, rules: this.rules, child });
   }
 
@@ -387,6 +420,7 @@ export class AgentSession {
     const readsImages = this.#model.info.images;
     this.#config = config;
     this.#model = this.#setup(config);
+    this.#gauge = new RequestGauge(this.#model.client);
     this.usage.info = this.#model.info;
     const newKey = config.apiKey !== undefined && !this.#secrets.includes(config.apiKey);
     if (newKey) this.#secrets.push(config.apiKey!);

@@ -1,17 +1,18 @@
 /**
  * History compaction: when the conversation nears the model's context window, drop the oldest tool outputs
- * first (and then the bulk of old tool-call arguments), keeping every call paired with exactly one result.
- * Pure: it returns a new history and never touches the system prompt, the last user message or the latest
- * step.
+ * first (and then the bulk of old tool-call arguments), keeping every call paired with exactly one result;
+ * and the view of one tool result cut to fit. Pure: it returns a new history and never touches the system
+ * prompt, the last user message or the latest step.
  */
 import { IMAGE_TOKENS, type Message, type ToolCall } from "../llm/types.ts";
+import { safeIndex } from "../tools/_truncate.ts";
 
 /** What a dropped tool output reads as; the call/result pairing stays intact. */
 export const DROPPED_OUTPUT = "[output dropped to fit the context window; run the tool again if needed]";
 /** What a long string inside old tool-call arguments reads as once dropped (the JSON stays valid). */
 export const DROPPED_ARGUMENT = "[dropped to fit the context window]";
-/** Compact when the estimate passes this fraction of the context window (room for tools and the answer). */
-export const COMPACT_AT = 0.75;
+/** Compact when a request's estimate passes this fraction of the context window (room for the answer). */
+export const COMPACT_AT = 0.8;
 /** Compact down to this fraction, so the next few steps do not compact again (each rewrite costs the cache). */
 export const COMPACT_TO = 0.5;
 /** Argument strings shorter than this are kept: dropping them frees little and loses what the call was. */
@@ -25,10 +26,10 @@ const MESSAGE_OVERHEAD = 4;
  * context-overflow error from the provider triggers compaction too.
  */
 export function estimateTokens(messages: Message[]): number {
-  return messages.reduce((sum, message) => sum + messageTokens(message), 0);
+  return messages.reduce((sum, message) => sum + defaultTokens(message), 0);
 }
 
-function messageTokens(message: Message): number {
+function defaultTokens(message: Message): number {
   let chars = message.content.length;
   if (message.role === "assistant") {
     chars += message.reasoning?.length ?? 0;
@@ -41,17 +42,16 @@ function messageTokens(message: Message): number {
   return MESSAGE_OVERHEAD + Math.ceil(chars / 4) + images * IMAGE_TOKENS;
 }
 
-/** True when the history's estimate passes COMPACT_AT of the context window. */
-export function shouldCompact(messages: Message[], contextWindow: number): boolean {
-  return estimateTokens(messages) > COMPACT_AT * contextWindow;
-}
-
 /** Options of compactHistory. */
 export interface CompactOptions {
   /** The model's context window in tokens. */
   contextWindow: number;
   /** The provider said the last request did not fit: our estimate ran low, so aim lower than it says. */
   afterOverflow?: boolean;
+  /** Tokens of one message (default: characters / 4 plus a little); the wire's measure when known. */
+  tokensOf?: (message: Message) => number;
+  /** Tokens the request takes besides its messages (tool schemas, framing): the messages get the rest. */
+  reserved?: number;
 }
 
 /** The compacted history and what it cost. */
@@ -73,8 +73,9 @@ export interface CompactResult {
  * arguments. Returns a new array; unchanged messages are shared with the input.
  */
 export function compactHistory(messages: Message[], options: CompactOptions): CompactResult {
-  const tokensBefore = estimateTokens(messages);
-  let target = COMPACT_TO * options.contextWindow;
+  const messageTokens = options.tokensOf ?? defaultTokens;
+  const tokensBefore = messages.reduce((sum, message) => sum + messageTokens(message), 0);
+  let target = COMPACT_TO * options.contextWindow - (options.reserved ?? 0);
   if (options.afterOverflow) target = Math.min(target, 0.75 * tokensBefore);
   const out = [...messages];
   const open = compactable(out);
@@ -150,4 +151,40 @@ export function abbreviateCall(call: ToolCall): ToolCall {
   };
   const shortened = shorten(args);
   return changed ? { ...call, arguments: JSON.stringify(shortened) } : call;
+}
+
+/** Where a cut tool result's whole text is, for the note that tells the model how to read the rest. */
+export interface CutOutput {
+  callId: string;
+  /** Characters of the result kept (its head). */
+  keepChars: number;
+  /** The file holding the whole result, relative to the root; absent when it could not be saved. */
+  savedAs?: string;
+  /** The file holds this result's text as the model saw it (so its line numbers match the cut). */
+  exact?: boolean;
+}
+
+/**
+ * A tool result cut to its first `keepChars` characters (at a line end when one is near), opened by a note
+ * saying what was cut and how to read the rest: the saved file with read_file or grep_code, or, when it
+ * could not be saved, a narrower call.
+ */
+export function cutOutput(content: string, cut: Omit<CutOutput, "callId">): string {
+  if (content.length <= cut.keepChars) return content;
+  let end = safeIndex(content, Math.max(0, cut.keepChars));
+  const newline = content.lastIndexOf("\n", end - 1);
+  if (newline >= end / 2) end = newline + 1;
+  const head = content.slice(0, end);
+  const lines = head === "" ? 0 : head.split("\n").length - (head.endsWith("\n") ? 1 : 0);
+  const n = (count: number) => count.toLocaleString("en-US");
+  const shown = `${n(lines)} line(s), ${n(end)} of its ${n(content.length)} characters, are shown`;
+  const from = cut.exact ? ` from offset ${lines + 1}` : "";
+  const read = cut.savedAs === undefined
+    ? "it could not be saved: call the tool again for a smaller part (a line range, a narrower pattern)"
+    : `the whole output is in ${cut.savedAs}: read it with read_file${from} (a limit in lines) or search ` +
+      `it with grep_code`;
+  const note = `[Output cut to fit the context window: ${shown}; ${read}.]`;
+  return `${note}\n${head}${head === "" || head.endsWith("\n") ? "" : "\n"}… [${
+    n(content.length - end)
+  } characters cut] …`;
 }

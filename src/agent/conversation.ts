@@ -6,7 +6,7 @@ import type { ImagePart, Message, ToolCall, Usage } from "../llm/types.ts";
 import { createFileTracker } from "../fs/file_tracker.ts";
 import type { FileTracker, ToolDetails, ToolErrorKind } from "../tools/tool.ts";
 import { ApprovalSession } from "./approval.ts";
-import { abbreviateCall, DROPPED_OUTPUT } from "./compact.ts";
+import { abbreviateCall, type CutOutput, cutOutput, DROPPED_OUTPUT } from "./compact.ts";
 import { wrapToolResult } from "./untrusted.ts";
 
 /** What a summary message starts with, so the model knows the earlier conversation was condensed. */
@@ -38,8 +38,11 @@ export type Entry =
   }
   /** tern's reminder about one result (the runaway guard's), sent after that result's wrapper. */
   | { kind: "reminder"; callId: string; text: string }
-  /** From here on, these tool outputs are dropped and these calls' long arguments abbreviated. */
-  | { kind: "compaction"; droppedOutputs: string[]; abbreviatedCalls: string[] }
+  /**
+   * From here on, these tool outputs are dropped, these calls' long arguments abbreviated, and these
+   * outputs (too large for the window on their own) cut to their head with a note on reading the rest.
+   */
+  | { kind: "compaction"; droppedOutputs: string[]; abbreviatedCalls: string[]; cutOutputs?: CutOutput[] }
   /** Something the user was told; never sent to the model. */
   | { kind: "notice"; text: string }
   /** A summary of the log before entry `replaces` (exclusive), sent instead of those entries from here on. */
@@ -122,10 +125,15 @@ export class Conversation {
     const entries = indices.map((i) => this.#entries[i]);
     const dropped = new Set<string>();
     const abbreviated = new Set<string>();
+    const cuts = new Map<string, CutOutput>();
     for (const entry of entries) {
       if (entry.kind !== "compaction") continue;
       entry.droppedOutputs.forEach((id) => dropped.add(id));
       entry.abbreviatedCalls.forEach((id) => abbreviated.add(id));
+      for (const cut of entry.cutOutputs ?? []) {
+        const earlier = cuts.get(cut.callId);
+        if (!earlier || cut.keepChars < earlier.keepChars) cuts.set(cut.callId, cut);
+      }
     }
     const out: Message[] = [{ role: "system", content: this.systemPrompt }];
     if (summary !== undefined) {
@@ -147,7 +155,7 @@ export class Conversation {
             role: "tool" as const,
             toolCallId: entry.callId,
             name: entry.name,
-            content: drop ? DROPPED_OUTPUT : this.#wrap(entry),
+            content: drop ? DROPPED_OUTPUT : this.#wrap(entry, cuts.get(entry.callId)),
             isError: entry.isError,
             ...!drop && entry.images && { images: entry.images },
           };
@@ -166,7 +174,8 @@ export class Conversation {
     return out;
   }
 
-  #wrap(entry: Extract<Entry, { kind: "tool_result" }>): string {
+  #wrap(entry: Extract<Entry, { kind: "tool_result" }>, cut?: CutOutput): string {
+    if (cut) return wrapToolResult(cutOutput(entry.content, cut), { error: entry.isError });
     let wrapped = this.#wrapped.get(entry);
     if (wrapped === undefined) {
       wrapped = wrapToolResult(entry.content, { error: entry.isError });

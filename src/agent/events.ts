@@ -12,7 +12,9 @@ export type ExitReason =
   | "max_turns"
   | "token_budget"
   | "time_budget"
-  | "runaway";
+  | "runaway"
+  /** Even compacted, the next request would not fit the model's context window; nothing was sent. */
+  | "context_full";
 
 /** One thing that happened during a task, in order. */
 export type AgentEvent =

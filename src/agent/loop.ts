@@ -5,7 +5,9 @@ import type { Conversation } from "./conversation.ts";
 import type { ExitReason } from "./events.ts";
 import { type EarlyStopReason, finalisationText, TaskBudget } from "./budget.ts";
 import type { LoopOptions } from "./loop_options.ts";
+import { ContextFullError } from "./context_fit.ts";
 import { callModel, type CallState, describeFailure } from "./model_call.ts";
+import { RequestGauge } from "./request_gauge.ts";
 import { RequiredTools } from "./required_tools.ts";
 import { RunawayGuard, type RunawayVerdict } from "./runaway.ts";
 import { cutCallsText, MAX_CALLS_PER_TURN, usedCallIds, withUniqueIds } from "./protocol.ts";
@@ -39,9 +41,12 @@ export async function runTask(
   userText: string,
   options: LoopOptions,
 ): Promise<TaskResult> {
+  const prompt = conversation.entries.length;
   const images = options.images?.length ? { images: options.images } : {};
   conversation.append({ kind: "user", text: userText, ...images });
-  const state: TaskState = { turns: 0, toolCalls: 0, usage: emptyUsage(), shown: "", cutAnswers: 0 };
+  // One gauge for the task at least, so what a call's usage taught is used by the next.
+  options = { ...options, gauge: options.gauge ?? new RequestGauge(options.client) };
+  const state: TaskState = { turns: 0, toolCalls: 0, usage: emptyUsage(), shown: "", cutAnswers: 0, prompt };
   const budget = new TaskBudget(options, { now: options.now });
   const end: End = (text, exitReason, failure) => {
     const partial = exitReason !== "done" && exitReason !== "error" && exitReason !== "cancelled";
@@ -94,6 +99,7 @@ async function steps(
       });
     } catch (error) {
       if (budget.timedOut) return { stop: "time_budget" };
+      if (error instanceof ContextFullError) return { end: contextFull(error, conversation, state.prompt) };
       return { end: failModelCall(error, conversation, state, options) };
     }
     budget.recordUsage(turn.usage);
@@ -174,6 +180,8 @@ interface TaskState extends CallState {
   toolCalls: number;
   /** Answers cut by the output limit while writing tool calls, so far. */
   cutAnswers: number;
+  /** The index of the task's prompt in the log (taken back when nothing could be sent). */
+  prompt: number;
 }
 
 type End = (text: string, reason: ExitReason, failure?: { error?: string; debug?: string }) => TaskResult;
@@ -221,6 +229,21 @@ async function finalise(
   }
 }
 
+/**
+ * Nothing was sent because nothing made the request fit. A prompt that never got to the model is taken
+ * back (a rewind), so the conversation can go on without it; a task that made steps keeps them.
+ */
+function contextFull(error: ContextFullError, conversation: Conversation, prompt: number): Ending {
+  const stepped = conversation.entries.slice(prompt).some((entry) => entry.kind === "assistant");
+  if (stepped) return { text: "", reason: "context_full", failure: { error: error.message } };
+  conversation.append({ kind: "rewind", to: prompt });
+  return {
+    text: "",
+    reason: "context_full",
+    failure: { error: `${error.message}; the message was not kept` },
+  };
+}
+
 /** How a task ends after a failed call; the log stays well-formed and keeps what the user saw. */
 function failModelCall(
   error: unknown,
@@ -228,6 +251,9 @@ function failModelCall(
   state: TaskState,
   options: LoopOptions,
 ): Ending {
+  if (error instanceof ContextFullError) {
+    return { text: "", reason: "context_full", failure: { error: error.message } };
+  }
   const failure = describeFailure(error, state, options);
   conversation.append({ kind: "assistant", message: failure.kept });
   if (failure.cancelled) return { text: "", reason: "cancelled" };

@@ -25,6 +25,8 @@ export interface LoopOptions {
   requireTools?: readonly string[];
   /** Context window, provider words for errors, retry knobs, clock: see ModelCallOptions. */
   contextWindow?: ModelCallOptions["contextWindow"];
+  /** Estimates each request on the wire in use, calibrated by reported usage (compaction acts on it). */
+  gauge?: ModelCallOptions["gauge"];
   provider?: ModelCallOptions["provider"];
   retry?: ModelCallOptions["retry"];
   /** The model a call moves to once retries are exhausted on 429/5xx/overloaded (`--fallback`). */

@@ -1,11 +1,13 @@
 /**
- * One model call as the loop makes it: compaction near the context window, retries with `retry` events,
- * one compact-and-retry after a context-overflow error, and failures put into words.
+ * One model call as the loop makes it: the request fitted into the context window before it is sent,
+ * retries with `retry` events, one compact-and-retry after a context-overflow error, and failures put into
+ * words.
  */
 import type { AgentEvent } from "./events.ts";
 import type { AssistantMessage, Conversation } from "./conversation.ts";
-import { compactHistory, estimateTokens, shouldCompact } from "./compact.ts";
-import { summariseConversation, SUMMARY_AT } from "./summarise.ts";
+import { compactHistory } from "./compact.ts";
+import { changedIds, fitRequest, type FittedRequest } from "./context_fit.ts";
+import { RequestGauge } from "./request_gauge.ts";
 import {
   type CallContext,
   describeLlmError,
@@ -19,7 +21,6 @@ import {
   type AssistantTurn,
   type LlmClient,
   LlmError,
-  type Message,
   type ToolChoice,
   type ToolSpec,
   type Usage,
@@ -33,6 +34,10 @@ export interface ModelCallOptions {
   onEvent: (event: AgentEvent) => void;
   /** The model's context window in tokens; enables history compaction (off when undefined). */
   contextWindow?: number;
+  /** Measures requests on `client`'s wire and learns from its usage; one per model (default: a fresh one). */
+  gauge?: RequestGauge;
+  /** The project root: where the whole text of a tool result cut to fit the window is saved. */
+  root?: string;
   /** Provider name and key variable, so a failed call says what to fix. */
   provider?: Omit<CallContext, "model">;
   /** Attempts per model call (default 6) and the first backoff step; sleep and random are injectable for tests. */
@@ -68,9 +73,10 @@ export interface CallState {
 }
 
 /**
- * Runs one model call offering `tools`: logs a compaction when the conversation nears the context window,
+ * Runs one model call offering `tools`: fits the request into the context window first (see fitRequest),
  * retries transient failures, and after a context-overflow error compacts harder and tries once more.
- * Throws the call's LlmError otherwise; `state.shown` then holds what the user saw of this attempt.
+ * Throws ContextFullError when the request cannot fit, the call's LlmError otherwise; `state.shown` then
+ * holds what the user saw of this attempt.
  */
 export async function callModel(
   conversation: Conversation,
@@ -78,35 +84,34 @@ export async function callModel(
   state: CallState,
   options: ModelCallOptions,
 ): Promise<AssistantTurn> {
-  let messages = conversation.messages();
-  if (options.contextWindow !== undefined && shouldCompact(messages, options.contextWindow)) {
-    compact(conversation, messages, options, false);
-    messages = conversation.messages();
-  }
-  if (options.contextWindow !== undefined && estimateTokens(messages) > SUMMARY_AT * options.contextWindow) {
-    await summarise(conversation, options);
-    messages = conversation.messages();
-  }
+  const gauge = options.gauge ?? new RequestGauge(options.client);
+  const base = {
+    model: options.model,
+    tools,
+    ...(options.toolChoice !== undefined && { toolChoice: options.toolChoice }),
+  };
+  const fit = async (): Promise<FittedRequest> => {
+    if (options.contextWindow === undefined) {
+      const request = { ...base, messages: conversation.messages() };
+      return { request, size: gauge.measure(request) };
+    }
+    return await fitRequest(conversation, base, { ...options, contextWindow: options.contextWindow, gauge });
+  };
+  const first = await fit();
   try {
-    return await streamWithRetries(messages, tools, state, options);
+    return await streamWithRetries(first, state, { ...options, gauge });
   } catch (error) {
-    if (!isContextOverflow(error) || !compact(conversation, messages, options, true)) throw error;
-    return await streamWithRetries(conversation.messages(), tools, state, options);
+    if (!isContextOverflow(error) || !compactAfterOverflow(conversation, first, options)) throw error;
+    return await streamWithRetries(await fit(), state, { ...options, gauge });
   }
 }
 
 async function streamWithRetries(
-  history: Message[],
-  tools: ToolSpec[],
+  fitted: FittedRequest,
   state: CallState,
-  options: ModelCallOptions,
+  options: ModelCallOptions & { gauge: RequestGauge },
 ): Promise<AssistantTurn> {
-  const request = {
-    model: options.model,
-    messages: history,
-    tools,
-    ...(options.toolChoice !== undefined && { toolChoice: options.toolChoice }),
-  };
+  const { request } = fitted;
   state.turns++;
   options.onEvent({ type: "model_start", turn: state.turns });
   const attempts = (client: LlmClient, model: string) =>
@@ -127,6 +132,8 @@ async function streamWithRetries(
   let turn: AssistantTurn;
   try {
     turn = await attempts(options.client, options.model);
+    // The model's own count of this very request: the estimate of the next one learns from it.
+    options.gauge.calibrate(fitted.size, turn.usage);
   } catch (error) {
     const fallback = options.fallback;
     if (!fallback || !wantsFallback(error) || options.signal.aborted) throw error;
@@ -142,71 +149,24 @@ async function streamWithRetries(
 }
 
 /**
- * Logs which old tool outputs to drop (and which calls' long arguments to abbreviate) to fit the context
- * window, with a notice; true when enough was freed. The log keeps everything; requests show the compaction.
+ * The provider said the request was too long although the estimate fitted: logs old tool outputs to drop
+ * (at least a quarter of the estimate), with a notice; true when enough was freed to try once more.
  */
-function compact(
+function compactAfterOverflow(
   conversation: Conversation,
-  messages: Message[],
+  fitted: FittedRequest,
   options: ModelCallOptions,
-  afterOverflow: boolean,
 ): boolean {
   if (options.contextWindow === undefined) return false;
-  const result = compactHistory(messages, { contextWindow: options.contextWindow, afterOverflow });
+  const messages = fitted.request.messages;
+  const result = compactHistory(messages, { contextWindow: options.contextWindow, afterOverflow: true });
   if (result.droppedOutputs + result.abbreviatedCalls > 0) {
     conversation.append({ kind: "compaction", ...changedIds(messages, result.messages) });
-    const what = `dropped ${result.droppedOutputs} old tool output(s) to fit the context window ` +
-      `(about ${result.tokensBefore} → ${result.tokensAfter} tokens)`;
-    const message = afterOverflow
-      ? `The request was too long: ${what}; trying once more.`
-      : `Context: ${what}.`;
-    options.onEvent({ type: "notice", level: afterOverflow ? "warn" : "info", message });
-  }
-  return result.fits;
-}
-
-/**
- * Dropping outputs was not enough: condenses the older turns into a summary with one tool-less call. A
- * failed summary leaves the dropped outputs as the only compaction, and says so.
- */
-async function summarise(conversation: Conversation, options: ModelCallOptions): Promise<void> {
-  try {
-    const done = await summariseConversation(conversation, {
-      client: options.client,
-      model: options.model,
-      signal: options.signal,
-      contextWindow: options.contextWindow!,
-    });
-    if (done === null) return;
-    const message = `Context: summarised ${done.summarised} older entries ` +
-      `(about ${done.tokensBefore} → ${done.tokensAfter} tokens).`;
-    options.onEvent({ type: "notice", level: "info", message });
-  } catch (error) {
-    if (options.signal.aborted) throw error;
-    const why = error instanceof Error ? error.message : String(error);
-    const message = `Context: the summary failed (${why}); only old tool outputs were dropped.`;
+    const message = `The request was too long: dropped ${result.droppedOutputs} old tool output(s) ` +
+      `(about ${result.tokensBefore} → ${result.tokensAfter} tokens); trying once more.`;
     options.onEvent({ type: "notice", level: "warn", message });
   }
-}
-
-/** The ids of the tool results and tool calls that compaction rewrote. */
-function changedIds(
-  before: Message[],
-  after: Message[],
-): { droppedOutputs: string[]; abbreviatedCalls: string[] } {
-  const droppedOutputs: string[] = [];
-  const abbreviatedCalls: string[] = [];
-  after.forEach((message, i) => {
-    const old = before[i];
-    if (message === old) return;
-    if (message.role === "tool") droppedOutputs.push(message.toolCallId);
-    if (message.role === "assistant" && old.role === "assistant") {
-      message.toolCalls?.forEach((call, k) => {
-        if (call !== old.toolCalls?.[k]) abbreviatedCalls.push(call.id);
-      });
-    }
-  });
-  return { droppedOutputs, abbreviatedCalls };
+  return result.fits;
 }
 
 /** A failed call in words: whether it was a cancellation, the line for the user, the history marker. */

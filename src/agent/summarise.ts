@@ -2,15 +2,17 @@
  * Compaction by summary: the older part of the conversation is condensed by one tool-less model call into
  * a `summary` entry; from then on requests send the summary and the recent turns. The log keeps everything.
  */
-import type { LlmClient, Message } from "../llm/types.ts";
+import type { ChatRequest, LlmClient, Message, ToolSpec } from "../llm/types.ts";
 import { withRetries } from "../llm/retry.ts";
-import { abbreviateCall, estimateTokens } from "./compact.ts";
+import { abbreviateCall, COMPACT_AT } from "./compact.ts";
 import type { Conversation, Entry } from "./conversation.ts";
+import { RequestGauge } from "./request_gauge.ts";
 
-/** Summarise when a request would pass this fraction of the context window. */
-export const SUMMARY_AT = 0.8;
 /** The recent turns kept verbatim take at most this fraction of the window. */
 const KEEP_FRACTION = 0.3;
+/** The summary asked for takes about this fraction of the window (in words: three quarters of its tokens). */
+const SUMMARY_FRACTION = 0.1;
+const SUMMARY_WORDS = { min: 60, max: 1_500 };
 /** Each tool output is cut to this many characters in the transcript the summariser reads. */
 const RESULT_CHARS = 2_000;
 
@@ -36,6 +38,20 @@ export interface SummaryOptions {
   focus?: string;
   /** The share of the window the recent turns may keep verbatim (default 0.3; `/compact` keeps less). */
   keepFraction?: number;
+  /** Measures requests on the wire in use (default: a fresh one for `client`); the summary call fits too. */
+  gauge?: RequestGauge;
+  /** The tools the conversation's requests offer, so the estimates before and after are whole requests. */
+  tools?: ToolSpec[];
+  /** Skip (null) unless the part summarised is estimated at more than this many tokens. */
+  worthAtLeast?: number;
+}
+
+/** What a summary would replace now: the entries before `cut` (of them, `count` user, assistant or tool). */
+export interface SummaryPlan {
+  cut: number;
+  count: number;
+  /** Their estimate as the log holds them (JSON characters / 4). */
+  tokens: number;
 }
 
 /** The summary appended, and the estimate before and after. */
@@ -54,51 +70,112 @@ export async function summariseConversation(
   conversation: Conversation,
   options: SummaryOptions,
 ): Promise<SummaryResult | null> {
+  const gauge = options.gauge ?? new RequestGauge(options.client);
+  const plan = planSummary(conversation, { ...options, tokensPerByte: gauge.tokensPerByte });
+  if (plan === null || plan.tokens <= (options.worthAtLeast ?? 0)) return null;
+  const whole = (): ChatRequest => ({
+    model: options.model,
+    messages: conversation.messages(),
+    tools: options.tools ?? [],
+  });
+  const tokensBefore = gauge.measure(whole()).tokens;
   const { indices, summary } = conversation.live();
   const entries = conversation.entries;
-  const cut = chooseCut(entries, indices, options.contextWindow * (options.keepFraction ?? KEEP_FRACTION));
-  if (cut === undefined) return null;
-  const older = indices.filter((i) => i < cut).map((i) => entries[i]);
+  const older = indices.filter((i) => i < plan.cut).map((i) => entries[i]);
   const previous = summary === undefined
     ? undefined
     : entries[summary] as Extract<Entry, { kind: "summary" }>;
-  const transcript = renderTranscript(older, previous?.text, options.contextWindow * 4 * 0.6);
-  const focus = options.focus ? `\n\nThe user asks the summary to focus on: ${options.focus}` : "";
-  const messages: Message[] = [
-    { role: "system", content: SUMMARY_SYSTEM },
-    { role: "user", content: `<transcript>\n${transcript}\n</transcript>${focus}` },
-  ];
-  const tokensBefore = estimateTokens(conversation.messages());
+  const request = summaryRequest(older, previous?.text, options, gauge);
   const turn = await withRetries(
-    () => options.client.stream({ model: options.model, messages, tools: [] }, options.signal, () => {}),
+    () => options.client.stream(request, options.signal, () => {}),
     { signal: options.signal },
   );
+  gauge.calibrate(gauge.measure(request), turn.usage); // the summary call's count teaches it too
   if (turn.text.trim() === "") throw new Error("the model returned an empty summary");
   let text = turn.text.trim();
   // A cut inside a task would hide the task itself: its words go along verbatim.
   const task = lastPrompt(older);
-  if (entries[cut].kind !== "user" && task) text += `\n\nThe user's current request, verbatim:\n${task}`;
-  conversation.append({ kind: "summary", text, replaces: cut });
-  const summarised =
-    older.filter((entry) => ["user", "assistant", "tool_result"].includes(entry.kind)).length;
-  return { summarised, tokensBefore, tokensAfter: estimateTokens(conversation.messages()) };
+  if (entries[plan.cut].kind !== "user" && task) text += `\n\nThe user's current request, verbatim:\n${task}`;
+  conversation.append({ kind: "summary", text, replaces: plan.cut });
+  return { summarised: plan.count, tokensBefore, tokensAfter: gauge.measure(whole()).tokens };
+}
+
+/**
+ * What summariseConversation would replace now, or null when there is nothing older to summarise. Entries
+ * are estimated by their JSON at `tokensPerByte` (default: four bytes a token, as RequestGauge starts).
+ */
+export function planSummary(
+  conversation: Conversation,
+  options: Pick<SummaryOptions, "contextWindow" | "keepFraction"> & { tokensPerByte?: number },
+): SummaryPlan | null {
+  const { indices } = conversation.live();
+  const entries = conversation.entries;
+  const rate = options.tokensPerByte ?? 0.25;
+  const tokensOf = (i: number) => Math.ceil(JSON.stringify(entries[i]).length * rate);
+  const keep = options.contextWindow * (options.keepFraction ?? KEEP_FRACTION);
+  const cut = chooseCut(entries, indices, keep, tokensOf);
+  if (cut === undefined) return null;
+  const older = indices.filter((i) => i < cut);
+  return {
+    cut,
+    count: older.filter((i) => ["user", "assistant", "tool_result"].includes(entries[i].kind)).length,
+    tokens: older.reduce((sum, i) => sum + tokensOf(i), 0),
+  };
+}
+
+/**
+ * The tool-less summary call over `older`: a word limit that fits the window, and a transcript cut (its
+ * oldest part first) until the request itself is within COMPACT_AT of the window on this wire.
+ */
+function summaryRequest(
+  older: Entry[],
+  previous: string | undefined,
+  options: SummaryOptions,
+  gauge: RequestGauge,
+): ChatRequest {
+  const window = options.contextWindow;
+  const words = Math.round(
+    Math.min(SUMMARY_WORDS.max, Math.max(SUMMARY_WORDS.min, window * SUMMARY_FRACTION * 0.75)),
+  );
+  const focus = options.focus ? `\n\nThe user asks the summary to focus on: ${options.focus}` : "";
+  const ask = `\n\nKeep the summary under ${words} words.${focus}`;
+  let maxChars = Math.floor(window * 0.6 / gauge.tokensPerByte);
+  for (let attempt = 0;; attempt++) {
+    const transcript = renderTranscript(older, previous, maxChars);
+    const messages: Message[] = [
+      { role: "system", content: SUMMARY_SYSTEM },
+      { role: "user", content: `<transcript>\n${transcript}\n</transcript>${ask}` },
+    ];
+    const request = { model: options.model, messages, tools: [] };
+    const { tokens } = gauge.measure(request);
+    if (tokens <= COMPACT_AT * window) return request;
+    if (attempt === 4 || maxChars < 200) {
+      throw new Error(`the summary request alone needs about ${tokens} tokens of the ${window}-token window`);
+    }
+    maxChars = Math.floor(maxChars * Math.min(0.9, COMPACT_AT * window / tokens));
+  }
 }
 
 /**
  * The index of the first entry kept: the earliest start of a turn (a user prompt) or of a step (an
  * assistant message) whose tail fits `keepTokens`, preferring prompts; at latest the last step.
  */
-function chooseCut(entries: readonly Entry[], live: number[], keepTokens: number): number | undefined {
+function chooseCut(
+  entries: readonly Entry[],
+  live: number[],
+  keepTokens: number,
+  tokensOf: (i: number) => number,
+): number | undefined {
   const lastStep = live.findLast((i) => entries[i].kind === "assistant");
   if (lastStep === undefined) return undefined;
   const starts = live.filter((i) =>
     i <= lastStep && (entries[i].kind === "assistant" || isPrompt(entries[i]))
   );
-  const tail = (from: number) =>
-    live.filter((i) => i >= from).reduce((sum, i) => sum + JSON.stringify(entries[i]).length / 4, 0);
+  const tail = (from: number) => live.filter((i) => i >= from).reduce((sum, i) => sum + tokensOf(i), 0);
   const fitting = starts.filter((i) => tail(i) <= keepTokens);
   const cut = fitting.find((i) => isPrompt(entries[i])) ?? fitting[0] ?? lastStep;
-  return live.some((i) => i < cut && entries[i].kind !== "notice") ? cut : undefined;
+  const said = (i: number) => ["user", "assistant", "tool_result"].includes(entries[i].kind);
+  return live.some((i) => i < cut && said(i)) ? cut : undefined;
 }
 
 function isPrompt(entry: Entry): boolean {

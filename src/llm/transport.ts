@@ -81,6 +81,12 @@ export class WireClient implements LlmClient {
     }
   }
 
+  /** The bytes of the JSON body `stream(request)` would POST (see LlmClient). */
+  requestBytes(request: ChatRequest): number {
+    // No key: the body never carries it (auth goes in headers).
+    return utf8Length(JSON.stringify(this.#wire.buildRequest(request, {}).body));
+  }
+
   async #post(request: ChatRequest, signal: AbortSignal, watchdog: Watchdog): Promise<Response> {
     if (signal.aborted) throw aborted(false);
     const wire = this.#wire.buildRequest(request, { apiKey: this.#options.apiKey });
@@ -228,4 +234,17 @@ function describeCause(error: unknown): string {
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The UTF-8 length of `text`, counted without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff) i++, bytes += 2; // a surrogate pair: 4 bytes for 2 units
+    else bytes += 2;
+  }
+  return bytes;
 }

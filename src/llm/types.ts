@@ -207,4 +207,9 @@ export interface LlmClient {
     signal: AbortSignal,
     onEvent: (event: StreamEvent) => void,
   ): Promise<AssistantTurn>;
+  /**
+   * The size in UTF-8 bytes of the body `stream(request)` would send now, serialised as this client's wire
+   * does it (system prompt, tools, every message). Sends nothing.
+   */
+  requestBytes(request: ChatRequest): number;
 }

@@ -66,9 +66,11 @@ export const waitTool: Tool = {
   guidance: "wait_forever: wait until cancelled.",
   inspect: () => Promise.resolve(reads("")),
   run: (_args, ctx) =>
-    new Promise((_resolve, reject) =>
-      ctx.signal.addEventListener("abort", () => reject(new Error("stopped")))
-    ),
+    new Promise((_resolve, reject) => {
+      // An abort that came before the run started would never fire the listener: it must count too.
+      if (ctx.signal.aborted) return reject(new Error("stopped"));
+      ctx.signal.addEventListener("abort", () => reject(new Error("stopped")));
+    }),
 };
 
 /** Loop options against `model` with the fake tools, approval "all", fake time for retries; events collected. */

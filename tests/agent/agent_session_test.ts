@@ -1,4 +1,5 @@
-import { assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { eventually } from "../support/processes.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
 import { testSession } from "../support/session.ts";
 import { tempProject } from "../support/temp_project.ts";
@@ -39,10 +40,14 @@ Deno.test("AgentSession.prompt() streams the task's events and returns its resul
 
 Deno.test("AgentSession.cancel() stops the running prompt; the conversation stays valid for the next", async () => {
   await using project = await tempProject({});
-  await using model = startFakeModel([{ text: "slow", delayMs: 5_000 }, { text: "next answer" }]);
+  await using model = startFakeModel([{ text: "slow", delayMs: 600_000 }, { text: "next answer" }]);
   const session = await testSession(project.root, { config: { baseUrl: model.url } });
   const running = session.run("wait");
-  setTimeout(() => session.cancel(), 100);
+  assert(
+    await eventually(() => Promise.resolve(model.requests.length === 1)),
+    "the request reached the model",
+  );
+  session.cancel();
   assertEquals((await running).exitReason, "cancelled");
   const after = await session.run("again");
   assertEquals([after.exitReason, after.text], ["done", "next answer"]);

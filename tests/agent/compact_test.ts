@@ -3,12 +3,11 @@ import { checkRequest } from "../support/_fake_model_wire.ts";
 import { toWireMessage } from "../../src/llm/chat_completions.ts";
 import { IMAGE_TOKENS, type Message } from "../../src/llm/types.ts";
 import {
-  COMPACT_AT,
   compactHistory,
+  cutOutput,
   DROPPED_ARGUMENT,
   DROPPED_OUTPUT,
   estimateTokens,
-  shouldCompact,
 } from "../../src/agent/compact.ts";
 
 const big = (label: string, chars = 40_000) => `${label}:${"x".repeat(chars)}`;
@@ -53,13 +52,6 @@ Deno.test("estimateTokens() counts about four characters a token plus a little p
   ];
   assertEquals(estimateTokens(messages), 4 + 100 + 4 + Math.ceil(44 / 4));
   assertEquals(estimateTokens([]), 0);
-});
-
-Deno.test("shouldCompact() is true only past the trigger fraction of the context window", () => {
-  const messages = history(3);
-  const tokens = estimateTokens(messages);
-  assertEquals(shouldCompact(messages, Math.ceil(tokens / COMPACT_AT) + 10), false);
-  assertEquals(shouldCompact(messages, Math.floor(tokens / COMPACT_AT) - 10), true);
 });
 
 Deno.test("compactHistory() drops the oldest tool outputs first and stops once under the target", () => {
@@ -191,4 +183,26 @@ Deno.test("an image counts as IMAGE_TOKENS, not its base64, and a dropped output
     content: DROPPED_OUTPUT,
     isError: false,
   });
+});
+
+Deno.test("cutOutput() keeps whole lines and says where the rest is, or that it could not be saved", () => {
+  const text = "alpha\nbeta\ngamma\ndelta\n";
+  assertEquals(
+    cutOutput(text, { keepChars: 13, savedAs: "out.txt" }),
+    "[Output cut to fit the context window: 2 line(s), 11 of its 23 characters, are shown; the whole " +
+      "output is in out.txt: read it with read_file (a limit in lines) or search it with grep_code.]\n" +
+      "alpha\nbeta\n… [12 characters cut] …",
+  );
+  assertEquals(
+    cutOutput(text, { keepChars: 0 }),
+    "[Output cut to fit the context window: 0 line(s), 0 of its 23 characters, are shown; it could not be " +
+      "saved: call the tool again for a smaller part (a line range, a narrower pattern).]\n… [23 characters " +
+      "cut] …",
+  );
+  assertEquals(cutOutput(text, { keepChars: 23 }), text);
+});
+
+Deno.test("cutOutput() never splits a surrogate pair in a line without a break", () => {
+  const cut = cutOutput("🦊".repeat(50), { keepChars: 7 });
+  assert(cut.includes("\n🦊🦊🦊\n… ["), cut);
 });

@@ -72,6 +72,35 @@ Deno.test("compaction is a projection: the log keeps every output, requests from
   assertEquals(kept?.kind === "tool_result" && kept.content, "echoed");
 });
 
+Deno.test("a cut output is a projection too: requests show its head and the note, the smallest cut wins", () => {
+  const conversation = new Conversation({ systemPrompt: "s" });
+  conversation.append({ kind: "user", text: "go" });
+  const toolCalls = [{ id: "c1", name: "read_file", arguments: "{}" }];
+  conversation.append({ kind: "assistant", message: { role: "assistant", content: "", toolCalls } });
+  const content = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join("\n");
+  conversation.append({ kind: "tool_result", callId: "c1", name: "read_file", content, isError: false });
+  const cut = (keepChars: number) => ({
+    kind: "compaction" as const,
+    droppedOutputs: [],
+    abbreviatedCalls: [],
+    cutOutputs: [{ callId: "c1", keepChars, savedAs: ".tern/tool-outputs/x.txt", exact: true }],
+  });
+  conversation.append(cut(40));
+  conversation.append(cut(400));
+  const shown = conversation.messages()[3].content;
+  assertEquals(
+    shown,
+    "<tool_result>[Output cut to fit the context window: 5 line(s), 35 of its 791 characters, are shown; " +
+      "the whole output is in .tern/tool-outputs/x.txt: read it with read_file from offset 6 (a limit in " +
+      "lines) or search it with grep_code.]\nline 1\nline 2\nline 3\nline 4\nline 5\n… [756 characters " +
+      "cut] …</tool_result>",
+  );
+  const kept = conversation.entries.find((entry) => entry.kind === "tool_result");
+  assertEquals(kept?.kind === "tool_result" && kept.content, content);
+  conversation.append({ kind: "compaction", droppedOutputs: ["c1"], abbreviatedCalls: [] });
+  assertEquals(conversation.messages()[3].content, DROPPED_OUTPUT);
+});
+
 Deno.test("notices and compaction markers never reach the model", () => {
   const conversation = withOneStep();
   const count = conversation.messages().length;

@@ -184,9 +184,7 @@ Deno.test("runTask() cancelled mid-tool gives every call a result and the next t
   const first = runTask(history, "go", {
     ...opts,
     onEvent: (event) => {
-      if (event.type === "tool_call" && event.name === "wait_forever") {
-        setTimeout(() => controller.abort(), 20);
-      }
+      if (event.type === "tool_start" && event.name === "wait_forever") controller.abort();
     },
   });
   const result = await first;

@@ -16,6 +16,8 @@ import { echoTool, loopOptions, system } from "./_loop_fixtures.ts";
 
 Deno.test("runTask() runs a turn's reads together and appends the results in the model's order", async () => {
   const order: string[] = [];
+  // "a" ends only once "b" has started (or after a generous 10 s): run in turn, "b" would start after "a" ended.
+  const bStarted = Promise.withResolvers<void>();
   const slowTool: Tool<{ text: string; ms: number }> = {
     ...echoTool,
     name: "slow_echo",
@@ -26,7 +28,13 @@ Deno.test("runTask() runs a turn's reads together and appends the results in the
     },
     run: async (args) => {
       order.push(`start ${args.text}`);
-      await new Promise((resolve) => setTimeout(resolve, args.ms));
+      if (args.text === "b") bStarted.resolve();
+      else {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const bound = new Promise((resolve) => timer = setTimeout(resolve, 10_000));
+        await Promise.race([bStarted.promise, bound]);
+        clearTimeout(timer);
+      }
       order.push(`end ${args.text}`);
       return `echo: ${args.text}`;
     },

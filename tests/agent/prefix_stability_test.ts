@@ -41,6 +41,7 @@ function recording(client: LlmClient, requests: ChatRequest[]): LlmClient {
       requests.push(structuredClone(request));
       return client.stream(request, signal, onEvent);
     },
+    requestBytes: (request) => client.requestBytes(request),
   };
 }
 

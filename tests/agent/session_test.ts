@@ -167,10 +167,12 @@ Deno.test("tool details stay out of the session file; the model's content is kep
 Deno.test("listSessions() is newest first with turns and the first prompt; pruneSessions() keeps N", async () => {
   await using project = await tempProject();
   const ids: string[] = [];
-  for (const prompt of ["one", "two", "three"]) {
+  for (const [i, prompt] of ["one", "two", "three"].entries()) {
     const { writer } = record(project.root, [{ kind: "user", text: prompt }]);
     ids.push(writer.id);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Last activity a minute apart, set outright: the order cannot depend on how fast the writes ran.
+    const at = new Date(Date.UTC(2025, 0, 1, 12, i));
+    await Deno.utime(`${project.root}/.tern/sessions/${writer.id}.jsonl`, at, at);
   }
   await Deno.writeTextFile(`${project.root}/.tern/sessions/junk.jsonl`, "not json\n");
   const listed = await listSessions(project.root);

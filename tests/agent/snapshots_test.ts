@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "../support/assert.ts";
 import { Snapshots } from "../../src/agent/snapshots.ts";
 import { tempProject } from "../support/temp_project.ts";
+import { testNeeding } from "../support/requires.ts";
 
 async function git(cwd: string, ...args: string[]): Promise<string> {
   const output = await new Deno.Command("git", {
@@ -16,32 +17,36 @@ async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
 }
 
-Deno.test("Snapshots restore changed, deleted and created files; ignored files and .tern stay as they are", async () => {
-  await using project = await tempProject({
-    "a.txt": "A\n",
-    "dir/b.txt": "B\n",
-    ".gitignore": "build/\n",
-    "build/out.bin": "old build",
-  });
-  const root = project.root;
-  const snapshots = await Snapshots.open(root);
-  assert(snapshots, "git is installed here");
-  const tree = await snapshots.take();
-  await Deno.writeTextFile(`${root}/a.txt`, "A changed\n");
-  await Deno.remove(`${root}/dir`, { recursive: true });
-  await Deno.writeTextFile(`${root}/new.txt`, "new\n");
-  await Deno.writeTextFile(`${root}/build/out.bin`, "new build");
-  const changes = await snapshots.changes(tree);
-  assertEquals(changes.paths, ["a.txt", "dir/b.txt", "new.txt"]);
-  await snapshots.restore(tree);
-  assertEquals(await Deno.readTextFile(`${root}/a.txt`), "A\n");
-  assertEquals(await Deno.readTextFile(`${root}/dir/b.txt`), "B\n");
-  assertEquals(await exists(`${root}/new.txt`), false);
-  assertEquals(await Deno.readTextFile(`${root}/build/out.bin`), "new build");
-  assertEquals((await snapshots.changes(tree)).paths, []);
-});
+testNeeding(
+  ["git"],
+  "Snapshots restore changed, deleted and created files; ignored files and .tern stay as they are",
+  async () => {
+    await using project = await tempProject({
+      "a.txt": "A\n",
+      "dir/b.txt": "B\n",
+      ".gitignore": "build/\n",
+      "build/out.bin": "old build",
+    });
+    const root = project.root;
+    const snapshots = await Snapshots.open(root);
+    assert(snapshots, "git is installed here");
+    const tree = await snapshots.take();
+    await Deno.writeTextFile(`${root}/a.txt`, "A changed\n");
+    await Deno.remove(`${root}/dir`, { recursive: true });
+    await Deno.writeTextFile(`${root}/new.txt`, "new\n");
+    await Deno.writeTextFile(`${root}/build/out.bin`, "new build");
+    const changes = await snapshots.changes(tree);
+    assertEquals(changes.paths, ["a.txt", "dir/b.txt", "new.txt"]);
+    await snapshots.restore(tree);
+    assertEquals(await Deno.readTextFile(`${root}/a.txt`), "A\n");
+    assertEquals(await Deno.readTextFile(`${root}/dir/b.txt`), "B\n");
+    assertEquals(await exists(`${root}/new.txt`), false);
+    assertEquals(await Deno.readTextFile(`${root}/build/out.bin`), "new build");
+    assertEquals((await snapshots.changes(tree)).paths, []);
+  },
+);
 
-Deno.test("Snapshots never touch the user's own repository, dirty or not", async () => {
+testNeeding(["git"], "Snapshots never touch the user's own repository, dirty or not", async () => {
   await using project = await tempProject({ "a.txt": "A\n", "b.txt": "B\n" });
   const root = project.root;
   await git(root, "init", "-q");

@@ -4,46 +4,51 @@ import { startFakeModel } from "../support/fake_model_server.ts";
 import { ternCommandLine } from "../support/cli.ts";
 import { tempProject } from "../support/temp_project.ts";
 import { startTmux } from "../support/tmux.ts";
+import { testNeeding } from "../support/requires.ts";
 
 const SERVER = new URL("../support/mcp_server.ts", import.meta.url).pathname;
 
-Deno.test("the REPL asks once before starting .mcp.json servers; /mcp and /skills list them", async () => {
-  const mcp = {
-    mcpServers: {
-      local: {
-        command: Deno.execPath(),
-        args: ["run", "-q", "--no-config", "--allow-read", SERVER],
-        sandbox: false,
+testNeeding(
+  ["tmux"],
+  "the REPL asks once before starting .mcp.json servers; /mcp and /skills list them",
+  async () => {
+    const mcp = {
+      mcpServers: {
+        local: {
+          command: Deno.execPath(),
+          args: ["run", "-q", "--no-config", "--allow-read", SERVER],
+          sandbox: false,
+        },
       },
-    },
-  };
-  await using project = await tempProject({
-    ".mcp.json": JSON.stringify(mcp),
-    ".tern/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy to staging.\n---\nSteps.\n",
-  });
-  await using model = await startFakeModel([{ text: "unused" }]);
-  const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
-  const command = `cd ${project.root} && env ${env} ${await ternCommandLine()}`;
-  {
-    await using tern = await startTmux(command);
-    const question = await tern.waitFor("Start them (remembered for this project)?");
-    assertStringIncludes(question, "local: runs");
-    assertStringIncludes(question, "(NOT sandboxed)");
-    await tern.send("y", "Enter");
-    await tern.waitFor("›");
-    await tern.send("/mcp", "Enter");
-    const listed = await tern.waitFor("in this conversation)");
-    assertStringIncludes(listed, "local (stdio, not sandboxed): ready · 3 tools (2 in this conversation)");
-    await tern.send("/skills", "Enter");
-    await tern.waitFor("deploy: Deploy to staging. (.tern/skills/deploy/SKILL.md)");
-    await tern.send("C-d");
-    assert(await tern.waitForExit(), "tern exits on Ctrl-D");
-  }
-  await using again = await startTmux(command);
-  await again.waitFor("›");
-  await again.send("/mcp", "Enter");
-  const screen = await again.waitFor("in this conversation)");
-  assert(!screen.includes("Start them"), "the answer was not remembered");
-  await again.send("C-d");
-  assert(await again.waitForExit(), "tern exits on Ctrl-D");
-});
+    };
+    await using project = await tempProject({
+      ".mcp.json": JSON.stringify(mcp),
+      ".tern/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy to staging.\n---\nSteps.\n",
+    });
+    await using model = await startFakeModel([{ text: "unused" }]);
+    const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
+    const command = `cd ${project.root} && env ${env} ${await ternCommandLine()}`;
+    {
+      await using tern = await startTmux(command);
+      const question = await tern.waitFor("Start them (remembered for this project)?");
+      assertStringIncludes(question, "local: runs");
+      assertStringIncludes(question, "(NOT sandboxed)");
+      await tern.send("y", "Enter");
+      await tern.waitFor("›");
+      await tern.send("/mcp", "Enter");
+      const listed = await tern.waitFor("in this conversation)");
+      assertStringIncludes(listed, "local (stdio, not sandboxed): ready · 3 tools (2 in this conversation)");
+      await tern.send("/skills", "Enter");
+      await tern.waitFor("deploy: Deploy to staging. (.tern/skills/deploy/SKILL.md)");
+      await tern.send("C-d");
+      assert(await tern.waitForExit(), "tern exits on Ctrl-D");
+    }
+    await using again = await startTmux(command);
+    await again.waitFor("›");
+    await again.send("/mcp", "Enter");
+    const screen = await again.waitFor("in this conversation)");
+    assert(!screen.includes("Start them"), "the answer was not remembered");
+    await again.send("C-d");
+    assert(await again.waitForExit(), "tern exits on Ctrl-D");
+  },
+);

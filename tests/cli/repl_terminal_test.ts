@@ -8,6 +8,7 @@ import { type FakeModel, type ScriptedTurn, startFakeModel } from "../support/fa
 import { ternCommandLine } from "../support/cli.ts";
 import { type TempProject, tempProject } from "../support/temp_project.ts";
 import { startTmux, tmux, type TmuxSession } from "../support/tmux.ts";
+import { testNeeding } from "../support/requires.ts";
 
 async function startRepl(project: TempProject, model: FakeModel, flags = ""): Promise<TmuxSession> {
   const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
@@ -21,7 +22,7 @@ function lastUserMessage(model: FakeModel, index: number): string {
   return messages.filter((message) => message.role === "user").at(-1)!.content;
 }
 
-Deno.test("a 50-line paste is one prompt, shown as a marker and sent whole", async () => {
+testNeeding(["tmux"], "a 50-line paste is one prompt, shown as a marker and sent whole", async () => {
   await using project = await tempProject();
   await using model = startFakeModel([{ text: "Got it." }]);
   await using tern = await startRepl(project, model);
@@ -58,89 +59,101 @@ const MARKDOWN = [
   "That is all.",
 ].join("\n");
 
-Deno.test("an answer renders as markdown, and scrollback keeps all of it after 300 more lines", async () => {
-  await using project = await tempProject();
-  const long = Array.from({ length: 300 }, (_, i) => `filler ${i + 1}`).join("\n\n");
-  await using model = startFakeModel([
-    { text: MARKDOWN, chunkSize: 7, usage: { prompt_tokens: 16_000, completion_tokens: 100 } },
-    { text: long, chunkSize: 400 },
-  ]);
-  await using tern = await startRepl(project, model);
-  await tern.send("report", "Enter");
-  const screen = await tern.waitFor("That is all.");
-  const answer = screen.slice(screen.indexOf("Findings"), screen.indexOf("That is all."));
-  for (const raw of ["# ", "**", "`", "```", "|", "- first"]) {
-    assert(!answer.includes(raw), `raw ${raw}:\n${answer}`);
-  }
-  assertStringIncludes(answer, "• first point");
-  assertStringIncludes(answer, "const answer = 42;");
-  assertStringIncludes(answer, "alpha │     1");
-  const colours = (await tmux("capture-pane", "-p", "-e", "-t", tern.name)).text;
-  assertStringIncludes(colours, "\x1b[1;4mFindings"); // bold, underlined heading (as tmux encodes it)
-  // The status line: context used of the window, and the cache-hit share.
-  assertStringIncludes(screen, "fake-model · context");
-  assert(/context \d+% \(16k\/\d+k\) · 16k in · 100 out · cache 0%/.test(screen), screen);
-  await tern.send("more", "Enter");
-  const after = await tern.waitFor("filler 300");
-  for (const line of MARKDOWN.split("\n").filter((l) => /^[A-Z]/.test(l))) {
-    assertStringIncludes(after, line.replaceAll("**", "").replaceAll("`", ""));
-  }
-  assertStringIncludes(after, "Findings");
-  assertStringIncludes(after, "filler 1\n");
-});
+testNeeding(
+  ["tmux"],
+  "an answer renders as markdown, and scrollback keeps all of it after 300 more lines",
+  async () => {
+    await using project = await tempProject();
+    const long = Array.from({ length: 300 }, (_, i) => `filler ${i + 1}`).join("\n\n");
+    await using model = startFakeModel([
+      { text: MARKDOWN, chunkSize: 7, usage: { prompt_tokens: 16_000, completion_tokens: 100 } },
+      { text: long, chunkSize: 400 },
+    ]);
+    await using tern = await startRepl(project, model);
+    await tern.send("report", "Enter");
+    const screen = await tern.waitFor("That is all.");
+    const answer = screen.slice(screen.indexOf("Findings"), screen.indexOf("That is all."));
+    for (const raw of ["# ", "**", "`", "```", "|", "- first"]) {
+      assert(!answer.includes(raw), `raw ${raw}:\n${answer}`);
+    }
+    assertStringIncludes(answer, "• first point");
+    assertStringIncludes(answer, "const answer = 42;");
+    assertStringIncludes(answer, "alpha │     1");
+    const colours = (await tmux("capture-pane", "-p", "-e", "-t", tern.name)).text;
+    assertStringIncludes(colours, "\x1b[1;4mFindings"); // bold, underlined heading (as tmux encodes it)
+    // The status line: context used of the window, and the cache-hit share.
+    assertStringIncludes(screen, "fake-model · context");
+    assert(/context \d+% \(16k\/\d+k\) · 16k in · 100 out · cache 0%/.test(screen), screen);
+    await tern.send("more", "Enter");
+    const after = await tern.waitFor("filler 300");
+    for (const line of MARKDOWN.split("\n").filter((l) => /^[A-Z]/.test(l))) {
+      assertStringIncludes(after, line.replaceAll("**", "").replaceAll("`", ""));
+    }
+    assertStringIncludes(after, "Findings");
+    assertStringIncludes(after, "filler 1\n");
+  },
+);
 
 const EDIT: ScriptedTurn = {
   toolCalls: [{ name: "write_file", arguments: JSON.stringify({ path: "new.txt", content: "x\n" }) }],
 };
 
-Deno.test("Ctrl-D at the approval prompt three times in a row stops each turn and the REPL stays usable", async () => {
-  await using project = await tempProject();
-  await using model = startFakeModel([EDIT, EDIT, EDIT, { text: "Still here." }]);
-  await using tern = await startRepl(project, model);
-  for (let i = 1; i <= 3; i++) {
-    await tern.waitFor("›", { count: i });
-    await tern.send(`task ${i}`, "Enter");
-    await tern.waitFor("Allow write_file on new.txt", { count: i });
-    await tern.send("C-d");
-    await tern.waitFor("Cancelled.", { count: i });
-  }
-  await tern.waitFor("›", { count: 4 });
-  await tern.send("are you there", "Enter");
-  await tern.waitFor("Still here.");
-  assert((await Deno.stat(`${project.root}/new.txt`).catch(() => null)) === null, "nothing was written");
-});
+testNeeding(
+  ["tmux"],
+  "Ctrl-D at the approval prompt three times in a row stops each turn and the REPL stays usable",
+  async () => {
+    await using project = await tempProject();
+    await using model = startFakeModel([EDIT, EDIT, EDIT, { text: "Still here." }]);
+    await using tern = await startRepl(project, model);
+    for (let i = 1; i <= 3; i++) {
+      await tern.waitFor("›", { count: i });
+      await tern.send(`task ${i}`, "Enter");
+      await tern.waitFor("Allow write_file on new.txt", { count: i });
+      await tern.send("C-d");
+      await tern.waitFor("Cancelled.", { count: i });
+    }
+    await tern.waitFor("›", { count: 4 });
+    await tern.send("are you there", "Enter");
+    await tern.waitFor("Still here.");
+    assert((await Deno.stat(`${project.root}/new.txt`).catch(() => null)) === null, "nothing was written");
+  },
+);
 
-Deno.test("a prefix rule saved at the prompt lets npm test run unasked in the next session", async () => {
-  await using project = await tempProject({
-    "package.json": JSON.stringify({ name: "p", scripts: { test: "echo tests pass" } }),
-  });
-  const npmTest = (command: string): ScriptedTurn => ({
-    toolCalls: [{ name: "execute_command", arguments: JSON.stringify({ command }) }],
-  });
-  {
-    await using model = startFakeModel([npmTest("npm test"), { text: "First done." }]);
+testNeeding(
+  ["tmux"],
+  "a prefix rule saved at the prompt lets npm test run unasked in the next session",
+  async () => {
+    await using project = await tempProject({
+      "package.json": JSON.stringify({ name: "p", scripts: { test: "echo tests pass" } }),
+    });
+    const npmTest = (command: string): ScriptedTurn => ({
+      toolCalls: [{ name: "execute_command", arguments: JSON.stringify({ command }) }],
+    });
+    {
+      await using model = startFakeModel([npmTest("npm test"), { text: "First done." }]);
+      await using tern = await startRepl(project, model, "--sandbox off");
+      await tern.send("run the tests", "Enter");
+      const prompt = await tern.waitFor("No, abort this turn");
+      assertStringIncludes(prompt, '4. Yes, and always allow commands starting with "npm test"');
+      await tern.send("4");
+      await tern.waitFor("First done.");
+      await tern.send("C-d");
+      assert(await tern.waitForExit(), "tern exits on Ctrl-D");
+    }
+    const settings = JSON.parse(await Deno.readTextFile(`${project.root}/.tern/settings.json`));
+    assertEquals(settings, { permissions: { allow: ["execute_command(npm test*)"] } });
+    await using model = startFakeModel([npmTest("npm test -- --silent"), { text: "Second done." }]);
     await using tern = await startRepl(project, model, "--sandbox off");
-    await tern.send("run the tests", "Enter");
-    const prompt = await tern.waitFor("No, abort this turn");
-    assertStringIncludes(prompt, '4. Yes, and always allow commands starting with "npm test"');
-    await tern.send("4");
-    await tern.waitFor("First done.");
-    await tern.send("C-d");
-    assert(await tern.waitForExit(), "tern exits on Ctrl-D");
-  }
-  const settings = JSON.parse(await Deno.readTextFile(`${project.root}/.tern/settings.json`));
-  assertEquals(settings, { permissions: { allow: ["execute_command(npm test*)"] } });
-  await using model = startFakeModel([npmTest("npm test -- --silent"), { text: "Second done." }]);
-  await using tern = await startRepl(project, model, "--sandbox off");
-  await tern.send("run them again", "Enter");
-  const screen = await tern.waitFor("Second done.");
-  assert(!screen.includes("Run this command"), screen);
-  assertStringIncludes(screen, "exit 0");
-  await tern.send("/permissions", "Enter");
-  await tern.waitFor("  execute_command(npm test*)");
-});
+    await tern.send("run them again", "Enter");
+    const screen = await tern.waitFor("Second done.");
+    assert(!screen.includes("Run this command"), screen);
+    assertStringIncludes(screen, "exit 0");
+    await tern.send("/permissions", "Enter");
+    await tern.waitFor("  execute_command(npm test*)");
+  },
+);
 
-Deno.test("with --approve edits an edit runs unasked and its diff is still shown", async () => {
+testNeeding(["tmux"], "with --approve edits an edit runs unasked and its diff is still shown", async () => {
   await using project = await tempProject({ "hello.txt": "Hello World\n" });
   await using model = startFakeModel([
     { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] },

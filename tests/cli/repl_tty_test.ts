@@ -4,33 +4,38 @@ import { startFakeModel } from "../support/fake_model_server.ts";
 import { ternCommandLine } from "../support/cli.ts";
 import { tempProject } from "../support/temp_project.ts";
 import { startTmux } from "../support/tmux.ts";
+import { testNeeding } from "../support/requires.ts";
 
-Deno.test("the REPL on a terminal asks before an edit, streams the answer, and Ctrl-C twice exits", async () => {
-  await using project = await tempProject({ "hello.txt": "Hello World\n" });
-  await using model = await startFakeModel([
-    { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] },
-    {
-      toolCalls: [{
-        name: "edit_file",
-        arguments: '{"path":"hello.txt","old_text":"World","new_text":"Agent"}',
-      }],
-    },
-    { reasoning: "The edit worked.", text: "Greeting changed." },
-  ]);
-  const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
-  await using tern = await startTmux(`cd ${project.root} && env ${env} ${await ternCommandLine()}`);
-  await tern.waitFor("›");
-  await tern.send("change the greeting", "Enter");
-  const question = await tern.waitFor("Allow edit_file on hello.txt?");
-  assertStringIncludes(question, "⏺ edit_file hello.txt");
-  await tern.send("y", "Enter");
-  const answered = await tern.waitFor("Greeting changed.");
-  assertStringIncludes(answered, "⎿ ok hello.txt: +1 −1 lines");
-  assertStringIncludes(answered, "The edit worked.");
-  assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello Agent\n");
-  await tern.waitFor("task total:");
-  await tern.send("C-c");
-  await tern.waitFor("press Ctrl-C again to exit");
-  await tern.send("C-c");
-  assert(await tern.waitForExit(), "tern exits on the second Ctrl-C");
-});
+testNeeding(
+  ["tmux"],
+  "the REPL on a terminal asks before an edit, streams the answer, and Ctrl-C twice exits",
+  async () => {
+    await using project = await tempProject({ "hello.txt": "Hello World\n" });
+    await using model = await startFakeModel([
+      { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] },
+      {
+        toolCalls: [{
+          name: "edit_file",
+          arguments: '{"path":"hello.txt","old_text":"World","new_text":"Agent"}',
+        }],
+      },
+      { reasoning: "The edit worked.", text: "Greeting changed." },
+    ]);
+    const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
+    await using tern = await startTmux(`cd ${project.root} && env ${env} ${await ternCommandLine()}`);
+    await tern.waitFor("›");
+    await tern.send("change the greeting", "Enter");
+    const question = await tern.waitFor("Allow edit_file on hello.txt?");
+    assertStringIncludes(question, "⏺ edit_file hello.txt");
+    await tern.send("y", "Enter");
+    const answered = await tern.waitFor("Greeting changed.");
+    assertStringIncludes(answered, "⎿ ok hello.txt: +1 −1 lines");
+    assertStringIncludes(answered, "The edit worked.");
+    assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello Agent\n");
+    await tern.waitFor("task total:");
+    await tern.send("C-c");
+    await tern.waitFor("press Ctrl-C again to exit");
+    await tern.send("C-c");
+    assert(await tern.waitForExit(), "tern exits on the second Ctrl-C");
+  },
+);

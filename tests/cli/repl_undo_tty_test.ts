@@ -4,52 +4,57 @@ import { startFakeModel } from "../support/fake_model_server.ts";
 import { ternCommandLine } from "../support/cli.ts";
 import { tempProject } from "../support/temp_project.ts";
 import { startTmux } from "../support/tmux.ts";
+import { testNeeding } from "../support/requires.ts";
 
-Deno.test("/undo under tmux restores an edited and an rm'd file and drops the turn from the conversation", async () => {
-  await using project = await tempProject({ "hello.txt": "Hello World\n", "keep.txt": "precious\n" });
-  await using model = await startFakeModel([
-    { text: "First turn, nothing changed." },
-    { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] },
-    {
-      toolCalls: [
-        { name: "edit_file", arguments: '{"path":"hello.txt","old_text":"World","new_text":"Agent"}' },
-        { name: "execute_command", arguments: '{"command":"rm keep.txt && echo gone > made.txt"}' },
-      ],
-    },
-    { text: "Edited and removed." },
-    { text: "Third answer." },
-  ]);
-  const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
-  await using tern = await startTmux(
-    `cd ${project.root} && env ${env} ${await ternCommandLine()} --approve all`,
-  );
-  await tern.waitFor("›");
-  await tern.send("first task", "Enter");
-  await tern.waitFor("First turn, nothing changed.");
-  await tern.send("change things", "Enter");
-  await tern.waitFor("Edited and removed.");
-  await tern.waitFor("task total:");
-  assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello Agent\n");
-  await tern.send("/undo", "Enter");
-  const asked = await tern.waitFor("[a]ll");
-  assertStringIncludes(asked, 'Undo the turn "change things"');
-  assertStringIncludes(asked, "keep.txt");
-  assertStringIncludes(asked, "made.txt");
-  await tern.send("a", "Enter");
-  await tern.waitFor("Undone: 3 file(s) restored, conversation rewound.");
-  assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello World\n");
-  assertEquals(await Deno.readTextFile(`${project.root}/keep.txt`), "precious\n");
-  await Deno.stat(`${project.root}/made.txt`).then(() => assert(false, "made.txt is gone"), () => {});
-  await tern.send("next task", "Enter");
-  await tern.waitFor("Third answer.");
-  const users = (model.requests.at(-1)!.messages as { role: string; content: string }[])
-    .filter((message) => message.role === "user").map((message) => message.content);
-  assertEquals(users, ["first task", "next task"]);
-  await tern.send("/exit", "Enter");
-  assert(await tern.waitForExit(), "tern exits on /exit");
-});
+testNeeding(
+  ["tmux", "git"],
+  "/undo under tmux restores an edited and an rm'd file and drops the turn from the conversation",
+  async () => {
+    await using project = await tempProject({ "hello.txt": "Hello World\n", "keep.txt": "precious\n" });
+    await using model = await startFakeModel([
+      { text: "First turn, nothing changed." },
+      { toolCalls: [{ name: "read_file", arguments: '{"path":"hello.txt"}' }] },
+      {
+        toolCalls: [
+          { name: "edit_file", arguments: '{"path":"hello.txt","old_text":"World","new_text":"Agent"}' },
+          { name: "execute_command", arguments: '{"command":"rm keep.txt && echo gone > made.txt"}' },
+        ],
+      },
+      { text: "Edited and removed." },
+      { text: "Third answer." },
+    ]);
+    const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
+    await using tern = await startTmux(
+      `cd ${project.root} && env ${env} ${await ternCommandLine()} --approve all`,
+    );
+    await tern.waitFor("›");
+    await tern.send("first task", "Enter");
+    await tern.waitFor("First turn, nothing changed.");
+    await tern.send("change things", "Enter");
+    await tern.waitFor("Edited and removed.");
+    await tern.waitFor("task total:");
+    assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello Agent\n");
+    await tern.send("/undo", "Enter");
+    const asked = await tern.waitFor("[a]ll");
+    assertStringIncludes(asked, 'Undo the turn "change things"');
+    assertStringIncludes(asked, "keep.txt");
+    assertStringIncludes(asked, "made.txt");
+    await tern.send("a", "Enter");
+    await tern.waitFor("Undone: 3 file(s) restored, conversation rewound.");
+    assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello World\n");
+    assertEquals(await Deno.readTextFile(`${project.root}/keep.txt`), "precious\n");
+    await Deno.stat(`${project.root}/made.txt`).then(() => assert(false, "made.txt is gone"), () => {});
+    await tern.send("next task", "Enter");
+    await tern.waitFor("Third answer.");
+    const users = (model.requests.at(-1)!.messages as { role: string; content: string }[])
+      .filter((message) => message.role === "user").map((message) => message.content);
+    assertEquals(users, ["first task", "next task"]);
+    await tern.send("/exit", "Enter");
+    assert(await tern.waitForExit(), "tern exits on /exit");
+  },
+);
 
-Deno.test("/init under tmux: the model writes AGENTS.md after approval", async () => {
+testNeeding(["tmux"], "/init under tmux: the model writes AGENTS.md after approval", async () => {
   await using project = await tempProject({ "deno.json": '{"tasks":{"test":"deno test"}}\n' });
   await using model = await startFakeModel([
     {

@@ -3,6 +3,7 @@ import { createClient } from "../../src/llm/client.ts";
 import { providerMessage, WireClient } from "../../src/llm/transport.ts";
 import type { SseEvent } from "../../src/llm/sse.ts";
 import type { Wire } from "../../src/llm/wire.ts";
+import { eventually } from "../support/processes.ts";
 import { type ChatRequest, LlmError, type Message, type StreamEvent } from "../../src/llm/types.ts";
 import {
   type FakeModel,
@@ -274,16 +275,18 @@ Deno.test("closing the fake model aborts an in-flight stream and a pending delay
   // Chosen by the user message, not by arrival order: the two requests race.
   const model: FakeModel = startFakeModel((body) =>
     JSON.stringify(body.messages).includes("stream")
-      ? { text: "slow stream", chunkSize: 1, chunkDelayMs: 5_000 }
-      : { text: "x", delayMs: 5_000 }
+      ? { text: "slow stream ".repeat(50), chunkSize: 1, chunkDelayMs: 200 }
+      : { text: "x", delayMs: 600_000 }
   );
   const client = createClient({ api: "chat", baseUrl: model.url });
   const signal = new AbortController().signal;
   const ask = (content: string) => ({ ...USER, messages: [{ role: "user" as const, content }] });
-  const streaming = llmError(() => client.stream(ask("stream"), signal, () => {}));
+  const streamed = Promise.withResolvers<void>();
+  const streaming = llmError(() => client.stream(ask("stream"), signal, () => streamed.resolve()));
   const delayed = llmError(() => client.stream(ask("wait"), signal, () => {}));
-  while (model.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  // Closed once text has arrived on one stream (about 2 minutes of it are left) and both requests are in.
+  await streamed.promise;
+  assert(await eventually(() => Promise.resolve(model.requests.length === 2)), "both requests arrived");
   await model.close();
   assertStrictEquals((await streaming).kind, "interrupted");
   assertStrictEquals((await delayed).kind, "http");

@@ -17,8 +17,8 @@ export async function processesWith(marker: string): Promise<string[]> {
     .map((line) => line.trim());
 }
 
-/** Polls `check` until it returns true; false when `timeoutMs` passed first. */
-export async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<boolean> {
+/** Polls `check` until it returns true; false when `timeoutMs` (generous: a busy machine is slow) passed first. */
+export async function eventually(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return true;

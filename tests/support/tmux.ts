@@ -20,8 +20,11 @@ export async function tmux(...args: string[]): Promise<{ ok: boolean; text: stri
   return { ok: output.success, text: decoder.decode(output.stdout), error: decoder.decode(output.stderr) };
 }
 
-/** How long to wait for the screen; generous, since CI machines are slow. Only a failing test waits it out. */
-export const SCREEN_TIMEOUT_MS = 20_000;
+/**
+ * How long to wait for the screen: generous, since a busy machine (or a first run that still downloads
+ * tern's dependencies) is slow. Only a failing test waits it out.
+ */
+export const SCREEN_TIMEOUT_MS = 60_000;
 
 /** A program running in a detached tmux session; `await using` kills the session. */
 export interface TmuxSession extends AsyncDisposable {

@@ -13,6 +13,7 @@ import {
   type TestContext,
   testContext,
 } from "./_helpers.ts";
+import { testNeeding } from "../support/requires.ts";
 
 /** A context for `root` with a sandbox mode and secrets. */
 function shellCtx(root: string, sandbox: SandboxMode, secrets: string[] = []): TestContext {
@@ -198,31 +199,43 @@ Deno.test("executeCommand() timeout kills a background child of the command, san
   }
 });
 
-Deno.test("executeCommand() timeout kills a sandboxed child that left the process group (setsid)", async () => {
-  await using p = await tempProject();
-  const marker = sleepMarker();
-  const command = `setsid sleep ${marker} & wait`;
-  const { content } = await call(executeCommandTool, { command, timeout_ms: 300 }, shellCtx(p.root, "auto"));
-  assertMatch(content, /timed out after 0\.3 s/);
-  assertStrictEquals(await running(marker), false);
-});
-
-Deno.test("executeCommand() returns when a background child keeps the output open, and kills it", async () => {
-  await using p = await tempProject();
-  for (const mode of ["auto", "off"] as const) {
+testNeeding(
+  ["bwrap"],
+  "executeCommand() timeout kills a sandboxed child that left the process group (setsid)",
+  async () => {
+    await using p = await tempProject();
     const marker = sleepMarker();
-    const result = await call(
+    const command = `setsid sleep ${marker} & wait`;
+    const { content } = await call(
       executeCommandTool,
-      { command: `sleep ${marker} & echo started` },
-      shellCtx(p.root, mode),
+      { command, timeout_ms: 300 },
+      shellCtx(p.root, "auto"),
     );
-    const killed = mode === "off"
-      ? "\n[1 background process was still running at the command's end and killed]"
-      : "";
-    assertEquals(result, { content: `started${killed}`, isError: false });
-    assertStrictEquals(await running(marker), false, mode);
-  }
-});
+    assertMatch(content, /timed out after 0\.3 s/);
+    assertStrictEquals(await running(marker), false);
+  },
+);
+
+testNeeding(
+  ["bwrap"],
+  "executeCommand() returns when a background child keeps the output open, and kills it",
+  async () => {
+    await using p = await tempProject();
+    for (const mode of ["auto", "off"] as const) {
+      const marker = sleepMarker();
+      const result = await call(
+        executeCommandTool,
+        { command: `sleep ${marker} & echo started` },
+        shellCtx(p.root, mode),
+      );
+      const killed = mode === "off"
+        ? "\n[1 background process was still running at the command's end and killed]"
+        : "";
+      assertEquals(result, { content: `started${killed}`, isError: false });
+      assertStrictEquals(await running(marker), false, mode);
+    }
+  },
+);
 
 Deno.test("executeCommand() abort via the signal kills the whole group, sandboxed or not", async () => {
   await using p = await tempProject();
@@ -384,13 +397,14 @@ Deno.test("executeCommand() kills a command that never exits at its timeout, san
     const marker = sleepMarker();
     const { content, isError } = await call(
       executeCommandTool,
-      { command: `echo waiting; sleep ${marker}`, timeout_ms: 300 },
+      // Long enough for the sandbox and bash to start and print on a busy machine.
+      { command: `echo waiting; sleep ${marker}`, timeout_ms: 3_000 },
       shellCtx(p.root, mode),
     );
     assertStrictEquals(isError, true);
     assertStrictEquals(
       content,
-      "waiting\n[timed out after 0.3 s: the command and its child processes were killed]",
+      "waiting\n[timed out after 3 s: the command and its child processes were killed]",
       mode,
     );
     assertStrictEquals(await running(marker), false, mode);

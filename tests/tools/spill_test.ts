@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { grepCode } from "../../src/tools/grep_code.ts";
 import { limitResult, SPILL_DIR, SPILL_THRESHOLD, spillText, spillView } from "../../src/tools/spill.ts";
 import { call, readFileTool, tempProject } from "./_helpers.ts";
+import { testNeeding } from "../support/requires.ts";
 
 /** 100,000 characters in numbered lines, so head, tail and cut can be told apart. */
 function longText(): string {
@@ -85,21 +86,25 @@ Deno.test("limitResult() never writes through a .tern symlink leading outside th
   assertEquals(left, ["secret.txt"]);
 });
 
-Deno.test("a spilled file can be paged with read_file and searched with grep_code, but trees skip .tern", async () => {
-  await using p = await tempProject();
-  const path = await spillText(p.root, "execute_command", longText());
-  const page = await call(readFileTool, { path, offset: 2500, limit: 2 }, p.ctx);
-  assertEquals(page, {
-    content:
-      "  2500\tline 02500 xxxxxxxx\n  2501\tline 02501 xxxxxxxx\n(2499 more lines: call read_file with offset=2502)",
-    isError: false,
-  });
-  for (const engine of ["ripgrep", "builtin"] as const) {
-    const found = await grepCode({ pattern: "line 04321", path }, p.ctx, engine);
-    assertStrictEquals(found, `${path}:4321:line 04321 xxxxxxxx\n[1 match in 1 file]`);
-    assertMatch(await grepCode({ pattern: "line 04321" }, p.ctx, engine), /^No matches/);
-  }
-});
+testNeeding(
+  ["rg"],
+  "a spilled file can be paged with read_file and searched with grep_code, but trees skip .tern",
+  async () => {
+    await using p = await tempProject();
+    const path = await spillText(p.root, "execute_command", longText());
+    const page = await call(readFileTool, { path, offset: 2500, limit: 2 }, p.ctx);
+    assertEquals(page, {
+      content:
+        "  2500\tline 02500 xxxxxxxx\n  2501\tline 02501 xxxxxxxx\n(2499 more lines: call read_file with offset=2502)",
+      isError: false,
+    });
+    for (const engine of ["ripgrep", "builtin"] as const) {
+      const found = await grepCode({ pattern: "line 04321", path }, p.ctx, engine);
+      assertStrictEquals(found, `${path}:4321:line 04321 xxxxxxxx\n[1 match in 1 file]`);
+      assertMatch(await grepCode({ pattern: "line 04321" }, p.ctx, engine), /^No matches/);
+    }
+  },
+);
 
 Deno.test("spillView() marks a cut inside one long line without inventing line numbers", () => {
   const view = spillView("z".repeat(50_000), null);

@@ -1,5 +1,5 @@
 /** `/compact [focus]` (summarise now) and `/context` (where the context window goes). */
-import { estimateTokens } from "../../agent/compact.ts";
+import type { AgentSession } from "../../agent/agent_session.ts";
 import type { Entry } from "../../agent/conversation.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
@@ -32,34 +32,64 @@ export const compactCommand: SlashCommand = {
   },
 };
 
-/** `/context`: tokens (estimated) taken by the system prompt, project memory, tool schemas and history. */
+/**
+ * `/context`: the next request's estimate as the wire in use will send it, where it goes (system prompt,
+ * project memory, tool schemas, conversation), and what the next compaction would drop.
+ */
 export const contextCommand: SlashCommand = {
   name: "/context",
-  help: "show where the context window goes (system, memory, tools, history, free)",
+  help: "show the next request's size against the context window, and what compaction would drop",
   run: (ctx): SlashOutcome => {
-    const { conversation, registry } = ctx.session.current;
-    const window = ctx.session.model.contextWindow;
-    const [system, ...history] = conversation.messages();
-    const memoryText = ctx.session.memory?.text ?? "";
-    const memory = Math.ceil(memoryText.length / 4);
-    const tools = Math.ceil(JSON.stringify(registry.specs()).length / 4);
-    const systemTokens = estimateTokens([system]) - memory;
-    const historyTokens = estimateTokens(history);
-    const free = window - systemTokens - memory - tools - historyTokens;
-    const pct = (n: number) => `${(100 * n / window).toFixed(1).padStart(5)} %`;
-    ctx.screen.print(`Context window: ${window} tokens (estimates: characters / 4)`);
-    for (
-      const [name, n] of [["system", systemTokens], ["memory", memory], ["tools", tools], [
-        "history",
-        historyTokens,
-      ], ["free", free]] as const
-    ) ctx.screen.print(`  ${name.padEnd(8)} ${String(n).padStart(8)}  ${pct(n)}`);
-    for (const line of modelHistory(conversation.entries, ctx.session.firstModel)) {
+    const view = ctx.session.context();
+    const { window, parts } = view;
+    const n = (count: number) => count.toLocaleString("en-US");
+    const pct = (count: number) => `${(100 * count / window).toFixed(1).padStart(5)} %`;
+    const rate = view.bytesPerToken.toFixed(1);
+    const how = view.calibrated
+      ? `${rate} bytes a token, from the provider's usage`
+      : `${rate} bytes a token`;
+    ctx.screen.print(
+      `Context window: ${n(window)} tokens. Next request: about ${n(view.size.tokens)} tokens ` +
+        `(${n(view.size.bytes)} bytes on the ${ctx.session.model.api} wire at ${how}).`,
+    );
+    const memory = Math.min(
+      parts.system,
+      Math.ceil((ctx.session.memory?.text.length ?? 0) / view.bytesPerToken),
+    );
+    const rows: [string, number][] = [
+      ["system", parts.system - memory],
+      ["memory", memory],
+      ["tools", parts.tools],
+      ["history", parts.history],
+      ["free", window - view.size.tokens],
+    ];
+    for (const [name, count] of rows) {
+      ctx.screen.print(`  ${name.padEnd(8)} ${n(count).padStart(9)}  ${pct(count)}`);
+    }
+    for (const line of compactionLines(view)) ctx.screen.print(line, "dim");
+    for (const line of modelHistory(ctx.session.current.conversation.entries, ctx.session.firstModel)) {
       ctx.screen.print(line, "dim");
     }
     return "continue";
   },
 };
+
+/** What the next compaction would take, in words. */
+function compactionLines(view: ReturnType<AgentSession["context"]>): string[] {
+  const n = (count: number) => count.toLocaleString("en-US");
+  const drop = view.drop.outputs > 0
+    ? `drop ${n(view.drop.outputs)} old tool output(s), oldest first (about ${n(view.drop.tokens)} tokens)`
+    : "";
+  const summary = view.summary
+    ? `summarise ${n(view.summary.entries)} older entries (about ${n(view.summary.tokens)} tokens)`
+    : "";
+  const steps = [drop, summary].filter(Boolean).join(", then if still needed ");
+  const when = view.now
+    ? "The next request is past 80 % of the window and compacts first"
+    : `Compaction starts past ${n(Math.floor(view.limit))} tokens (80 %)`;
+  if (steps === "") return [`${when}; nothing is old enough to drop or summarise yet.`];
+  return [`${when}: it would ${steps}.`];
+}
 
 /** Which model answered which prompts, when the conversation changed model: "prompts 1-3: deepseek-chat via DeepSeek". */
 function modelHistory(entries: readonly Entry[], first: string): string[] {

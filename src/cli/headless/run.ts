@@ -140,7 +140,8 @@ function printResult(result: TaskResult, options: HeadlessOptions & { calls: Cal
   if (result.debug && options.debug) stderr.write(`${result.debug}\n`);
   if (result.exitReason === "cancelled" && output !== "stream-json") stderr.write("tern: cancelled\n");
   if (output !== "text") return;
-  if (result.partial) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
+  // A stop with its own reason (the context is full) has said it in one line already.
+  if (result.partial && !result.error) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
   if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
   if (calls.refused.length > 0) stderr.write(`tern: ${refusedLine(calls.refused)}\n`);
 }

@@ -293,6 +293,7 @@ const PARTIAL_REASONS: Record<string, string> = {
   max_turns: "the --max-turns limit was reached",
   token_budget: "the --token-budget limit was reached",
   time_budget: "the --time-limit was reached",
+  context_full: "the conversation no longer fits the model's context window",
 };
 
 /** The label for an answer that is not the whole story: "⚠ partial: <why>". */

@@ -255,7 +255,10 @@ export async function runInGroup(argv: string[], options: GroupOptions): Promise
     const { code } = await child.status;
     await Promise.all(kills);
     const id = await pgid;
-    const leftovers = id === null ? undefined : await reapSession(id, marker);
+    let leftovers = id === null ? undefined : await reapSession(id, marker);
+    // After tern's own kill (timeout, cancel, cap), what is still in the session is the command's own
+    // processes dying (slowly on a busy machine), not background work it left: reaped, not reported.
+    if (stopped !== null && leftovers) leftovers = { ...leftovers, killed: 0 };
     await drain(reading, kill);
     return { code, stopped, bytes: reading.text.bytes, binary: reading.text.binary, leftovers };
   } finally {

@@ -4,9 +4,10 @@
  * (turndown with Joplin's GFM plugin), links and images absolute.
  */
 import { gfm } from "@joplin/turndown-plugin-gfm";
-import TurndownService from "turndown";
+import type TurndownService from "turndown";
 import { mainContent } from "./_main_content.js";
 
+const Turndown = await loadTurndown();
 let service: TurndownService | undefined;
 
 /** The page's readable content as markdown; `url` (the final URL) makes its links and images absolute. */
@@ -20,7 +21,7 @@ export function htmlToMarkdown(html: string, url?: string): string {
 }
 
 function makeService(): TurndownService {
-  const turndown = new TurndownService({
+  const turndown = new Turndown({
     headingStyle: "atx",
     codeBlockStyle: "fenced",
     bulletListMarker: "-",
@@ -39,4 +40,29 @@ function makeService(): TurndownService {
     "form",
   ]);
   return turndown;
+}
+
+/**
+ * Loads turndown. Its HTML parser, domino, sets one prototype the legacy way while it loads
+ * (`DOMException.prototype.__proto__ = Error.prototype`), which Deno disables: the write would leave
+ * domino's DOMException no Error, and it marks the whole process, so every later crash (in a test run: every
+ * later failing test) ends with a notice blaming `__proto__`. For the length of this import only, a write of
+ * `Error.prototype` through `__proto__` sets the prototype; any other use goes to Deno's own accessor.
+ */
+async function loadTurndown(): Promise<typeof TurndownService> {
+  const deno = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__");
+  if (!deno?.configurable || !deno.set) return (await import("turndown")).default;
+  const set = deno.set;
+  Object.defineProperty(Object.prototype, "__proto__", {
+    ...deno,
+    set(this: object, value: unknown) {
+      if (value === Error.prototype) Object.setPrototypeOf(this, value);
+      else set.call(this, value);
+    },
+  });
+  try {
+    return (await import("turndown")).default;
+  } finally {
+    Object.defineProperty(Object.prototype, "__proto__", deno);
+  }
 }

@@ -76,8 +76,11 @@ Deno.test("/cost, /context, /permissions and /thinking report from the session's
   const text = t.output();
   assertStringIncludes(text, "input   400 tokens (300 from cache, 75%)");
   assertStringIncludes(text, "cost    $0.0001 (list prices per million: $0.28 in");
-  assertStringIncludes(text, "Context window: 128000 tokens (estimates: characters / 4)");
-  assertMatch(text, /system +\d+/);
+  assertMatch(
+    text,
+    /Context window: 128,000 tokens\. Next request: about [\d,]+ tokens \([\d,]+ bytes on the chat wire at 4\.0 bytes a token\)\./,
+  );
+  assertMatch(text, /system +[\d,]+ /);
   assertStringIncludes(text, "  execute_command(npm test*)");
   assertStringIncludes(text, "Reasoning is hidden.");
   assertEquals(t.ctx.screen.showsReasoning, false);

@@ -1,6 +1,7 @@
 import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import { type CancelKey, type KeyInput, KeyParser, listenForCancel } from "../../../src/cli/input/keys.ts";
 import { startTmux } from "../../support/tmux.ts";
+import { testNeeding } from "../../support/requires.ts";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -138,31 +139,35 @@ Deno.test("listenForCancel() leaves stdin alone when it is not a terminal", () =
   assertEquals(listeners.size, 0);
 });
 
-Deno.test("listenForCancel() on a real terminal: Esc and Ctrl-C cancel, arrows do not, prompts and the next line still read", async () => {
-  const driver = new URL("./_keys_driver.ts", import.meta.url).pathname;
-  const config = new URL("../../../deno.json", import.meta.url).pathname;
-  const command =
-    `'${Deno.execPath()}' run --no-prompt --allow-env --allow-run=stty --config '${config}' '${driver}'; ` +
-    "echo EXITED; sleep 30";
-  await using session = await startTmux(command, { width: 100, height: 30 });
-  await session.waitFor("listening");
-  for (const key of ["Up", "Down", "Left", "Right", "M-x", "a", "b"]) await session.send(key);
-  await session.send("Escape");
-  await session.waitFor("cancel 1: escape");
-  await session.send("C-c");
-  let screen = await session.waitFor("Proceed?");
-  assertStringIncludes(screen, "cancel 2: ctrl-c");
-  await session.send("y");
-  await session.send("Enter");
-  await session.waitFor("listening again");
-  await session.send("Escape");
-  screen = await session.waitFor("next>");
-  assertStringIncludes(screen, "cancel 3: escape");
-  assertStringIncludes(screen, "stopped: cooked");
-  await session.send("hello", "Enter");
-  screen = await session.waitFor("EXITED");
-  assertStringIncludes(screen, "answer: true");
-  assertStringIncludes(screen, "line: hello");
-  // Arrows, Alt-x and plain letters typed during the turn cancelled nothing.
-  assertEquals(screen.match(/cancel \d/g), ["cancel 1", "cancel 2", "cancel 3"]);
-});
+testNeeding(
+  ["tmux"],
+  "listenForCancel() on a real terminal: Esc and Ctrl-C cancel, arrows do not, prompts and the next line still read",
+  async () => {
+    const driver = new URL("./_keys_driver.ts", import.meta.url).pathname;
+    const config = new URL("../../../deno.json", import.meta.url).pathname;
+    const command =
+      `'${Deno.execPath()}' run --no-prompt --allow-env --allow-run=stty --config '${config}' '${driver}'; ` +
+      "echo EXITED; sleep 30";
+    await using session = await startTmux(command, { width: 100, height: 30 });
+    await session.waitFor("listening");
+    for (const key of ["Up", "Down", "Left", "Right", "M-x", "a", "b"]) await session.send(key);
+    await session.send("Escape");
+    await session.waitFor("cancel 1: escape");
+    await session.send("C-c");
+    let screen = await session.waitFor("Proceed?");
+    assertStringIncludes(screen, "cancel 2: ctrl-c");
+    await session.send("y");
+    await session.send("Enter");
+    await session.waitFor("listening again");
+    await session.send("Escape");
+    screen = await session.waitFor("next>");
+    assertStringIncludes(screen, "cancel 3: escape");
+    assertStringIncludes(screen, "stopped: cooked");
+    await session.send("hello", "Enter");
+    screen = await session.waitFor("EXITED");
+    assertStringIncludes(screen, "answer: true");
+    assertStringIncludes(screen, "line: hello");
+    // Arrows, Alt-x and plain letters typed during the turn cancelled nothing.
+    assertEquals(screen.match(/cancel \d/g), ["cancel 1", "cancel 2", "cancel 3"]);
+  },
+);

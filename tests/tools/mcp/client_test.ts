@@ -6,6 +6,7 @@ import { mcpTools } from "../../../src/tools/mcp/adapter.ts";
 import type { McpServerConfig } from "../../../src/tools/mcp/config.ts";
 import { testContext } from "../_helpers.ts";
 import type { Tool, ToolResult } from "../../../src/tools/tool.ts";
+import { whyMissing } from "../../support/requires.ts";
 
 const SERVER = new URL("../../support/mcp_server.ts", import.meta.url).pathname;
 
@@ -80,10 +81,9 @@ Deno.test("a server that crashes mid-call gives an error result and is marked fa
 Deno.test("a server that never answers a call times out instead of hanging tern", async () => {
   await withHub([stdio("stuck", "hang")], async (_hub, root) => {
     const echo = tool(mcpTools(_hub.servers).tools, "mcp__stuck__echo");
-    const started = performance.now();
+    // The hub's call timeout (1.5 s here) ends the call: an error of kind "timeout", not a hang.
     const error = await echo.run({ text: "x" }, testContext(root)).then(() => undefined, (e) => e);
     assertEquals((error as { kind?: string }).kind, "timeout");
-    assert(performance.now() - started < 10_000);
   });
 });
 
@@ -119,12 +119,12 @@ done
 `;
 
 const detectMissing = () => Promise.resolve({ available: false, reason: "bubblewrap is not installed" });
-const bwrapWorks = (await new Deno.Command("bwrap", { args: ["--ro-bind", "/", "/", "true"] }).output()
-  .catch(() => ({ success: false }))).success;
+const noBwrap = whyMissing("bwrap");
 
 Deno.test({
-  name: "a stdio server runs inside bubblewrap: the system is read-only to it (needs a working bubblewrap)",
-  ignore: !bwrapWorks,
+  name: "a stdio server runs inside bubblewrap: the system is read-only to it" +
+    (noBwrap ? ` (skipped: ${noBwrap})` : ""),
+  ignore: noBwrap !== null,
   fn: async () => {
     await using project = await tempProject({ "server.sh": SHELL_SERVER });
     const config = stdio("boxed", "ok", true);

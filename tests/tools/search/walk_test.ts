@@ -11,6 +11,7 @@ import {
 } from "../../../src/tools/search/walk.ts";
 import { sh, tempProject } from "../_helpers.ts";
 import { RG_WALK_FLAGS } from "../../../src/tools/search/ripgrep.ts";
+import { testNeeding } from "../../support/requires.ts";
 
 /** Writes `files` (relative path → content) under `root`, creating directories. */
 async function write(root: string, files: Record<string, string | Uint8Array>): Promise<void> {
@@ -66,7 +67,7 @@ Deno.test("comparePaths() orders paths directory by directory, as the walk and r
   ]);
 });
 
-Deno.test("walkTree() walks depth-first in name order, the order of rg --sort path", async () => {
+testNeeding(["rg"], "walkTree() walks depth-first in name order, the order of rg --sort path", async () => {
   await using p = await tempProject();
   await write(p.root, {
     "a/b.txt": "",
@@ -90,32 +91,36 @@ Deno.test("walkTree() walks depth-first in name order, the order of rg --sort pa
   assertEquals(walked, await ripgrepFiles(p.root));
 });
 
-Deno.test("walkTree() honours root and nested .gitignore files, deeper rules winning, like ripgrep", async () => {
-  await using p = await tempProject();
-  await write(p.root, {
-    ".gitignore": "*.log\nbuild/\n/top-only.txt\n",
-    "keep.txt": "",
-    "debug.log": "",
-    "top-only.txt": "",
-    "build/out.js": "",
-    "src/top-only.txt": "",
-    "src/.gitignore": "generated/\n!important.log\n",
-    "src/important.log": "",
-    "src/other.log": "",
-    "src/generated/g.ts": "",
-    "src/main.ts": "",
-  });
-  const walked = await walkAll(p.root);
-  assertEquals(walked, [
-    ".gitignore",
-    "keep.txt",
-    "src/.gitignore",
-    "src/important.log",
-    "src/main.ts",
-    "src/top-only.txt",
-  ]);
-  assertEquals(walked, await ripgrepFiles(p.root));
-});
+testNeeding(
+  ["rg"],
+  "walkTree() honours root and nested .gitignore files, deeper rules winning, like ripgrep",
+  async () => {
+    await using p = await tempProject();
+    await write(p.root, {
+      ".gitignore": "*.log\nbuild/\n/top-only.txt\n",
+      "keep.txt": "",
+      "debug.log": "",
+      "top-only.txt": "",
+      "build/out.js": "",
+      "src/top-only.txt": "",
+      "src/.gitignore": "generated/\n!important.log\n",
+      "src/important.log": "",
+      "src/other.log": "",
+      "src/generated/g.ts": "",
+      "src/main.ts": "",
+    });
+    const walked = await walkAll(p.root);
+    assertEquals(walked, [
+      ".gitignore",
+      "keep.txt",
+      "src/.gitignore",
+      "src/important.log",
+      "src/main.ts",
+      "src/top-only.txt",
+    ]);
+    assertEquals(walked, await ripgrepFiles(p.root));
+  },
+);
 
 Deno.test("walkTree() skips .git, node_modules, .tern and the other skipped names at any depth", async () => {
   await using p = await tempProject();

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStrictEquals } from "../../support/assert.ts";
 import { type OutputSink, runInGroup } from "../../../src/tools/shell/process_group.ts";
+import { processesWith, sleepMarker } from "../../support/processes.ts";
 
 function collector(): OutputSink & { text: string; ends: number } {
   return {
@@ -42,11 +43,27 @@ Deno.test("runInGroup() stops a command at its timeout and says so", async () =>
     cwd: Deno.cwd(),
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
     signal: new AbortController().signal,
-    timeoutMs: 200,
+    // Long enough for bash to start and print on a busy machine; only the timeout can end `sleep 30`.
+    timeoutMs: 3_000,
     sink,
   });
   assertStrictEquals(finished.stopped, "timeout");
   assertStrictEquals(sink.text, "start\n");
+});
+
+Deno.test("runInGroup() after a timeout reaps what is left in the session without calling it background work", async () => {
+  // Job control gives the background sleep a group of its own: the timeout's group kill misses it, so it is
+  // still in the session when the reaper looks, as a slow-dying process is on a busy machine.
+  const marker = sleepMarker();
+  const finished = await runInGroup(["bash", "-c", `set -m; sleep ${marker} & echo start; sleep 30`], {
+    cwd: Deno.cwd(),
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin" },
+    signal: new AbortController().signal,
+    timeoutMs: 3_000,
+    sink: collector(),
+  });
+  assertEquals([finished.stopped, finished.leftovers], ["timeout", { killed: 0, survivors: [] }]);
+  assertEquals(await processesWith(marker), []);
 });
 
 Deno.test("runInGroup() kills a command whose output passes maxOutputBytes, and says so", async () => {

@@ -9,6 +9,7 @@ import { runInGroup } from "../../../src/tools/shell/process_group.ts";
 import { confinedArgv, detectBubblewrap } from "../../../src/tools/shell/sandbox.ts";
 import { call, executeCommandTool, tempProject, type TestContext, testContext } from "../_helpers.ts";
 import { runUnderTernFlags } from "./_sandbox_driver.ts";
+import { testNeeding, whyMissing } from "../../support/requires.ts";
 
 const notRoot = Deno.uid() !== 0;
 
@@ -38,10 +39,12 @@ async function confined(root: string, script: string, maxProcesses: number, time
   return { ...finished, text };
 }
 
+const noBwrap = whyMissing("bwrap");
 Deno.test({
   name:
-    "sandbox as root (needs root: CI runs as root): remount, umount, mknod, mount and outside writes all fail",
-  ignore: notRoot,
+    "sandbox as root (needs root: CI runs as root): remount, umount, mknod, mount and outside writes all fail" +
+    (notRoot ? " (skipped: not root)" : noBwrap ? ` (skipped: ${noBwrap})` : ""),
+  ignore: notRoot || noBwrap !== null,
   fn: async () => {
     await using p = await tempProject();
     // Each attempt prints a marker only if it succeeds. `remount,bind` changes only the sandbox's own mount.
@@ -94,30 +97,34 @@ const LEAK_SCRIPT = [
   "echo CAN-SEE-ENV",
 ].join("\n");
 
-Deno.test("sandbox: tern's key is not visible to a command in any encoding (env, /proc/*/environ, base64, hex)", async () => {
-  await using p = await tempProject();
-  const key = `sk-walls-${crypto.randomUUID()}`;
-  const env = { DEEPSEEK_API_KEY: key, TERN_API_KEY: key };
-  const [control] = await runUnderTernFlags(p.root, [["execute_command", { command: TERN_ENVIRON }]], {
-    env,
-    sandbox: "off",
-  });
-  // The control shows the check can see a leak: unconfined, tern's own /proc entry carries the key.
-  assert(encodings(key).some((form) => control.content.includes(form)), "control: unconfined leaks");
-  const [result] = await runUnderTernFlags(p.root, [["execute_command", { command: LEAK_SCRIPT }]], {
-    env,
-    sandbox: "required",
-  });
-  assertStrictEquals(result.isError, false, result.content);
-  // Long output is cut in the result and saved whole: check the whole of it.
-  const spill = /saved in full to (\S+);/.exec(result.content)?.[1];
-  const whole = spill ? await Deno.readTextFile(join(p.root, spill)) : result.content;
-  assertMatch(whole, /CAN-SEE-ENV/, "the command ran and its output is all there");
-  for (const form of [key, ...encodings(key)]) assert(!whole.includes(form), `leaked as ${form}`);
-  assertNotMatch(whole, /UNMOUNTED/);
-});
+testNeeding(
+  ["bwrap"],
+  "sandbox: tern's key is not visible to a command in any encoding (env, /proc/*/environ, base64, hex)",
+  async () => {
+    await using p = await tempProject();
+    const key = `sk-walls-${crypto.randomUUID()}`;
+    const env = { DEEPSEEK_API_KEY: key, TERN_API_KEY: key };
+    const [control] = await runUnderTernFlags(p.root, [["execute_command", { command: TERN_ENVIRON }]], {
+      env,
+      sandbox: "off",
+    });
+    // The control shows the check can see a leak: unconfined, tern's own /proc entry carries the key.
+    assert(encodings(key).some((form) => control.content.includes(form)), "control: unconfined leaks");
+    const [result] = await runUnderTernFlags(p.root, [["execute_command", { command: LEAK_SCRIPT }]], {
+      env,
+      sandbox: "required",
+    });
+    assertStrictEquals(result.isError, false, result.content);
+    // Long output is cut in the result and saved whole: check the whole of it.
+    const spill = /saved in full to (\S+);/.exec(result.content)?.[1];
+    const whole = spill ? await Deno.readTextFile(join(p.root, spill)) : result.content;
+    assertMatch(whole, /CAN-SEE-ENV/, "the command ran and its output is all there");
+    for (const form of [key, ...encodings(key)]) assert(!whole.includes(form), `leaked as ${form}`);
+    assertNotMatch(whole, /UNMOUNTED/);
+  },
+);
 
-Deno.test("sandbox: the process limit holds (xargs starts 40 sleeps, limit 32)", async () => {
+testNeeding(["bwrap"], "sandbox: the process limit holds (xargs starts 40 sleeps, limit 32)", async () => {
   await using p = await tempProject();
   // xargs, not a bash loop: bash retries a failed fork for 15 s before giving up.
   const script = "seq 40 | xargs -P 40 -n 1 sleep 30 2>/dev/null &\n" +
@@ -128,39 +135,52 @@ Deno.test("sandbox: the process limit holds (xargs starts 40 sleeps, limit 32)",
   assert(count > 5 && count <= 32, text);
 });
 
-Deno.test("sandbox: a fork bomb in a temp project is contained by the process limit and ends at the timeout", async () => {
-  await using p = await tempProject();
-  // The bomb runs only when a limit is in force (so a broken limit fails this test instead of the machine).
-  const script = `limited=
+testNeeding(
+  ["bwrap"],
+  "sandbox: a fork bomb in a temp project is contained by the process limit and ends at the timeout",
+  async () => {
+    await using p = await tempProject();
+    // The bomb runs only when a limit is in force (so a broken limit fails this test instead of the machine).
+    const script = `limited=
 if [ "$(id -u)" = 0 ]; then grep -q tern-sandbox- /proc/self/cgroup && limited=1
 else [ "$(ulimit -u)" = 48 ] && limited=1; fi
 [ -n "$limited" ] || { echo NO-LIMIT; exit 1; }
 f(){ f|f& }; f 2>/dev/null
 end=$((SECONDS + 2)); while [ "$SECONDS" -lt "$end" ]; do :; done
 n=0; for pid in /proc/[0-9]*; do n=$((n+1)); done; echo "processes: $n"`;
-  const { text, stopped } = await confined(p.root, script, 48, 8_000);
-  assertNotMatch(text, /NO-LIMIT/);
-  console.log(`fork bomb: ${text.match(/processes: \d+/)?.[0] ?? "no count"}, stopped: ${stopped}`);
-  const count = Number(/processes: (\d+)/.exec(text)?.[1]);
-  assert(stopped === "timeout" || (count > 0 && count <= 48), `${stopped} ${text.slice(-300)}`);
-  // The machine is fine: tern can still start processes.
-  assert((await new Deno.Command("true").output()).success);
-});
+    const { text, stopped } = await confined(p.root, script, 48, 8_000);
+    assertNotMatch(text, /NO-LIMIT/);
+    console.log(`fork bomb: ${text.match(/processes: \d+/)?.[0] ?? "no count"}, stopped: ${stopped}`);
+    const count = Number(/processes: (\d+)/.exec(text)?.[1]);
+    assert(stopped === "timeout" || (count > 0 && count <= 48), `${stopped} ${text.slice(-300)}`);
+    // The machine is fine: tern can still start processes.
+    assert((await new Deno.Command("true").output()).success);
+  },
+);
 
-Deno.test("helpers run clean: LD_PRELOAD and a project BASH_ENV neither disable the sandbox nor run anything", async () => {
-  await using p = await tempProject();
-  const marker = join(p.outside, "MARKER");
-  await Deno.writeTextFile(join(p.root, "evil.sh"), `echo ran >> ${marker}; echo ran >> ${p.root}/MARKER\n`);
-  const [timedOut, inside] = await runUnderTernFlags(p.root, [
-    ["execute_command", { command: "sleep 5", timeout_ms: 300 }],
-    ["execute_command", { command: 'echo "pid $$"; touch ../outside/planted 2>/dev/null || echo confined' }],
-  ], { env: { LD_PRELOAD: "/nonexistent.so", BASH_ENV: join(p.root, "evil.sh") } });
-  // The timeout ran the kill helper: an error result, not a crash.
-  assertStrictEquals(timedOut.isError, true);
-  assertMatch(timedOut.content, /timed out after 0\.3 s/);
-  // Still sandboxed: the command's own PID namespace, and no write outside.
-  assertMatch(inside.content, /^pid [1-3]\nconfined$/);
-  assert(!await exists(marker), "BASH_ENV ran outside the sandbox");
-  assert(!await exists(join(p.root, "MARKER")), "BASH_ENV ran");
-  assert(!await exists(join(p.outside, "planted")));
-});
+testNeeding(
+  ["bwrap"],
+  "helpers run clean: LD_PRELOAD and a project BASH_ENV neither disable the sandbox nor run anything",
+  async () => {
+    await using p = await tempProject();
+    const marker = join(p.outside, "MARKER");
+    await Deno.writeTextFile(
+      join(p.root, "evil.sh"),
+      `echo ran >> ${marker}; echo ran >> ${p.root}/MARKER\n`,
+    );
+    const [timedOut, inside] = await runUnderTernFlags(p.root, [
+      ["execute_command", { command: "sleep 5", timeout_ms: 300 }],
+      ["execute_command", {
+        command: 'echo "pid $$"; touch ../outside/planted 2>/dev/null || echo confined',
+      }],
+    ], { env: { LD_PRELOAD: "/nonexistent.so", BASH_ENV: join(p.root, "evil.sh") } });
+    // The timeout ran the kill helper: an error result, not a crash.
+    assertStrictEquals(timedOut.isError, true);
+    assertMatch(timedOut.content, /timed out after 0\.3 s/);
+    // Still sandboxed: the command's own PID namespace, and no write outside.
+    assertMatch(inside.content, /^pid [1-3]\nconfined$/);
+    assert(!await exists(marker), "BASH_ENV ran outside the sandbox");
+    assert(!await exists(join(p.root, "MARKER")), "BASH_ENV ran");
+    assert(!await exists(join(p.outside, "planted")));
+  },
+);
