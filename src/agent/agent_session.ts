@@ -5,99 +5,31 @@
  * session file, undo snapshots, the secrets redacted from command output, budgets, the approval policy and
  * permission rules, and what the project supplies (skills, memory, MCP tools).
  */
-import { type Config, ConfigError, type ModelRequest, switchProvider } from "../config/config.ts";
+import type { Config, ModelRequest } from "../config/config.ts";
 import type { ApproveMode } from "../config/settings.ts";
-import type { CallContext } from "../llm/retry.ts";
-import type { ImagePart } from "../llm/types.ts";
 import { mcpTools } from "../tools/mcp/adapter.ts";
-import type { McpServer } from "../tools/mcp/client.ts";
-import type { EditorFiles, Tool } from "../tools/tool.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
 import { type ContextPreview, previewContext } from "./context_fit.ts";
 import type { AgentEvent } from "./events.ts";
+import type { AgentSessionOptions, PromptOptions, SessionState } from "./session_options.ts";
 import { runTask, type TaskResult } from "./loop.ts";
 import type { ProjectMemory } from "./memory.ts";
 import { PermissionRules } from "./permission_rules.ts";
-import { RequestGauge } from "./request_gauge.ts";
 import type { LoadedSession } from "./session.ts";
-import { type ModelInfo, type ModelSetup, modelSetup } from "./session_model.ts";
+import type { ModelInfo } from "./session_model.ts";
+import { SessionModels } from "./session_models.ts";
 import { SessionUsage } from "./session_usage.ts";
 import type { Skill } from "./skills.ts";
 import { Snapshots } from "./snapshots.ts";
 import { summariseConversation, type SummaryResult } from "./summarise.ts";
 import { applyUndo, planUndo, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
-import { resumedModel } from "./session_resume.ts";
+import { resumedConfig } from "./session_resume.ts";
+import { streamEvents } from "./event_stream.ts";
 import type { AgentDefinition } from "./agents.ts";
 import { PlanKeeper, planModeTask } from "./plan_mode.ts";
 import { type ChildSetup, SubAgents } from "./sub_agents.ts";
 import type { PlanUpdate } from "../tools/update_plan.ts";
-
-/** What a session is created with. */
-export interface AgentSessionOptions {
-  /** The model, endpoint and key chosen at start, and the run settings (budgets, approval, sandbox). */
-  config: Config;
-  /** tern's version, written in the session file's header. */
-  version: string;
-  /** The real environment: where a switch to another provider finds that provider's key. */
-  env: Record<string, string | undefined>;
-  /** `--context-window`: wins over the model's known window. */
-  contextWindow?: number;
-  /** `--fallback`: where a call goes once retries are exhausted on 429/5xx; resolved like a switch. */
-  fallback?: ModelRequest;
-  /** False with --no-session. */
-  save: boolean;
-  /** Take a snapshot before each prompt, so `undo()` can restore the files (the REPL). */
-  snapshots?: boolean;
-  skills?: readonly Skill[];
-  memory?: ProjectMemory | null;
-  /** The MCP servers started for this run; their tools are asked for at each new conversation, so a server
-   * that became ready later joins. */
-  mcpServers?: () => readonly McpServer[];
-  /** Tools an embedding program adds (asked for at each new conversation, like MCP tools). */
-  extraTools?: () => Tool[];
-  /** Local addresses for web_fetch (`--allow-local-fetch`). */
-  allowLocalFetch?: boolean;
-  /** The project's permission rules; "always allow" answers add to them and go to `saveRule`. */
-  rules?: PermissionRules;
-  saveRule?: (rule: string) => Promise<void>;
-  /** A saved session to continue (`-c`, `-r`). */
-  resume?: LoadedSession;
-  /** The command line named the model or endpoint: a resumed session moves to it, not to the one it ended on. */
-  keepStartModel?: boolean;
-  /** The front end's words for a failed model call (which flag or variable fixes it). */
-  advise?: CallContext["advise"];
-  /** Which front end this is, written in the session's header (`tern -c` in the REPL looks for "repl"). */
-  frontEnd?: "repl" | "headless";
-  /** Told of what the front end should show once: a session file that cannot be written, a model kept. */
-  onNotice?: (message: string) => void;
-  /** The named agents the task tool offers (`.tern/agents`, `.claude/agents`, the user's own). */
-  agents?: readonly AgentDefinition[];
-  /** Set for a sub-agent (built by its main session): its tools, prompt, model and budget. */
-  child?: ChildSetup;
-}
-
-/** What a prompt needs from its front end. */
-export interface PromptOptions {
-  onEvent?: (event: AgentEvent) => void;
-  /** Cancels this prompt (as `cancel()` does). */
-  signal?: AbortSignal;
-  /** Decides calls that need a yes; default: the session's policy with nobody to ask (refused). */
-  approve?: ApprovalGate;
-  /** An editor holding the project's files (`tern acp`): the file tools read and write its buffers. */
-  editor?: EditorFiles;
-  /** Images sent with the prompt's text (`@shot.png`); see `model.images` for whether the model reads them. */
-  images?: ImagePart[];
-}
-
-/** The session at a glance, for status lines and `state` requests. */
-export interface SessionState extends ModelInfo {
-  mode: ApproveMode;
-  sessionId?: string;
-  usage: SessionUsage;
-  /** Share of the context window the next request starts from, 0-100. */
-  contextPercent: number;
-}
 
 /** One conversation with a model and its tools; see the module comment. */
 export class AgentSession {
@@ -108,13 +40,8 @@ export class AgentSession {
   readonly usage: SessionUsage;
   readonly #options: AgentSessionOptions;
   readonly #starter: Starter;
-  readonly #secrets: string[];
   readonly #snapshots: Snapshots | null;
-  #config: Config;
-  #model: ModelSetup;
-  /** Estimates requests to the current model; a new model gets a new one (another tokenizer). */
-  #gauge: RequestGauge;
-  #fallback?: { setup: ModelSetup; label: string };
+  readonly #models: SessionModels;
   #current: Started;
   #firstModel: string;
   #running?: AbortController;
@@ -125,20 +52,18 @@ export class AgentSession {
 
   private constructor(options: AgentSessionOptions, snapshots: Snapshots | null) {
     this.#options = options;
-    this.#config = options.config;
     this.root = options.config.root;
     this.mode = options.config.approve;
     this.rules = options.rules ?? new PermissionRules();
     this.#snapshots = snapshots;
-    this.#model = this.#setup(options.config);
-    this.#gauge = new RequestGauge(this.#model.client);
-    this.#secrets = options.config.apiKey ? [options.config.apiKey] : [];
-    this.usage = new SessionUsage(this.#model.info);
+    const { env, contextWindow, advise } = options;
+    this.#models = new SessionModels(options.config, { env, contextWindow, advise });
+    this.usage = new SessionUsage(this.#models.setup.info);
     this.#starter = conversationStarter({
       root: this.root,
-      shell: { sandbox: options.config.sandbox, secrets: this.#secrets },
+      shell: { sandbox: options.config.sandbox, secrets: this.#models.secrets },
       web: { allowLocal: options.allowLocalFetch === true },
-      images: () => this.#model.info.images,
+      images: () => this.#models.setup.info.images,
       // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
       extraTools: () => [
         ...options.mcpServers ? mcpTools(options.mcpServers()).tools : [],
@@ -155,7 +80,7 @@ export class AgentSession {
     this.#subAgents = new SubAgents({
       root: this.root,
       agents: options.agents ?? [],
-      config: () => this.#config,
+      config: () => this.#models.config,
       spawn: (config, setup) => this.#spawnChild(config, setup),
       toolNames: () => this.#current.registry.tools().map((tool) => tool.name),
       mode: () => this.mode,
@@ -172,7 +97,7 @@ export class AgentSession {
   static async create(options: AgentSessionOptions): Promise<AgentSession> {
     const snapshots = options.snapshots ? await Snapshots.open(options.config.root) : null;
     const session = new AgentSession(options, snapshots);
-    if (options.fallback) await session.#resolveFallback(options.fallback);
+    if (options.fallback) await session.#models.setFallback(options.fallback);
     if (options.resume) await session.#continueResumedModel();
     return session;
   }
@@ -184,7 +109,7 @@ export class AgentSession {
 
   /** Who answers now. */
   get model(): ModelInfo {
-    return this.#model.info;
+    return this.#models.setup.info;
   }
 
   /** The memory the system prompt carries. */
@@ -219,10 +144,10 @@ export class AgentSession {
 
   /** The session at a glance. */
   state(): SessionState {
-    const window = this.#model.info.contextWindow;
+    const window = this.#models.setup.info.contextWindow;
     const contextPercent = Math.min(100, Math.round(100 * this.usage.contextTokens / window));
     return {
-      ...this.#model.info,
+      ...this.#models.setup.info,
       mode: this.mode,
       sessionId: this.#current.session?.id,
       usage: this.usage,
@@ -233,13 +158,13 @@ export class AgentSession {
   /** The next request's estimate on the wire in use, where it goes, and what compaction would drop. */
   context(): ContextPreview & { window: number; calibrated: boolean; bytesPerToken: number } {
     const { conversation, registry } = this.#current;
-    const window = this.#model.info.contextWindow;
-    const base = { model: this.#model.info.model, tools: registry.specs() };
+    const window = this.#models.setup.info.contextWindow;
+    const base = { model: this.#models.setup.info.model, tools: registry.specs() };
     return {
-      ...previewContext(conversation, base, { contextWindow: window, gauge: this.#gauge }),
+      ...previewContext(conversation, base, { contextWindow: window, gauge: this.#models.gauge }),
       window,
-      calibrated: this.#gauge.calibrated,
-      bytesPerToken: 1 / this.#gauge.tokensPerByte,
+      calibrated: this.#models.gauge.calibrated,
+      bytesPerToken: 1 / this.#models.gauge.tokensPerByte,
     };
   }
 
@@ -269,7 +194,7 @@ export class AgentSession {
         this.#current.conversation.append({
           kind: "usage",
           usage: event.usage,
-          model: this.#model.info.model,
+          model: this.#models.setup.info.model,
         });
       }
       options.onEvent?.(event);
@@ -278,20 +203,10 @@ export class AgentSession {
     try {
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
-      const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#config;
+      const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#models.config;
       const task = this.mode === "plan" && !this.#options.child ? planModeTask(text) : text;
       return await runTask(conversation, task, {
-        client: this.#model.client,
-        model: this.#model.info.model,
-        contextWindow: this.#model.info.contextWindow,
-        gauge: this.#gauge,
-        provider: this.#model.provider,
-        fallback: this.#fallback &&
-          {
-            client: this.#fallback.setup.client,
-            model: this.#fallback.setup.info.model,
-            label: this.#fallback.label,
-          },
+        ...this.#models.loopOptions(),
         registry,
         root: this.root,
         approve: options.approve ?? this.gate(),
@@ -302,7 +217,6 @@ export class AgentSession {
         timeLimitMs,
         requireTools,
         editor: options.editor,
-        retry: this.#model.retry,
         images: options.images,
       });
     } finally {
@@ -311,20 +225,8 @@ export class AgentSession {
   }
 
   /** The same prompt as a stream of events; the stream's return value is the task's result. */
-  async *prompt(
-    text: string,
-    options: Omit<PromptOptions, "onEvent"> = {},
-  ): AsyncGenerator<AgentEvent, TaskResult> {
-    const queue: AgentEvent[] = [];
-    let wake: (() => void) | undefined;
-    let done = false;
-    const running = this.run(text, { ...options, onEvent: (event) => (queue.push(event), wake?.()) })
-      .finally(() => (done = true, wake?.()));
-    while (true) {
-      while (queue.length > 0) yield queue.shift()!;
-      if (done) return await running;
-      await new Promise<void>((resolve) => wake = resolve);
-    }
+  prompt(text: string, options: Omit<PromptOptions, "onEvent"> = {}): AsyncGenerator<AgentEvent, TaskResult> {
+    return streamEvents((onEvent) => this.run(text, { ...options, onEvent }));
   }
 
   /** Cancels the running prompt, if any (the conversation keeps what happened). */
@@ -334,19 +236,18 @@ export class AgentSession {
 
   /** Moves to another model or provider for the next prompt; logged as a `model_change` entry. */
   async switchModel(request: ModelRequest): Promise<ModelInfo> {
-    const next = await switchProvider(this.#config, request, this.#options.env, this.#options.config);
-    this.#adopt(next);
-    return this.#model.info;
+    this.#adopt(await this.#models.resolve(request));
+    return this.#models.setup.info;
   }
 
   /** Summarises the older part of the conversation now; null when there is nothing to summarise. */
   async compact(focus?: string, signal = new AbortController().signal): Promise<SummaryResult | null> {
     return await summariseConversation(this.#current.conversation, {
-      client: this.#model.client,
-      model: this.#model.info.model,
+      client: this.#models.setup.client,
+      model: this.#models.setup.info.model,
       signal,
-      contextWindow: this.#model.info.contextWindow,
-      gauge: this.#gauge,
+      contextWindow: this.#models.setup.info.contextWindow,
+      gauge: this.#models.gauge,
       tools: this.#current.registry.specs(),
       focus,
       keepFraction: 0, // on demand: keep only the latest step verbatim
@@ -390,7 +291,9 @@ export class AgentSession {
   /** A sub-agent (built by the task tool): nothing saved, the same rules, the extras the session was given. */
   async #spawnChild(config: Config, child: ChildSetup): Promise<AgentSession> {
     const { version, env, fallback, mcpServers, extraTools, allowLocalFetch, advise } = this.#options;
-    const contextWindow = config.model === this.#config.model ? this.#options.contextWindow : undefined;
+    const contextWindow = config.model === this.#models.config.model
+      ? this.#options.contextWindow
+      : undefined;
     const inherited = {
       version,
       env,
@@ -406,65 +309,36 @@ export class AgentSession {
 
   #answeredFirst(loaded?: LoadedSession): string {
     const { model, provider } = loaded?.header ??
-      { model: this.#model.info.model, provider: this.#model.info.label };
+      { model: this.#models.setup.info.model, provider: this.#models.setup.info.label };
     return `${model} via ${provider}`;
-  }
-
-  #setup(config: Config): ModelSetup {
-    const { contextWindow, advise, env } = this.#options;
-    return modelSetup(config, { contextWindow, advise, images: env.TERN_IMAGES });
   }
 
   /** Makes `config` the model from now on: client, window, price, secrets, tools, and the log entry. */
   #adopt(config: Config): void {
-    const readsImages = this.#model.info.images;
-    this.#config = config;
-    this.#model = this.#setup(config);
-    this.#gauge = new RequestGauge(this.#model.client);
-    this.usage.info = this.#model.info;
-    const newKey = config.apiKey !== undefined && !this.#secrets.includes(config.apiKey);
-    if (newKey) this.#secrets.push(config.apiKey!);
+    const readsImages = this.#models.setup.info.images;
+    const newKey = this.#models.use(config);
+    this.usage.info = this.#models.setup.info;
     // The tools hold their secrets (and read_file its description) from when they were built: rebuilt, so
     // command output hides the new key and read_file says whether it returns images.
-    if (newKey || readsImages !== this.#model.info.images) {
+    if (newKey || readsImages !== this.#models.setup.info.images) {
       this.#current.registry = this.#starter.tools(this.#current.conversation.files);
     }
-    const { provider, model, label: endpoint, api } = this.#model.info;
+    const { provider, model, label: endpoint, api } = this.#models.setup.info;
     this.#current.conversation.append({ kind: "model_change", provider, model, endpoint, api });
-  }
-
-  async #resolveFallback(request: ModelRequest): Promise<void> {
-    try {
-      const target = await switchProvider(this.#config, request, this.#options.env, this.#options.config);
-      this.#fallback = { setup: this.#setup(target), label: `${target.provider}/${target.model}` };
-      if (target.apiKey && !this.#secrets.includes(target.apiKey)) this.#secrets.push(target.apiKey);
-    } catch (error) {
-      if (error instanceof ConfigError) throw new ConfigError(`--fallback: ${error.message}`);
-      throw error;
-    }
   }
 
   /** After a resume: back on the model the session ended with, when it can be reached (else said). */
   async #continueResumedModel(): Promise<void> {
-    const wanted = resumedModel(this.#current.conversation.entries, this.#model.info);
-    if (wanted === null) return;
-    const stay = (why: string) =>
-      this.#options.onNotice?.(
-        `the session ended on ${wanted.describe}; continuing on ${this.#model.info.model}: ${why}`,
-      );
-    if (this.#options.keepStartModel) return this.#adopt(this.#config); // the command line chose the model
-    if (!wanted.request) return stay(wanted.why ?? "");
-    try {
-      this.#adopt(
-        await switchProvider(this.#config, wanted.request, this.#options.env, this.#options.config),
-      );
-    } catch (error) {
-      stay(error instanceof Error ? error.message : String(error));
-    }
+    const { keepStartModel, onNotice } = this.#options;
+    const next = await resumedConfig(this.#current.conversation.entries, this.#models, {
+      keepStartModel,
+      onNotice,
+    });
+    if (next) this.#adopt(next);
   }
 
   #meta() {
-    const { provider, model, api } = this.#model.info;
+    const { provider, model, api } = this.#models.setup.info;
     const frontEnd = this.#options.frontEnd ? { frontEnd: this.#options.frontEnd } : {};
     return { tern: this.#options.version, provider, model, api, ...frontEnd };
   }

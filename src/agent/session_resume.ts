@@ -3,6 +3,8 @@ import type { ModelRequest } from "../config/config.ts";
 import { CUSTOM_LABEL } from "../config/providers.ts";
 import type { Entry } from "./conversation.ts";
 import type { ModelInfo } from "./session_model.ts";
+import type { SessionModels } from "./session_models.ts";
+import type { Config } from "../config/config.ts";
 
 /** A model to move to, and its words for a notice when it cannot be reached. */
 export interface ResumedModel {
@@ -29,4 +31,31 @@ export function resumedModel(entries: readonly Entry[], current: ModelInfo): Res
   }
   if (last.provider === current.provider && last.model === current.model) return null;
   return { request: { provider: last.provider, model: last.model }, describe };
+}
+
+/**
+ * The configuration a resumed conversation continues on, or null to stay: the model its log ended with when
+ * it can be reached (else `onNotice` says why not), or the current one when the command line named a model
+ * (`keepStartModel`: logged as a change, since the log ended elsewhere).
+ */
+export async function resumedConfig(
+  entries: readonly Entry[],
+  models: SessionModels,
+  options: { keepStartModel?: boolean; onNotice?: (message: string) => void },
+): Promise<Config | null> {
+  const wanted = resumedModel(entries, models.setup.info);
+  if (wanted === null) return null;
+  if (options.keepStartModel) return models.config;
+  const stay = (why: string) => {
+    options.onNotice?.(
+      `the session ended on ${wanted.describe}; continuing on ${models.setup.info.model}: ${why}`,
+    );
+    return null;
+  };
+  if (!wanted.request) return stay(wanted.why ?? "");
+  try {
+    return await models.resolve(wanted.request);
+  } catch (error) {
+    return stay(error instanceof Error ? error.message : String(error));
+  }
 }
