@@ -18,6 +18,11 @@ export interface ProjectMemory {
   /** The file's size in bytes. */
   bytes: number;
   truncated: boolean;
+  /**
+   * False while the project is not trusted: the prompt carries the text as project-supplied data, not as
+   * instructions tern vouches for. Absent means trusted.
+   */
+  trusted?: boolean;
 }
 
 /** Reads the project's memory file; null when there is none (or it cannot be read as text). */

@@ -1,6 +1,6 @@
 /**
- * Permission rules: `tool`, `tool(pattern)`, saved in `.tern/settings.json` as `permissions.allow` and
- * `permissions.deny`. For execute_command the pattern is the command: exact, or a prefix ending in `*`
+ * Permission rules: `tool`, `tool(pattern)`, in `.tern/settings.json` (the project's) and
+ * `.tern/local/settings.json` (the user's own) as `permissions.allow` and `permissions.deny`. For execute_command the pattern is the command: exact, or a prefix ending in `*`
  * (`npm test*`), which never covers a compound command (`;`, `&&`, `|`, `$(`, redirections, several lines).
  * For file tools it is a glob over the paths the call touches (`src/**`). Pure: reading and saving the file
  * is config's job.

@@ -1,11 +1,35 @@
 /**
- * Project snapshots for undo: a shadow git repository under `.tern/snapshots/` with its own git dir and the
- * project as its work tree. It never reads or writes the user's `.git`, and needs no clean state there:
- * a snapshot is `git add -A` into its own index and `git write-tree`, so it covers what file tools and
- * shell commands changed alike. `.gitignore` is honoured; `.tern/` and `.git/` are never included.
+ * Project snapshots for undo: a shadow git repository under `.tern/local/snapshots/` (tern's own bound
+ * state, never a folder the repository brought) with its own git dir and the project as its work tree. It
+ * never reads or writes the user's `.git`, and needs no clean state there: a snapshot is `git add -A` into
+ * its own index and `git write-tree`, so it covers what file tools and shell commands changed alike.
+ * `.gitignore` is honoured; `.tern/` and `.git/` are never included. git runs no code from anywhere: no
+ * system or global config, no templates, no hooks, no fsmonitor, and no filter, ident or end-of-line
+ * conversion from the project's `.gitattributes` (only the config tern writes is read).
  */
 import { join } from "node:path";
-import { ternDir } from "./tern_dir.ts";
+import { stateDir } from "./tern_dir.ts";
+
+/**
+ * Settings every git run gets on its command line, whatever a config file says: nothing git could start
+ * (hooks, fsmonitor, ssh, pager, editor) and no attributes file of the user's.
+ */
+const SAFE_CONFIG = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "core.untrackedCache=false",
+  "core.sshCommand=false",
+  "core.pager=cat",
+  "core.editor=false",
+  "core.askPass=false",
+  "core.attributesFile=/dev/null",
+  "core.autocrlf=false",
+  "core.safecrlf=false",
+  "core.symlinks=true",
+].flatMap((setting) => ["-c", setting]);
+
+/** Attributes for every path: the project's `.gitattributes` cannot ask for a filter or a conversion. */
+const NEUTRAL_ATTRIBUTES = "* -filter -ident -text -working-tree-encoding\n";
 
 /** One git run's outcome. */
 interface GitRun {
@@ -36,7 +60,7 @@ export class Snapshots {
   static async open(root: string): Promise<Snapshots | null> {
     let gitDir: string;
     try {
-      gitDir = join(ternDir(root, "snapshots"), "git");
+      gitDir = join(stateDir(root, "snapshots"), "git");
     } catch {
       return null;
     }
@@ -47,12 +71,15 @@ export class Snapshots {
     } catch {
       // First use: create it below.
     }
-    const init = await snapshots.#git(["init", "--quiet"]);
+    // No template: nothing from the machine's git installation (sample hooks included) lands in it.
+    const init = await snapshots.#git(["init", "--quiet", "--template="]);
     if (!init.ok) return null;
     for (const [key, value] of [["core.autocrlf", "false"], ["gc.auto", "0"], ["core.quotePath", "false"]]) {
       await snapshots.#git(["config", key, value]);
     }
+    await Deno.mkdir(join(gitDir, "info"), { recursive: true });
     await Deno.writeTextFile(join(gitDir, "info", "exclude"), "/.tern/\n.git\n");
+    await Deno.writeTextFile(join(gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
     return snapshots;
   }
 
@@ -90,11 +117,14 @@ export class Snapshots {
     }
   }
 
-  /** Runs git on the shadow repository only, with a minimal environment and no user or system config. */
+  /**
+   * Runs git on the shadow repository only, with a minimal environment, no user or system config, and the
+   * settings that keep it from starting anything (SAFE_CONFIG).
+   */
   async #git(args: string[]): Promise<GitRun> {
     try {
       const output = await new Deno.Command("git", {
-        args,
+        args: [...SAFE_CONFIG, ...args],
         cwd: this.#root,
         clearEnv: true,
         env: {
@@ -103,6 +133,10 @@ export class Snapshots {
           GIT_WORK_TREE: this.#root,
           GIT_CONFIG_NOSYSTEM: "1",
           GIT_CONFIG_GLOBAL: "/dev/null",
+          GIT_ATTR_NOSYSTEM: "1",
+          GIT_TERMINAL_PROMPT: "0",
+          GIT_NO_REPLACE_OBJECTS: "1",
+          GIT_OPTIONAL_LOCKS: "0",
           GIT_AUTHOR_NAME: "tern",
           GIT_AUTHOR_EMAIL: "tern@localhost",
           GIT_COMMITTER_NAME: "tern",

@@ -10,47 +10,70 @@ import type { LoadedSession } from "../agent/session.ts";
 import { discoverSkills } from "../agent/skills.ts";
 import { PermissionRules } from "../agent/permission_rules.ts";
 import { unknownTools } from "../agent/required_tools.ts";
-import { loadProjectSettings, saveRule } from "../config/project_settings.ts";
+import {
+  loadProjectSettings,
+  OWN_SETTINGS_PATH,
+  type PermissionSettings,
+  readSettings,
+  saveRule,
+} from "../config/project_settings.ts";
 import { sandboxStatus } from "../tools/shell/sandbox.ts";
 import { mcpTools } from "../tools/mcp/adapter.ts";
+import { describeServers } from "../tools/mcp/trust.ts";
+import { boundStatePath, claimState, stateDir } from "../agent/tern_dir.ts";
+import {
+  decideProjectTrust,
+  type ProjectSupplies,
+  type ProjectTrust,
+  untrustedNote,
+} from "../agent/project_trust.ts";
 import { chooseSession } from "./commands/sessions.ts";
 import { parseModelArgs } from "./commands/model.ts";
 import { adviseOnLlmProblem } from "./errors.ts";
 import { terminalSafe } from "./render/terminal_safe.ts";
-import { askOnTerminal, checkProjectEndpoint } from "./prompts/endpoint_trust.ts";
+import { askProjectTrustOnTerminal, checkProjectEndpoint } from "./prompts/project_trust.ts";
 import { createLineReader } from "./input/line_reader.ts";
-import { askTrustOnTerminal, type McpStartup, startMcp } from "./mcp_startup.ts";
+import { type McpStartup, readMcp, startMcp } from "./mcp_startup.ts";
 
 type Project = Awaited<ReturnType<typeof readProject>>;
+
+function warn(line: string): void {
+  console.error(`tern: ${terminalSafe(line)}`);
+}
 
 /** Runs tern with parsed `args`; `atExit` collects what must be stopped before the process exits. */
 export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Promise<number> {
   const root = Deno.realPathSync(Deno.cwd());
-  const config = await loadConfig({ args, env: Deno.env.toObject(), root });
+  // tern's own state: a .tern/local/ the repository brought (or a copy carried) is moved aside and said.
+  const claimed = claimState(root);
+  if (claimed) warn(claimed);
+  const env = Deno.env.toObject();
+  const config = await loadConfig({ args, env, root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
   // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.
   const probing = sandboxStatus(config.sandbox);
-  const reading = readProject(root);
+  const reading = readProject(root, env);
   // Their failures surface where they are awaited; until then they must not count as unhandled.
   for (const pending of [probing, reading]) pending.catch(() => {});
   const headless = config.prompt !== undefined;
   const interactive = !headless && Deno.stdin.isTerminal();
-  await checkProjectEndpoint(config, {
-    trusted: args.trustProjectEnv ?? false,
-    ask: interactive ? askOnTerminal : undefined,
-  });
   const project = await reading;
-  const mcp = await startMcp({
-    root,
-    env: Deno.env.toObject(),
-    sandbox: config.sandbox,
-    trustFlag: args.trustProjectMcp === true,
-    ask: interactive ? askTrustOnTerminal : undefined,
+  // One decision for everything the project supplies: asked once in the REPL, flags or nothing headless.
+  const supplies = projectSupplies(project, config);
+  const trust = await decideProjectTrust(root, supplies, {
+    flags: { project: args.trustProject, env: args.trustProjectEnv, mcp: args.trustProjectMcp },
+    ask: interactive ? askProjectTrustOnTerminal : undefined,
   });
+  checkProjectEndpoint(config, trust.endpoint);
+  const untrusted = untrustedNote(supplies, trust);
+  if (untrusted) warn(untrusted);
+  const mcp: McpStartup = trust.mcp && project.mcp.config
+    ? await startMcp({ root, env, sandbox: config.sandbox, config: project.mcp.config })
+    : { notes: [] };
   if (mcp.hub) atExit.push(() => mcp.hub!.close());
-  for (const note of mcp.notes) console.error(`tern: ${terminalSafe(note)}`);
+  for (const note of [...project.mcp.notes, ...mcp.notes]) warn(note);
   const resume = await firstSession(root, args, headless);
-  const session = await openSession({ args, config, project, mcp, resume, repl: !headless });
+  const session = await openSession({ args, config, project, trust, mcp, resume, repl: !headless });
   if (config.requireTools) checkRequiredTools(config.requireTools, session.current.registry.specs());
   const sandbox = await probing;
   if (headless) {
@@ -58,17 +81,42 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
     return await runHeadlessCli(session, { config, sandbox });
   }
   const { runReplCli } = await import("./repl_cli.ts");
-  return await runReplCli(session, { config, sandbox, mcp, skillProblems: project.skillProblems });
+  const skillProblems = trust.project ? project.skillProblems : [];
+  return await runReplCli(session, { config, sandbox, mcp, skillProblems });
 }
 
-/** The project's own files, read in parallel: permission rules, skills and memory. */
-async function readProject(root: string) {
-  const [settings, { skills, problems }, memory] = await Promise.all([
+/** The project's own files, read in parallel: permission rules, skills, memory and `.mcp.json`. */
+async function readProject(root: string, env: Record<string, string>) {
+  const own = boundStatePath(root, "settings.json");
+  const [settings, ownSettings, { skills, problems }, memory, mcp] = await Promise.all([
     loadProjectSettings(root),
+    own === undefined ? undefined : readSettings(own, OWN_SETTINGS_PATH),
     discoverSkills(root),
     loadMemory(root),
+    readMcp(root, env),
   ]);
-  return { settings, skills, skillProblems: problems, memory };
+  return { settings, ownSettings, skills, skillProblems: problems, memory, mcp };
+}
+
+/** What of the project waits for the user's trust. */
+function projectSupplies(project: Project, config: Config): ProjectSupplies {
+  return {
+    endpoint: config.untrustedEndpoint,
+    mcp: project.mcp.config && { text: project.mcp.config.text, lines: describeServers(project.mcp.config) },
+    allowRules: project.settings.permissions.allow,
+    memory: project.memory?.source,
+    skills: project.skills.map((skill) => skill.name),
+  };
+}
+
+/** The rules of this run: every deny rule; the project's allow rules only when it is trusted; the user's own. */
+function runRules(project: Project, trust: ProjectTrust): PermissionSettings {
+  const own = project.ownSettings?.permissions ?? { allow: [], deny: [] };
+  const supplied = project.settings.permissions;
+  return {
+    deny: [...supplied.deny, ...own.deny],
+    allow: [...(trust.project ? supplied.allow : []), ...own.allow],
+  };
 }
 
 /** The session of this run, with every part the CLI chose; a `--fallback` without a key exits 2. */
@@ -76,18 +124,17 @@ async function openSession(options: {
   args: CliArgs;
   config: Config;
   project: Project;
+  trust: ProjectTrust;
   mcp: McpStartup;
   resume?: LoadedSession;
   repl: boolean;
 }): Promise<AgentSession> {
-  const { args, config, project, mcp } = options;
-  for (const warning of project.settings.warnings) console.error(`tern: ${terminalSafe(warning)}`);
-  // Permission rules from .tern/settings.json: allow and deny, for the REPL and headless runs alike.
-  const rules = new PermissionRules(project.settings.permissions);
+  const { args, config, project, mcp, trust } = options;
+  for (const warning of [...project.settings.warnings, ...project.ownSettings?.warnings ?? []]) warn(warning);
+  // Permission rules for the REPL and headless runs alike (see runRules).
+  const rules = new PermissionRules(runRules(project, trust));
   for (const rule of rules.invalid) {
-    console.error(
-      `tern: .tern/settings.json: "${terminalSafe(rule)}" is not a rule like "edit_file(src/**)"`,
-    );
+    warn(`a permission rule "${rule}" is not a rule like "edit_file(src/**)"`);
   }
   return await AgentSession.create({
     config,
@@ -97,12 +144,12 @@ async function openSession(options: {
     fallback: args.fallback === undefined ? undefined : fallbackRequest(args.fallback),
     save: !args.noSession,
     snapshots: options.repl,
-    skills: project.skills,
-    memory: project.memory,
+    skills: trust.project ? project.skills : [],
+    memory: project.memory && { ...project.memory, trusted: trust.project },
     mcpTools: () => mcpTools(mcp.hub?.servers ?? []).tools,
     allowLocalFetch: args.allowLocalFetch === true,
     rules,
-    saveRule: (rule) => saveRule(config.root, "allow", rule),
+    saveRule: async (rule) => await saveRule(stateDir(config.root, ""), "allow", rule),
     resume: options.resume,
     keepStartModel: args.model !== undefined || args.provider !== undefined || args.baseUrl !== undefined,
     advise: adviseOnLlmProblem, // failures name the flags and variables that fix them

@@ -54,6 +54,7 @@ Deno.test("SessionWriter writes a header and one line per entry; loadSession() r
   assertEquals(loaded.entries, entries);
   assertEquals(loaded.repairs, []);
   assertEquals(await Deno.readTextFile(`${project.root}/.tern/.gitignore`), "*\n");
+  assertEquals(await Deno.readTextFile(`${project.root}/.tern/local/.gitignore`), "*\n");
 });
 
 Deno.test("a run that never appends leaves no session file", async () => {
@@ -135,12 +136,12 @@ Deno.test("the files the model saw are saved, relative to the root, and restored
   const conversation = new Conversation({ systemPrompt: "s", files });
   const writer = new SessionWriter(project.root, { meta: META });
   writer.attach(conversation);
-  files.record(`${project.root}/src/a.ts`, { mtimeMs: 1, size: 2, hash: "ab" });
+  files.record(`${project.root}/src/a.ts`, { mtimeMs: 1, size: 2, hash: "ab".repeat(32) });
   conversation.append({ kind: "user", text: "x" });
   const text = await Deno.readTextFile(writer.path!);
   assertStringIncludes(text, '"path":"src/a.ts"');
   const loaded = await loadSession(project.root, writer.id);
-  assertEquals(loaded.files, [[`${project.root}/src/a.ts`, { mtimeMs: 1, size: 2, hash: "ab" }]]);
+  assertEquals(loaded.files, [[`${project.root}/src/a.ts`, { mtimeMs: 1, size: 2, hash: "ab".repeat(32) }]]);
 });
 
 Deno.test("tool details stay out of the session file; the model's content is kept", async () => {
@@ -172,13 +173,13 @@ Deno.test("listSessions() is newest first with turns and the first prompt; prune
     ids.push(writer.id);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  await Deno.writeTextFile(`${project.root}/.tern/sessions/junk.jsonl`, "not json\n");
+  await Deno.writeTextFile(`${project.root}/.tern/local/sessions/junk.jsonl`, "not json\n");
   const listed = await listSessions(project.root);
   assertEquals(listed.map((session) => session.firstPrompt), ["three", "two", "one"]);
   assertEquals(listed[0].turns, 1);
   assertEquals(await pruneSessions(project.root, { keep: 1 }), [ids[1], ids[0]]);
   assertEquals((await listSessions(project.root)).map((session) => session.id), [ids[2]]);
-  await Deno.stat(`${project.root}/.tern/sessions/junk.jsonl`); // not a session: never deleted
+  await Deno.stat(`${project.root}/.tern/local/sessions/junk.jsonl`); // not a session: never deleted
 });
 
 Deno.test("sessions refuse a .tern that is a symlink leading outside the project", async () => {
@@ -192,7 +193,7 @@ Deno.test("sessions refuse a .tern that is a symlink leading outside the project
   writer.attach(conversation);
   conversation.append({ kind: "user", text: "x" });
   assertEquals(warnings.length, 1, "refused, said once, and the conversation went on");
-  assertStringIncludes(warnings[0], "does not lead to a folder inside the project");
+  assertStringIncludes(warnings[0], "tern keeps no state in this project: .tern is not a folder");
   assertEquals([...Deno.readDirSync(outside.root)].length, 0);
 });
 

@@ -17,8 +17,8 @@ Deno.test("saveRule() adds a rule and keeps the file's other keys", async () => 
       permissions: { deny: ["execute_command(rm *)"] },
     }),
   });
-  await saveRule(project.root, "allow", "execute_command(npm test*)");
-  await saveRule(project.root, "allow", "execute_command(npm test*)");
+  await saveRule(`${project.root}/.tern`, "allow", "execute_command(npm test*)");
+  await saveRule(`${project.root}/.tern`, "allow", "execute_command(npm test*)");
   const data = JSON.parse(await Deno.readTextFile(`${project.root}/.tern/settings.json`));
   assertEquals(data, {
     theme: "dark",

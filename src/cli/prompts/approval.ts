@@ -37,7 +37,7 @@ export interface TerminalAskerOptions {
   show?: (text: string) => void;
   useColor?: boolean;
   prompts?: ApprovalPrompts;
-  /** Offer "always allow" rules (saved in .tern/settings.json) besides "this session". */
+  /** Offer "always allow" rules (saved in .tern/local/settings.json) besides "this session". */
   offerRules?: boolean;
 }
 
