@@ -5,6 +5,7 @@ import type { TaskResult } from "../../agent/loop.ts";
 import type { OutputFormat } from "../../config/settings.ts";
 import { costUsd } from "../../config/prices.ts";
 import { partialNote, Renderer, type Sink } from "../render/renderer.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
 
 /** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
 export function exitCodeFor(reason: ExitReason): number {
@@ -63,7 +64,9 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
     stdout.write(JSON.stringify(object) + "\n");
   } else if (output === "text") {
     if (result.partial) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
-    if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
+    // On a pipe the answer goes out raw (scripts get the bytes); on a terminal no escape of the model's reaches it.
+    const text = stdout.isTerminal ? terminalSafe(result.text) : result.text;
+    if (text !== "") stdout.write(text.endsWith("\n") ? text : text + "\n");
   }
   return exitCodeFor(result.exitReason);
 }
