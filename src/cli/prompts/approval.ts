@@ -100,6 +100,7 @@ export function approvalChoices(
     const every: Partial<Record<ApprovalNeed["why"], string>> = {
       network: "(network access is asked every time)",
       destructive: "(commands that delete work are asked every time)",
+      unclear_rule: "(a command a deny rule may cover is asked every time)",
     };
     session.disabled = every[need.why] ?? "(protected path: asked every time)";
   }
