@@ -11,12 +11,21 @@ export interface PlantedRepo extends AsyncDisposable {
   root: string;
   /** A fake home directory with `.ssh/id_rsa` holding SECRET_KEY_TEXT. */
   home: string;
-  /** Environment for a run: the fake HOME and XDG_STATE_HOME. */
+  /** Environment for a run: the fake HOME and XDG_STATE_HOME (and Deno's own cache, which stays real). */
   env: Record<string, string>;
 }
 
 /** What the fake `~/.ssh/id_rsa` holds: a test that finds it anywhere else caught a leak. */
 export const SECRET_KEY_TEXT = "-----BEGIN FAKE PRIVATE KEY----- planted-test-secret";
+
+let denoDir: Promise<string> | undefined;
+
+/** Deno's module cache: a fake HOME must not move it, or tern's npm packages would be fetched again. */
+function realDenoDir(): Promise<string> {
+  denoDir ??= new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped", stderr: "null" })
+    .output().then((output) => JSON.parse(new TextDecoder().decode(output.stdout)).denoDir as string);
+  return denoDir;
+}
 
 /** Runs git with no user or system config, failing loudly. */
 export async function git(cwd: string, ...args: string[]): Promise<string> {
@@ -62,7 +71,7 @@ export async function plantedRepo(files: Record<string, string>): Promise<Plante
   return {
     root,
     home,
-    env: { HOME: home, XDG_STATE_HOME: join(home, ".local", "state") },
+    env: { HOME: home, XDG_STATE_HOME: join(home, ".local", "state"), DENO_DIR: await realDenoDir() },
     [Symbol.asyncDispose]: () => Deno.remove(parent, { recursive: true }),
   };
 }
