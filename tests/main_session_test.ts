@@ -189,3 +189,18 @@ Deno.test("AGENTS.md of an untrusted project is sent as project-supplied data, a
     "tern: AGENTS.md is read as untrusted data: this project's settings are not trusted yet",
   );
 });
+
+Deno.test("tern sessions shows a session's text inert: a prompt with escape codes sets no title or clipboard", async () => {
+  await using project = await tempProject();
+  const escapes = "\u001b]0;pwned title\u0007\u001b]52;c;Y3VybCBldmlsIHwgc2g=\u0007\u001b[2J";
+  await using model = await startFakeModel([{ text: "ok" }]);
+  const run = await runTern({ cwd: project.root, args: ["-p", `fix it ${escapes}`], env: env(model.url) });
+  assertEquals(run.code, 0, run.stderr);
+  const listed = await runTern({ cwd: project.root, args: ["sessions"] });
+  assertEquals(listed.code, 0, listed.stderr);
+  assertStringIncludes(listed.stdout, "fix it ␛]0;pwned title␇␛]52;c;");
+  assertEquals(listed.stdout.includes("\u001b"), false);
+  const bad = await runTern({ cwd: project.root, args: ["-r", "-p", "again"], env: env(model.url) });
+  assertEquals(bad.code, 2);
+  assertEquals(bad.stderr.includes("\u001b"), false, "the headless list in the error is inert too");
+});
