@@ -21,7 +21,7 @@ import { SessionUsage } from "./session_usage.ts";
 import type { Skill } from "./skills.ts";
 import { Snapshots } from "./snapshots.ts";
 import { summariseConversation, type SummaryResult } from "./summarise.ts";
-import { applyUndo, planUndo, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
+import { applyUndo, planUndo, snapshotAfterTask, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
 import { resumedModel } from "./session_resume.ts";
 
 /** What a session is created with. */
@@ -192,7 +192,7 @@ export class AgentSession {
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
       const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#config;
-      return await runTask(conversation, text, {
+      const result = await runTask(conversation, text, {
         client: this.#model.client,
         model: this.#model.info.model,
         contextWindow: this.#model.info.contextWindow,
@@ -213,6 +213,9 @@ export class AgentSession {
         timeLimitMs,
         requireTools,
       });
+      // What the turn left: an undo can then tell the user's later changes from the turn's own.
+      if (this.#snapshots) await snapshotAfterTask(conversation, this.#snapshots).catch(() => {});
+      return result;
     } finally {
       if (this.#running === controller) this.#running = undefined;
     }
@@ -264,8 +267,14 @@ export class AgentSession {
     return await planUndo(this.#current.conversation, this.#snapshots);
   }
 
-  /** Carries out an undo `plan`: the files, the conversation, or both. */
-  async undo(plan: UndoPlan, what: { files: boolean; conversation: boolean }): Promise<void> {
+  /**
+   * Carries out an undo `plan`: the files, the conversation, or both; `keepChangedSince` leaves the files
+   * that changed after that turn as they are now.
+   */
+  async undo(
+    plan: UndoPlan,
+    what: { files: boolean; conversation: boolean; keepChangedSince?: boolean },
+  ): Promise<void> {
     await applyUndo(this.#current.conversation, this.#snapshots, plan, what);
   }
 

@@ -102,12 +102,34 @@ export class Snapshots {
 
   /**
    * Puts every file back as it was in `tree`: changed files rewritten, deleted ones recreated, files
-   * created since removed. Ignored files and `.tern/` are left alone.
+   * created since removed. Ignored files and `.tern/` are left alone. `keep` names paths to leave as they
+   * are in `keep.tree` instead (the user's newer versions, taken just before).
    */
-  async restore(tree: string): Promise<void> {
+  async restore(tree: string, keep?: { tree: string; paths: string[] }): Promise<void> {
     await this.#stage();
     const run = await this.#git(["read-tree", "--reset", "-u", tree]);
     if (!run.ok) throw new Error(`restore failed: ${run.stderr.trim()}`);
+    if (!keep || keep.paths.length === 0) return;
+    const listed = await this.#git(["ls-tree", "-r", "-z", "--name-only", keep.tree, "--", ...keep.paths]);
+    const present = listed.stdout.split("\0").filter(Boolean);
+    if (present.length > 0) {
+      const back = await this.#git(["checkout", keep.tree, "--", ...present]);
+      if (!back.ok) throw new Error(`could not keep the newer files: ${back.stderr.trim()}`);
+    }
+    for (const path of keep.paths.filter((path) => !present.includes(path))) {
+      // Absent in the newer state: removed again, but never through a link restored on the way.
+      if (await this.#plainParents(path)) await Deno.remove(join(this.#root, path)).catch(() => {});
+    }
+  }
+
+  /** True when every folder on the way to `path` is a real folder (no link leads the removal elsewhere). */
+  async #plainParents(path: string): Promise<boolean> {
+    const parts = path.split("/").slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) {
+      const info = await Deno.lstat(join(this.#root, ...parts.slice(0, i))).catch(() => undefined);
+      if (!info?.isDirectory) return false;
+    }
+    return true;
   }
 
   async #stage(): Promise<void> {
@@ -137,6 +159,7 @@ export class Snapshots {
           GIT_TERMINAL_PROMPT: "0",
           GIT_NO_REPLACE_OBJECTS: "1",
           GIT_OPTIONAL_LOCKS: "0",
+          GIT_LITERAL_PATHSPECS: "1",
           GIT_AUTHOR_NAME: "tern",
           GIT_AUTHOR_EMAIL: "tern@localhost",
           GIT_COMMITTER_NAME: "tern",
