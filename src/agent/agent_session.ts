@@ -12,7 +12,7 @@ import type { Tool } from "../tools/tool.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
 import type { AgentEvent } from "./events.ts";
-import { runTask, type TaskResult } from "./loop.ts";
+import { emptyUsage, runTask, type TaskResult } from "./loop.ts";
 import type { ProjectMemory } from "./memory.ts";
 import { PermissionRules } from "./permission_rules.ts";
 import type { LoadedSession } from "./session.ts";
@@ -23,6 +23,9 @@ import { Snapshots } from "./snapshots.ts";
 import { summariseConversation, type SummaryResult } from "./summarise.ts";
 import { applyUndo, planUndo, snapshotAfterTask, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
 import { resumedModel } from "./session_resume.ts";
+
+/** A prompt longer than this (in bytes) is refused: a pasted log that size belongs in a file. */
+export const MAX_PROMPT_BYTES = 1024 * 1024;
 
 /** What a session is created with. */
 export interface AgentSessionOptions {
@@ -179,8 +182,19 @@ export class AgentSession {
     });
   }
 
-  /** Runs one user prompt to its end; never throws for model or tool failures (see `runTask`). */
+  /**
+   * Runs one user prompt to its end; never throws for model or tool failures (see `runTask`). A prompt
+   * over MAX_PROMPT_BYTES ends at once with an error saying what to do instead; nothing is sent or logged.
+   */
   async run(text: string, options: PromptOptions = {}): Promise<TaskResult> {
+    const bytes = new TextEncoder().encode(text).length;
+    if (bytes > MAX_PROMPT_BYTES) {
+      const error =
+        `the prompt is ${(bytes / 1048576).toFixed(1)} MB, over the 1 MB cap: save the text in a ` +
+        "file in the project and ask about it by name: the model reads it in pages";
+      const result = { text: "", partial: false, turns: 0, toolCalls: 0, usage: emptyUsage(), error };
+      return { ...result, exitReason: "error" };
+    }
     const controller = new AbortController();
     this.#running = controller;
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
