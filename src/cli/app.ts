@@ -20,6 +20,7 @@ import {
 import { sandboxStatus } from "../tools/shell/sandbox.ts";
 import { mcpTools } from "../tools/mcp/adapter.ts";
 import { describeServers } from "../tools/mcp/trust.ts";
+import { KEY_VARIABLES } from "../config/providers.ts";
 import { boundStatePath, claimState, stateDir } from "../agent/tern_dir.ts";
 import {
   decideProjectTrust,
@@ -85,15 +86,19 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   return await runReplCli(session, { config, sandbox, mcp, skillProblems });
 }
 
-/** The project's own files, read in parallel: permission rules, skills, memory and `.mcp.json`. */
+/**
+ * The project's own files, read in parallel: permission rules, skills, memory and `.mcp.json` (whose
+ * `${VAR}` never take tern's own key variables, unless the user's own settings pass one to a server).
+ */
 async function readProject(root: string, env: Record<string, string>) {
   const own = boundStatePath(root, "settings.json");
-  const [settings, ownSettings, { skills, problems }, memory, mcp] = await Promise.all([
+  const ownSettings = own === undefined ? undefined : await readSettings(own, OWN_SETTINGS_PATH);
+  const withheld = { names: KEY_VARIABLES, granted: ownSettings?.mcpPassEnv };
+  const [settings, { skills, problems }, memory, mcp] = await Promise.all([
     loadProjectSettings(root),
-    own === undefined ? undefined : readSettings(own, OWN_SETTINGS_PATH),
     discoverSkills(root),
     loadMemory(root),
-    readMcp(root, env),
+    readMcp(root, env, withheld),
   ]);
   return { settings, ownSettings, skills, skillProblems: problems, memory, mcp };
 }
@@ -146,7 +151,7 @@ async function openSession(options: {
     snapshots: options.repl,
     skills: trust.project ? project.skills : [],
     memory: project.memory && { ...project.memory, trusted: trust.project },
-    mcpTools: () => mcpTools(mcp.hub?.servers ?? []).tools,
+    mcpTools: () => mcpTools(mcp.hub?.servers ?? [], keyValues(config)).tools,
     allowLocalFetch: args.allowLocalFetch === true,
     rules,
     saveRule: async (rule) => await saveRule(stateDir(config.root, ""), "allow", rule),
@@ -176,6 +181,12 @@ async function firstSession(
   const loaded = await chooseSession(root, args, ask);
   for (const repair of loaded.repairs) console.error(`tern: session ${loaded.header.id}: ${repair}`);
   return loaded;
+}
+
+/** The values of tern's own key variables and the key in use: redacted from what MCP servers return. */
+function keyValues(config: Config): string[] {
+  const values = KEY_VARIABLES.map((name) => Deno.env.get(name) ?? "").filter((value) => value !== "");
+  return config.apiKey ? [config.apiKey, ...values] : values;
 }
 
 /** The `--fallback` value as a switch request; a malformed one is bad usage (exit 2). */

@@ -4,7 +4,12 @@
  * slow server never delays the first prompt by more.
  */
 import type { SandboxMode } from "../config/settings.ts";
-import { loadMcpConfig, MCP_CONFIG_FILE, type McpConfigFile } from "../tools/mcp/config.ts";
+import {
+  loadMcpConfig,
+  MCP_CONFIG_FILE,
+  type McpConfigFile,
+  type WithheldVariables,
+} from "../tools/mcp/config.ts";
 import type { McpHub } from "../tools/mcp/client.ts";
 
 /** Default wait for servers at launch, in milliseconds (`TERN_MCP_STARTUP_MS` overrides it). */
@@ -22,16 +27,23 @@ export interface McpRead {
   notes: string[];
 }
 
-/** Reads `.mcp.json`; never throws for a bad or missing file. */
-export async function readMcp(root: string, env: Record<string, string>): Promise<McpRead> {
+/** Reads `.mcp.json` (tern's own key variables `withheld`); never throws for a bad or missing file. */
+export async function readMcp(
+  root: string,
+  env: Record<string, string>,
+  withheld?: WithheldVariables,
+): Promise<McpRead> {
   let config;
   try {
-    config = await loadMcpConfig(root, env);
+    config = await loadMcpConfig(root, env, withheld);
   } catch (error) {
     return { notes: [`${MCP_CONFIG_FILE} could not be read (${(error as Error).name}); no MCP servers`] };
   }
   if (config === undefined) return { notes: [] };
-  const notes = config.problems.map((problem) => `${MCP_CONFIG_FILE}: ${problem} (skipped)`);
+  const notes = [
+    ...config.problems.map((problem) => `${MCP_CONFIG_FILE}: ${problem} (skipped)`),
+    ...(config.notes ?? []).map((note) => `${MCP_CONFIG_FILE}: ${note}`),
+  ];
   return { config: config.servers.length > 0 ? config : undefined, notes };
 }
 

@@ -21,6 +21,11 @@ export interface PermissionSettings {
 /** What loading found: the rules, and a warning for each thing it could not use. */
 export interface LoadedSettings {
   permissions: PermissionSettings;
+  /**
+   * `mcp.passEnv`: per MCP server, tern's own key variables the user lets `${VAR}` pass to it. Honoured
+   * only from the user's own settings, never from the project's.
+   */
+  mcpPassEnv: Record<string, string[]>;
   warnings: string[];
 }
 
@@ -28,21 +33,28 @@ export interface LoadedSettings {
 export async function loadProjectSettings(root: string): Promise<LoadedSettings> {
   const file = await settingsFile(root);
   return file === undefined
-    ? { permissions: { allow: [], deny: [] }, warnings: [] }
+    ? { permissions: { allow: [], deny: [] }, mcpPassEnv: {}, warnings: [] }
     : await readSettings(file);
 }
 
 /** Reads a settings file (`shownAs` names it in warnings); a missing file is no rules, a broken one a warning. */
 export async function readSettings(file: string, shownAs = SETTINGS_PATH): Promise<LoadedSettings> {
   const permissions: PermissionSettings = { allow: [], deny: [] };
+  const mcpPassEnv: Record<string, string[]> = {};
   const warnings: string[] = [];
   let data: unknown;
   try {
     data = JSON.parse(await Deno.readTextFile(file));
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { permissions, warnings };
+    if (error instanceof Deno.errors.NotFound) return { permissions, mcpPassEnv, warnings };
     const why = error instanceof SyntaxError ? `not valid JSON (${error.message})` : "unreadable";
-    return { permissions, warnings: [`${shownAs} is ${why}; its permission rules are ignored`] };
+    return { permissions, mcpPassEnv, warnings: [`${shownAs} is ${why}; its permission rules are ignored`] };
+  }
+  const passEnv = (data as { mcp?: { passEnv?: unknown } })?.mcp?.passEnv;
+  if (passEnv && typeof passEnv === "object" && !Array.isArray(passEnv)) {
+    for (const [server, names] of Object.entries(passEnv)) {
+      if (Array.isArray(names)) mcpPassEnv[server] = names.filter((name) => typeof name === "string");
+    }
   }
   const section = (data as { permissions?: Record<string, unknown> })?.permissions ?? {};
   for (const list of ["allow", "deny"] as const) {
@@ -59,7 +71,7 @@ export async function readSettings(file: string, shownAs = SETTINGS_PATH): Promi
       else warnings.push(`${shownAs}: permissions.${list} holds a non-string rule; skipped`);
     }
   }
-  return { permissions, warnings };
+  return { permissions, mcpPassEnv, warnings };
 }
 
 /** Adds `rule` to `permissions.<list>` in `dir`'s settings.json (created if missing), keeping other keys. */

@@ -4,7 +4,11 @@ import { tempProject } from "../support/temp_project.ts";
 
 Deno.test("loadProjectSettings() reads the rules; a missing file is none, broken JSON a warning", async () => {
   await using empty = await tempProject();
-  assertEquals(await loadProjectSettings(empty.root), { permissions: { allow: [], deny: [] }, warnings: [] });
+  assertEquals(await loadProjectSettings(empty.root), {
+    permissions: { allow: [], deny: [] },
+    mcpPassEnv: {},
+    warnings: [],
+  });
   await using broken = await tempProject({ ".tern/settings.json": "{ nope" });
   const loaded = await loadProjectSettings(broken.root);
   assertStringIncludes(loaded.warnings[0], ".tern/settings.json is not valid JSON");
