@@ -48,9 +48,10 @@ export async function guardedPaths(root: string): Promise<GuardedPaths> {
   for (const name of SANDBOX_PROTECTED.pinned) {
     if ((await lstat(join(root, name)))?.isDirectory) pinned.push(name);
   }
-  for (const name of names) {
+  const infos = await Promise.all(names.map((name) => lstat(join(root, name))));
+  for (const [i, name] of names.entries()) {
     const path = join(root, name);
-    const info = await lstat(path);
+    const info = infos[i];
     const fileName = (SANDBOX_PROTECTED.files as readonly string[]).includes(name) || isEnvFileName(name);
     if (info?.isDirectory && fileName && await isEmptyDir(path)) await Deno.remove(path).catch(() => {});
     else if (info?.isFile || info?.isDirectory) {
@@ -66,13 +67,13 @@ export async function guardedPaths(root: string): Promise<GuardedPaths> {
     if (parent?.isDirectory) dirs.push(name);
     else if (parent === null && dirname(name) === ".vscode") dirs.push(".vscode");
   }
-  const before: ProtectedRecord = await recordProtected(root);
+  const record: ProtectedRecord = await recordProtected(root);
   const cleanUp = async () => {
     for (const name of dirs) {
       // Only what is still the empty placeholder: anything else is not ours to remove.
       if ((await lstat(join(root, name)))?.isDirectory) await Deno.remove(join(root, name)).catch(() => {});
     }
-    return await restoreProtected(root, before);
+    return await restoreProtected(root, record);
   };
   return { pinned, readOnly, guardMissing: { files: [], dirs: [...new Set(dirs)] }, cleanUp };
 }

@@ -1,6 +1,6 @@
 /**
  * Belt and braces for the sandbox's protected paths: the protected set is recorded before a command (type,
- * mode, link target, and the bytes of every file up to 1 MiB) and compared after it. What changed or went
+ * mode, link target, inode, times, and the bytes of every file up to 1 MiB) and compared after it. What changed or went
  * away is put back, what appeared is removed, and the caller tells the model and the user which paths those
  * were. The read-only binds should leave nothing to do; this catches any trick they miss.
  */
@@ -20,6 +20,9 @@ interface Seen {
   mode: number | null;
   size: number;
   mtimeMs: number;
+  /** Change time and inode: set by the kernel on every write, so no command can keep them unchanged. */
+  ctimeMs: number;
+  ino: number;
   /** A file's bytes, when it is small enough to keep. */
   bytes?: Uint8Array;
   target?: string;
@@ -31,19 +34,30 @@ export interface ProtectedRecord {
   git: "dir" | "file" | "none";
 }
 
-async function see(path: string): Promise<Seen | undefined> {
+/** What is at `path`; with `keep`, a small file's bytes too (to put it back). */
+async function see(path: string, keep: boolean): Promise<Seen | undefined> {
   let info: Deno.FileInfo;
   try {
     info = await Deno.lstat(path);
   } catch {
     return undefined;
   }
-  const base = { mode: info.mode, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 };
+  const base = {
+    mode: info.mode,
+    size: info.size,
+    mtimeMs: info.mtime?.getTime() ?? 0,
+    ctimeMs: info.ctime?.getTime() ?? 0,
+    ino: info.ino ?? 0,
+  };
   if (info.isSymlink) return { kind: "link", ...base, target: await Deno.readLink(path).catch(() => "") };
   if (info.isDirectory) return { kind: "dir", ...base };
   if (!info.isFile) return { kind: "other", ...base };
-  const bytes = info.size <= MAX_KEPT_BYTES ? await Deno.readFile(path).catch(() => undefined) : undefined;
-  return { kind: "file", ...base, bytes };
+  const small = keep && info.size <= MAX_KEPT_BYTES;
+  return {
+    kind: "file",
+    ...base,
+    bytes: small ? await Deno.readFile(path).catch(() => undefined) : undefined,
+  };
 }
 
 /**
@@ -61,36 +75,48 @@ async function candidates(root: string, git: ProtectedRecord["git"]): Promise<st
   return names;
 }
 
-/** Records the protected set of `root` (folders walked, links not followed); `git` as found, by default. */
-export async function recordProtected(root: string, git?: ProtectedRecord["git"]): Promise<ProtectedRecord> {
+/**
+ * Records the protected set of `root` (folders walked, links not followed), small files' bytes included;
+ * `git` as found, by default. `keep: false` records what is there without reading any file (the check after
+ * a command: the kernel's change time and inode tell a change).
+ */
+export async function recordProtected(
+  root: string,
+  git?: ProtectedRecord["git"],
+  keep = true,
+): Promise<ProtectedRecord> {
   const info = await Deno.lstat(join(root, ".git")).catch(() => undefined);
   const record: ProtectedRecord = {
     entries: new Map(),
     git: git ?? (info?.isDirectory ? "dir" : info ? "file" : "none"),
   };
-  const entries = record.entries;
+  // Visited in parallel (most names are missing: one lstat each); the map is sorted for a stable order.
+  let count = 0;
+  const found: [string, Seen][] = [];
   const visit = async (rel: string): Promise<void> => {
-    if (entries.size >= MAX_ENTRIES || SKIPPED.has(rel)) return;
-    const seen = await see(join(root, rel));
+    if (count >= MAX_ENTRIES || SKIPPED.has(rel)) return;
+    const seen = await see(join(root, rel), keep);
     if (seen === undefined) return;
-    entries.set(rel, seen);
+    count++;
+    found.push([rel, seen]);
     if (seen.kind !== "dir") return;
     const children: string[] = [];
     for await (const entry of Deno.readDir(join(root, rel))) children.push(entry.name);
-    for (const child of children.sort()) await visit(`${rel}/${child}`);
+    await Promise.all(children.map((child) => visit(`${rel}/${child}`)));
   };
-  for (const name of await candidates(root, record.git)) await visit(name);
+  await Promise.all((await candidates(root, record.git)).map(visit));
+  for (const [rel, seen] of found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    record.entries.set(rel, seen);
+  }
   return record;
 }
 
+/** Unchanged: same kind, mode and link target, and for a file the same inode, size, mtime and change time. */
 function same(a: Seen, b: Seen): boolean {
   if (a.kind !== b.kind || a.mode !== b.mode) return false;
   if (a.kind === "link") return a.target === b.target;
   if (a.kind !== "file") return true;
-  if (a.bytes === undefined || b.bytes === undefined) {
-    return a.bytes === b.bytes && a.size === b.size && a.mtimeMs === b.mtimeMs;
-  }
-  return a.bytes.length === b.bytes.length && a.bytes.every((byte, i) => byte === b.bytes![i]);
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /** Removes whatever is at `rel` (a folder with all it holds). */
@@ -198,7 +224,7 @@ async function tameNewRepository(root: string): Promise<string[]> {
  */
 export async function restoreProtected(root: string, record: ProtectedRecord): Promise<string[]> {
   const before = record.entries;
-  const after = (await recordProtected(root, record.git)).entries;
+  const after = (await recordProtected(root, record.git, false)).entries;
   const said: string[] = [];
   // Deepest first: a created folder goes with what it holds.
   const created = [...after.keys()].filter((rel) => !before.has(rel)).sort((a, b) => b.length - a.length);

@@ -52,7 +52,7 @@ Deno.test("restoreProtected() puts back what a command changed or removed and re
   assertEquals(await restoreProtected(root, await recordProtected(root)), []);
 });
 
-Deno.test("restoreProtected() compares bytes: a change that kept the size and the mtime is still put back", async () => {
+Deno.test("restoreProtected() sees a change that kept the size and the mtime (the kernel's change time tells)", async () => {
   await using p = await tempProject({ ".envrc": "export A=1\n" });
   const path = join(p.root, ".envrc");
   const { mtime } = await Deno.stat(path);
