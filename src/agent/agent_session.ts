@@ -227,8 +227,8 @@ export class AgentSession {
         timeLimitMs,
         requireTools,
       });
-      // What the turn left: an undo can then tell the user's later changes from the turn's own.
-      if (this.#snapshots) await snapshotAfterTask(conversation, this.#snapshots).catch(() => {});
+      // What the turn left (taken in the background): undo tells the user's later changes from the turn's.
+      if (this.#snapshots) snapshotAfterTask(conversation, this.#snapshots);
       return result;
     } finally {
       if (this.#running === controller) this.#running = undefined;

@@ -50,6 +50,8 @@ export interface SnapshotChanges {
 export class Snapshots {
   readonly #root: string;
   readonly #gitDir: string;
+  /** The operation in flight: one at a time, since each stages into the one shadow index. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(root: string, gitDir: string) {
     this.#root = root;
@@ -84,7 +86,11 @@ export class Snapshots {
   }
 
   /** Snapshots the project tree as it is now; returns the tree id. */
-  async take(): Promise<string> {
+  take(): Promise<string> {
+    return this.#serial(() => this.#take());
+  }
+
+  async #take(): Promise<string> {
     await this.#stage();
     const tree = await this.#git(["write-tree"]);
     if (!tree.ok) throw new Error(`snapshot failed: ${tree.stderr.trim()}`);
@@ -92,7 +98,11 @@ export class Snapshots {
   }
 
   /** What restoring `tree` would change in the project as it is now. */
-  async changes(tree: string): Promise<SnapshotChanges> {
+  changes(tree: string): Promise<SnapshotChanges> {
+    return this.#serial(() => this.#changes(tree));
+  }
+
+  async #changes(tree: string): Promise<SnapshotChanges> {
     await this.#stage();
     const stat = await this.#git(["diff", "--cached", "--stat=100", tree]);
     const names = await this.#git(["diff", "--cached", "--name-only", "-z", tree]);
@@ -105,7 +115,18 @@ export class Snapshots {
    * created since removed. Ignored files and `.tern/` are left alone. `keep` names paths to leave as they
    * are in `keep.tree` instead (the user's newer versions, taken just before).
    */
-  async restore(tree: string, keep?: { tree: string; paths: string[] }): Promise<void> {
+  restore(tree: string, keep?: { tree: string; paths: string[] }): Promise<void> {
+    return this.#serial(() => this.#restore(tree, keep));
+  }
+
+  /** Runs `operation` after the one in flight (a snapshot taken in the background at a turn's end). */
+  #serial<T>(operation: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(operation, operation);
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  async #restore(tree: string, keep?: { tree: string; paths: string[] }): Promise<void> {
     await this.#stage();
     const run = await this.#git(["read-tree", "--reset", "-u", tree]);
     if (!run.ok) throw new Error(`restore failed: ${run.stderr.trim()}`);

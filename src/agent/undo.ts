@@ -25,19 +25,27 @@ export interface UndoPlan {
 const used = new WeakMap<Conversation, Set<number>>();
 /** The tree at the end of each turn, by the index of its snapshot entry (this process only). */
 const ended = new WeakMap<Conversation, Map<number, string>>();
+/** The end-of-turn snapshot still being taken, per conversation. */
+const ending = new WeakMap<Conversation, Promise<void>>();
 
 /** Takes the snapshot that undo returns to; called before each prompt is handed to the loop. */
 export async function snapshotBeforeTask(conversation: Conversation, snapshots: Snapshots): Promise<void> {
   conversation.append({ kind: "snapshot", tree: await snapshots.take() });
 }
 
-/** Takes the tree as the turn left it, so undo can tell what changed after the turn. */
-export async function snapshotAfterTask(conversation: Conversation, snapshots: Snapshots): Promise<void> {
+/**
+ * Starts taking the tree as the turn left it, so undo can tell what changed after the turn. It runs in the
+ * background (the prompt comes back at once; keys typed meanwhile reach it) and `planUndo` waits for it.
+ */
+export function snapshotAfterTask(conversation: Conversation, snapshots: Snapshots): void {
   const index = conversation.entries.findLastIndex((entry) => entry.kind === "snapshot");
   if (index < 0) return;
-  const trees = ended.get(conversation) ?? new Map<number, string>();
-  trees.set(index, await snapshots.take());
-  ended.set(conversation, trees);
+  const taking = snapshots.take().then((tree) => {
+    const trees = ended.get(conversation) ?? new Map<number, string>();
+    trees.set(index, tree);
+    ended.set(conversation, trees);
+  }, () => {});
+  ending.set(conversation, taking);
 }
 
 /** The latest snapshot still in the conversation (and not used by a files-only undo), or null. */
@@ -52,6 +60,7 @@ export async function planUndo(
   if (index === undefined) return null;
   const { tree } = entries[index] as Extract<Entry, { kind: "snapshot" }>;
   const next = entries.slice(index).find((entry) => entry.kind === "user");
+  await ending.get(conversation);
   const changes = snapshots ? await snapshots.changes(tree) : null;
   const after = ended.get(conversation)?.get(index);
   const later = snapshots && after && changes ? (await snapshots.changes(after)).paths : [];

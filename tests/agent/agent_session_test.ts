@@ -87,6 +87,8 @@ Deno.test("undo names the files changed after the turn and overwrites them only 
     });
     await session.run("change a and add b");
     assertEquals(await Deno.readTextFile(`${project.root}/a.txt`), "by the turn\n");
+    // The turn's end is snapshotted in the background; a plan waits for it (a user reads before editing).
+    assertEquals((await session.undoPlan())?.changedSince, []);
     await Deno.writeTextFile(`${project.root}/a.txt`, "the user's newer work\n"); // after the turn
     const plan = (await session.undoPlan())!;
     assertEquals(plan.changes?.paths, ["a.txt", "b.txt"]);
