@@ -97,6 +97,8 @@ Deno.test("/undo under tmux names a file the user changed after the turn and kee
   await tern.waitFor("›");
   await tern.send("update the notes", "Enter");
   await tern.waitFor("task total:");
+  // The user reads the answer, then edits (the turn's end is snapshotted in the background meanwhile).
+  await new Promise((resolve) => setTimeout(resolve, 2000));
   await Deno.writeTextFile(`${project.root}/notes.txt`, "v3, the user's own edit\n");
   await tern.send("/undo", "Enter");
   await tern.waitFor("[a]ll");
