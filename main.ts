@@ -1,6 +1,7 @@
 /** tern's entry: parse arguments, answer --help and --version at once, else load and run the app. */
 import { acpArgs, HELP_TEXT, parseCliArgs, VERSION } from "./src/cli/args.ts";
 import { COMMIT } from "./src/cli/build_info.ts";
+import { terminalSafe } from "./src/cli/render/terminal_safe.ts";
 
 /** Run before exit: MCP servers are stopped. */
 const atExit: (() => Promise<void>)[] = [];
@@ -42,7 +43,7 @@ if (import.meta.main) {
   } catch (error) {
     if (isUserError(error)) {
       const hint = error.name === "UsageError" ? "\ntry 'tern --help' for usage" : "";
-      console.error(`tern: ${error.message}${hint}`);
+      console.error(`tern: ${terminalSafe(error.message)}${hint}`); // it may quote a project's files
       Deno.exit(2);
     }
     // Anything else is a bug in tern: still one line, never a stack trace (TERN_DEBUG=1 shows it).

@@ -289,3 +289,31 @@ Deno.test("without rg on PATH tern says nothing about it and grep_code uses the 
   const sent = JSON.stringify(model.requests[1]);
   assert(sent.includes("notes.txt:2: needle here") || sent.includes("notes.txt:2:needle here"), sent);
 });
+
+Deno.test("tern -p: a NUL byte in a command is a tool error the model acts on, not a bug in tern", async () => {
+  await using project = await helloProject();
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "execute_command", arguments: JSON.stringify({ command: "echo a\0b" }) }] },
+    { toolCalls: [{ name: "grep_code", arguments: JSON.stringify({ pattern: "x\0" }) }] },
+    { text: "Fixed my call." },
+  ]);
+  const run = await runTern({ cwd: project.root, args: ["-p", "go"], env: modelEnv(model.url) });
+  assertEquals([run.code, run.stdout], [0, "Fixed my call.\n"], run.stderr);
+  const result = (model.requests[1].messages as { content: string }[]).at(-1)!.content;
+  assertStringIncludes(result, 'field "command" holds a NUL byte');
+});
+
+Deno.test("the REPL refuses a pasted prompt over 1 MB in one line, sends nothing, and goes on", async () => {
+  await using project = await helloProject();
+  await using model = await startFakeModel([{ text: "Small one answered." }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: [],
+    env: modelEnv(model.url),
+    input: `${"x".repeat(1_600_000)}\nsmall one\n/exit\n`,
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, "error: the prompt is 1.5 MB, over the 1 MB cap: save the text in a file");
+  assertStringIncludes(run.stdout, "Small one answered.");
+  assertEquals(model.requests.length, 1);
+});

@@ -6,6 +6,7 @@
  * permission rules, and what the project supplies (skills, memory, MCP tools).
  */
 import type { Config, ModelRequest } from "../config/config.ts";
+import { KEY_VARIABLES } from "../config/providers.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import { mcpTools } from "../tools/mcp/adapter.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
@@ -13,7 +14,7 @@ import { conversationStarter, type Started, type Starter } from "./conversation_
 import { type ContextPreview, previewContext } from "./context_fit.ts";
 import type { AgentEvent } from "./events.ts";
 import type { AgentSessionOptions, PromptOptions, SessionState } from "./session_options.ts";
-import { runTask, type TaskResult } from "./loop.ts";
+import { emptyUsage, runTask, type TaskResult } from "./loop.ts";
 import type { ProjectMemory } from "./memory.ts";
 import { PermissionRules } from "./permission_rules.ts";
 import type { LoadedSession } from "./session.ts";
@@ -23,13 +24,16 @@ import { SessionUsage } from "./session_usage.ts";
 import type { Skill } from "./skills.ts";
 import { Snapshots } from "./snapshots.ts";
 import { summariseConversation, type SummaryResult } from "./summarise.ts";
-import { applyUndo, planUndo, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
+import { applyUndo, planUndo, snapshotAfterTask, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
 import { resumedConfig } from "./session_resume.ts";
 import { streamEvents } from "./event_stream.ts";
 import type { AgentDefinition } from "./agents.ts";
 import { PlanKeeper, planModeTask } from "./plan_mode.ts";
 import { type ChildSetup, SubAgents } from "./sub_agents.ts";
 import type { PlanUpdate } from "../tools/update_plan.ts";
+
+/** A prompt longer than this (in bytes) is refused: a pasted log that size belongs in a file. */
+export const MAX_PROMPT_BYTES = 1024 * 1024;
 
 /** One conversation with a model and its tools; see the module comment. */
 export class AgentSession {
@@ -66,7 +70,7 @@ export class AgentSession {
       images: () => this.#models.setup.info.images,
       // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
       extraTools: () => [
-        ...options.mcpServers ? mcpTools(options.mcpServers()).tools : [],
+        ...options.mcpServers ? mcpTools(options.mcpServers(), this.#mcpSecrets()).tools : [],
         ...options.extraTools?.() ?? [],
         ...options.child ? [] : [this.#subAgents.tool(), this.#plan.tool()],
       ],
@@ -182,8 +186,19 @@ export class AgentSession {
     });
   }
 
-  /** Runs one user prompt to its end; never throws for model or tool failures (see `runTask`). */
+  /**
+   * Runs one user prompt to its end; never throws for model or tool failures (see `runTask`). A prompt
+   * over MAX_PROMPT_BYTES ends at once with an error saying what to do instead; nothing is sent or logged.
+   */
   async run(text: string, options: PromptOptions = {}): Promise<TaskResult> {
+    const bytes = new TextEncoder().encode(text).length;
+    if (bytes > MAX_PROMPT_BYTES) {
+      const error =
+        `the prompt is ${(bytes / 1048576).toFixed(1)} MB, over the 1 MB cap: save the text in a ` +
+        "file in the project and ask about it by name: the model reads it in pages";
+      const result = { text: "", partial: false, turns: 0, toolCalls: 0, usage: emptyUsage(), error };
+      return { ...result, exitReason: "error" };
+    }
     const controller = new AbortController();
     this.#running = controller;
     const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
@@ -205,7 +220,7 @@ export class AgentSession {
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
       const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#models.config;
       const task = this.mode === "plan" && !this.#options.child ? planModeTask(text) : text;
-      return await runTask(conversation, task, {
+      const result = await runTask(conversation, task, {
         ...this.#models.loopOptions(),
         registry,
         root: this.root,
@@ -219,6 +234,9 @@ export class AgentSession {
         editor: options.editor,
         images: options.images,
       });
+      // What the turn left (taken in the background): undo tells the user's later changes from the turn's.
+      if (this.#snapshots) snapshotAfterTask(conversation, this.#snapshots);
+      return result;
     } finally {
       if (this.#running === controller) [this.#running, this.#emit] = [undefined, undefined];
     }
@@ -259,8 +277,14 @@ export class AgentSession {
     return await planUndo(this.#current.conversation, this.#snapshots);
   }
 
-  /** Carries out an undo `plan`: the files, the conversation, or both. */
-  async undo(plan: UndoPlan, what: { files: boolean; conversation: boolean }): Promise<void> {
+  /**
+   * Carries out an undo `plan`: the files, the conversation, or both; `keepChangedSince` leaves the files
+   * that changed after that turn as they are now.
+   */
+  async undo(
+    plan: UndoPlan,
+    what: { files: boolean; conversation: boolean; keepChangedSince?: boolean },
+  ): Promise<void> {
     await applyUndo(this.#current.conversation, this.#snapshots, plan, what);
   }
 
@@ -335,6 +359,12 @@ export class AgentSession {
       onNotice,
     });
     if (next) this.#adopt(next);
+  }
+
+  /** What MCP results never show: the keys in use and every provider key variable's value. */
+  #mcpSecrets(): string[] {
+    const values = KEY_VARIABLES.map((name) => this.#options.env[name] ?? "").filter((value) => value !== "");
+    return [...this.#models.secrets, ...values];
   }
 
   #meta() {

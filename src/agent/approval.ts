@@ -28,7 +28,13 @@ export interface ApprovalRequest {
  * Why a call needs a yes: a plain edit, a protected path, a command outside the sandbox, network, or a
  * command that deletes or discards project state.
  */
-export type AskReason = "edit" | "protected_path" | "unsandboxed" | "network" | "destructive";
+export type AskReason =
+  | "edit"
+  | "protected_path"
+  | "unsandboxed"
+  | "network"
+  | "destructive"
+  | "unclear_rule";
 
 /** The policy's verdict on one request. */
 export type Assessment =
@@ -172,8 +178,29 @@ export function createApprovalGate(
     if (policy === "plan" && request.inspection.effect !== "read") {
       return { allow: false, reason: planModeRefusal(request.call.name) };
     }
-    const need = assessRequest(policy, request);
+    // A deny rule that may cover a command whose words only the shell can resolve (`$g x`): asked, whatever
+    // the policy, and refused when nobody can answer.
+    const unclear = options.rules?.unclearDeny(request);
+    const need: Assessment = unclear
+      ? {
+        ask: true,
+        why: "unclear_rule",
+        detail:
+          `the command's words cannot be read for certain, and the permission rule "deny ${unclear.text}" ` +
+          "may cover it",
+        flag: "--approve all",
+        rememberable: false,
+      }
+      : assessRequest(policy, request);
     if (!need.ask) return { allow: true };
+    if (unclear && !askHuman) {
+      return {
+        allow: false,
+        reason:
+          `${request.call.name} was not run: ${need.detail}. Write the command out plainly (no variable ` +
+          "or substitution as a command name), or ask the user.",
+      };
+    }
     if (need.rememberable && session.allows(request.call.name)) return { allow: true };
     if (need.rememberable && await options.rules?.match("allow", request)) return { allow: true };
     if (!askHuman) {

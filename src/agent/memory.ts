@@ -24,6 +24,11 @@ export interface ProjectMemory {
   imports?: string[];
   /** One line per import refused (outside the root, a cycle, too deep, past the cap). */
   problems?: string[];
+  /**
+   * False while the project is not trusted: the prompt carries the text as project-supplied data, not as
+   * instructions tern vouches for. Absent means trusted.
+   */
+  trusted?: boolean;
 }
 
 /** Reads the project's memory file; null when there is none (or it cannot be read as text). */

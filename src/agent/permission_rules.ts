@@ -1,6 +1,6 @@
 /**
- * Permission rules: `tool`, `tool(pattern)`, saved in `.tern/settings.json` as `permissions.allow` and
- * `permissions.deny`. For execute_command the pattern is the command: exact, or a prefix ending in `*`
+ * Permission rules: `tool`, `tool(pattern)`, in `.tern/settings.json` (the project's) and
+ * `.tern/local/settings.json` (the user's own) as `permissions.allow` and `permissions.deny`. For execute_command the pattern is the command: exact, or a prefix ending in `*`
  * (`npm test*`), which never covers a compound command (`;`, `&&`, `|`, `$(`, redirections, several lines).
  * For file tools it is a glob over the paths the call touches (`src/**`). Pure: reading and saving the file
  * is config's job.
@@ -8,6 +8,8 @@
 import { posix } from "node:path";
 import type { ApprovalRequest } from "./approval.ts";
 import { loadPicomatch } from "../fs/glob_matcher.ts";
+import { commandWords } from "../tools/shell/deny_list.ts";
+import { lex, parse } from "../tools/shell/shell_words.ts";
 
 /** One parsed rule. */
 export interface PermissionRule {
@@ -19,6 +21,44 @@ export interface PermissionRule {
 
 /** Shell syntax that joins commands or redirects: a prefix rule never allows such a command. */
 const COMPOUND = /[;&|`<>\n]|\$\(/;
+/** How deep `$(...)`, `bash -c` and `eval` are looked into for the commands a line runs. */
+const MAX_DEPTH = 4;
+const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
+/** A command word whose text depends on expansion (`$g`, `$(echo rm)`, a glob): what runs is unknown. */
+const DYNAMIC_WORD = /[$`*?[{~]/;
+
+/**
+ * Every simple command `script` runs, as `name args…` with quotes and escapes removed and the name's path
+ * dropped (`\rm`, `command rm`, `env rm`, `/bin/rm` all read `rm …`), looking inside `$(...)`, `bash -c`
+ * and `eval`; null for a command whose name cannot be known without running the shell (`$g x`).
+ */
+export function simpleCommands(script: string, depth = 0): (string | null)[] {
+  if (depth > MAX_DEPTH) return [null];
+  const { tokens, heredocScripts } = lex(script);
+  const found: (string | null)[] = heredocScripts.flatMap((inner) => simpleCommands(inner, depth + 1));
+  for (const command of parse(tokens).flat()) {
+    for (const word of [...command.words, ...command.redirects]) {
+      for (const inner of word.subs) found.push(...simpleCommands(inner, depth + 1));
+    }
+    const words = commandWords(command);
+    if (!words) continue; // only assignments and wrappers: nothing runs
+    const raw = command.words[command.words.length - words.args.length - 1];
+    if (DYNAMIC_WORD.test(raw.text) || raw.subs.length > 0 || words.name === "") {
+      found.push(null);
+      continue;
+    }
+    const args = words.args.map((word) => word.text);
+    found.push([words.name, ...args].join(" "));
+    if (SHELLS.has(words.name)) {
+      const flag = args.findIndex((text) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(text));
+      if (flag >= 0 && flag + 1 < args.length) found.push(...simpleCommands(args[flag + 1], depth + 1));
+    }
+    if (words.name === "eval" || words.name === "source" || words.name === ".") {
+      found.push(...(words.name === "eval" ? simpleCommands(args.join(" "), depth + 1) : [null]));
+    }
+  }
+  return found;
+}
 
 /** Parses "tool" or "tool(pattern)"; undefined when it is neither. */
 export function parseRule(text: string): PermissionRule | undefined {
@@ -48,6 +88,22 @@ function commandMatches(pattern: string, command: string): boolean {
   if (!pattern.endsWith("*")) return command === pattern;
   if (COMPOUND.test(command)) return false;
   return command.startsWith(pattern.slice(0, -1));
+}
+
+/** A pattern against one simple command (no compound check: the line was already split). */
+function simpleMatches(pattern: string, command: string): boolean {
+  return pattern.endsWith("*") ? command.startsWith(pattern.slice(0, -1)) : command === pattern;
+}
+
+/**
+ * What a deny rule says about a command: it covers the whole line or any command in it (`echo; rm -r x`,
+ * `a && \rm x`, `env rm x`), it may cover it (a command word only the shell can resolve), or it does not.
+ */
+function denyMatch(pattern: string, command: string): "yes" | "maybe" | "no" {
+  if (simpleMatches(pattern, command)) return "yes";
+  const commands = simpleCommands(command);
+  if (commands.some((one) => one !== null && simpleMatches(pattern, one))) return "yes";
+  return commands.includes(null) ? "maybe" : "no";
 }
 
 /** Suggested rules for "always allow" at the prompt: the exact command and its prefix, or the folder. */
@@ -94,12 +150,28 @@ export class PermissionRules {
     return true;
   }
 
-  /** The first rule of `list` covering the request. */
+  /**
+   * The first rule of `list` covering the request. A deny rule for execute_command covers every command of
+   * a compound line (see `simpleCommands`).
+   */
   async match(list: "allow" | "deny", request: ApprovalRequest): Promise<PermissionRule | undefined> {
     for (const rule of list === "allow" ? this.#allow : this.#deny) {
+      if (list === "deny" && this.#denyCommand(rule, request) === "yes") return rule;
       if (await ruleMatches(rule, request)) return rule;
     }
     return undefined;
+  }
+
+  /** A deny rule that may cover the command, though its words cannot be read for certain (`$g x`). */
+  unclearDeny(request: ApprovalRequest): PermissionRule | undefined {
+    return this.#deny.find((rule) => this.#denyCommand(rule, request) === "maybe");
+  }
+
+  #denyCommand(rule: PermissionRule, request: ApprovalRequest): "yes" | "maybe" | "no" {
+    const preview = request.inspection.preview;
+    if (rule.tool !== request.call.name || preview?.kind !== "command") return "no";
+    if (rule.pattern === undefined) return "yes";
+    return denyMatch(rule.pattern, preview.command.trim());
   }
 
   /** The rules as written, for /permissions. */

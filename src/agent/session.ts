@@ -1,19 +1,23 @@
 /**
- * Saved sessions: a conversation written as it happens to `.tern/sessions/<id>.jsonl` (a header line, then
- * one line per log entry and per file the model saw), and read back so a later run can continue it.
+ * Saved sessions: a conversation written as it happens to `.tern/local/sessions/<id>.jsonl` (a header line,
+ * then one line per log entry and per file the model saw), and read back so a later run can continue it.
  * A crash loses at most the line in flight: loading ignores a torn last line and gives every tool call
- * without a result an "interrupted" one, so the resumed history is valid for every provider.
+ * without a result an "interrupted" one, so the resumed history is valid for every provider. Sessions are
+ * read only from tern's own bound state folder, and every line is checked on load (`_session_lines.ts`).
  */
 import { join, relative } from "node:path";
 import type { FileSnapshot, FileTracker } from "../tools/tool.ts";
 import type { Conversation, Entry } from "./conversation.ts";
-import { TERN_DIR, ternDir } from "./tern_dir.ts";
+import { boundStatePath, STATE_DIR, stateDir } from "./tern_dir.ts";
+import { checkedEntry, checkedFile, isSessionId } from "./_session_lines.ts";
 import { cleanToolOutput } from "./untrusted.ts";
 
 /** The format version written in each header; a reader refuses newer ones. */
 export const SESSION_FORMAT = 1;
 /** Where sessions live, relative to the project root. */
-export const SESSIONS_DIR = join(TERN_DIR, "sessions");
+export const SESSIONS_DIR = join(STATE_DIR, "sessions");
+/** A session line longer than this (in bytes) is skipped on load, with a note. */
+export const MAX_SESSION_LINE_BYTES = 8 * 1024 * 1024;
 /** The result a tool call gets when the session ended before it had one. */
 export const INTERRUPTED_RESULT =
   "[interrupted: tern stopped before this call finished; its effect is unknown]";
@@ -144,7 +148,7 @@ export class SessionWriter {
 
   /** The whole session again: header, every file seen, every entry. */
   #rewrite(conversation: Conversation): void {
-    this.#path = join(ternDir(this.#root, "sessions"), `${this.id}.jsonl`);
+    this.#path = join(stateDir(this.#root, "sessions"), `${this.id}.jsonl`);
     const lines: Line[] = [];
     for (const [real, snapshot] of conversation.files.entries()) {
       lines.push({ type: "file", path: relative(this.#root, real), snapshot });
@@ -171,7 +175,7 @@ export class SessionWriter {
       lines.push({ type: "file", path: relative(this.#root, real), snapshot });
     }
     lines.push({ type: "entry", entry: withoutDetails(entry) });
-    this.#path ??= join(ternDir(this.#root, "sessions"), `${this.id}.jsonl`);
+    this.#path ??= join(stateDir(this.#root, "sessions"), `${this.id}.jsonl`);
     if (this.#header) this.#headerLine = JSON.stringify(this.#header);
     const header = this.#header ? [this.#headerLine!] : [];
     const text = [...header, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n";
@@ -189,23 +193,48 @@ function withoutDetails(entry: Entry): Entry {
 
 /** Reads the session `id` of the project at `root`, repairing what a crash left behind. */
 export async function loadSession(root: string, id: string): Promise<LoadedSession> {
-  if (!/^[\w.-]+$/.test(id)) throw new SessionError(`'${id}' is not a session id; /sessions lists them`);
-  const path = join(root, SESSIONS_DIR, `${id}.jsonl`);
-  let text: string;
+  if (!isSessionId(id)) throw new SessionError(`'${id}' is not a session id; /sessions lists them`);
+  const dir = boundStatePath(root, "sessions");
+  const path = join(dir ?? join(root, SESSIONS_DIR), `${id}.jsonl`);
+  let bytes: Uint8Array;
   try {
-    text = await Deno.readTextFile(path);
+    if (dir === undefined || !Deno.lstatSync(path).isFile) throw new Error("not a session file");
+    bytes = await Deno.readFile(path);
   } catch {
     throw new SessionError(`no session '${id}' in this project; tern --resume lists them`);
   }
-  return parseSession(text, path, root);
+  return parseSession(bytes, path, root);
 }
 
-/** Parses a session file's text (see loadSession). */
-export function parseSession(text: string, path: string, root: string): LoadedSession {
-  const rows = text.split("\n");
-  if (rows.at(-1) === "") rows.pop();
-  const header = parseLine(rows[0]) as SessionHeader | undefined;
-  if (header?.type !== "session") throw new SessionError(`${relative(root, path)} is not a tern session`);
+/** The lines of a session file: text, or why a line cannot be read (too long, not UTF-8). */
+function splitRows(data: string | Uint8Array): (string | { unreadable: string })[] {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const rows: (string | { unreadable: string })[] = [];
+  for (let start = 0; start < bytes.length;) {
+    const newline = bytes.indexOf(0x0a, start);
+    const stop = newline < 0 ? bytes.length : newline;
+    if (stop - start > MAX_SESSION_LINE_BYTES) rows.push({ unreadable: "over 8 MB" });
+    else {
+      try {
+        rows.push(decoder.decode(bytes.subarray(start, stop)));
+      } catch {
+        rows.push({ unreadable: "not valid UTF-8" });
+      }
+    }
+    start = stop + 1;
+  }
+  return rows;
+}
+
+/** Parses a session file's bytes or text (see loadSession); every line is checked, bad ones are skipped. */
+export function parseSession(data: string | Uint8Array, path: string, root: string): LoadedSession {
+  const rows = splitRows(data);
+  const first = rows[0];
+  const header = (typeof first === "string" ? parseLine(first) : undefined) as SessionHeader | undefined;
+  if (header?.type !== "session" || !isSessionId(header.id)) {
+    throw new SessionError(`${relative(root, path)} is not a tern session`);
+  }
   if (header.version > SESSION_FORMAT) {
     throw new SessionError(`session ${header.id} was written by a newer tern (format ${header.version})`);
   }
@@ -213,12 +242,16 @@ export function parseSession(text: string, path: string, root: string): LoadedSe
   const entries: Entry[] = [];
   const files = new Map<string, FileSnapshot>();
   rows.slice(1).forEach((row, i) => {
-    const line = parseLine(row) as Line | undefined;
-    if (line?.type === "entry") entries.push(cleaned(line.entry));
-    else if (line?.type === "file") files.set(join(root, line.path), line.snapshot);
-    else {repairs.push(
-        i === rows.length - 2 ? "ignored a torn last line" : `skipped unreadable line ${i + 2}`,
-      );}
+    const number = i + 2;
+    if (typeof row !== "string") return repairs.push(`skipped line ${number}: ${row.unreadable}`);
+    const line = parseLine(row) as { type?: unknown; entry?: unknown } | undefined;
+    const entry = line?.type === "entry" ? checkedEntry(line.entry, entries.length) : undefined;
+    const file = line?.type === "file" ? checkedFile(line) : undefined;
+    if (entry) entries.push(cleaned(entry));
+    else if (file) files.set(join(root, file.path), file.snapshot);
+    else if (line === undefined && i === rows.length - 2) repairs.push("ignored a torn last line");
+    else if (line === undefined) repairs.push(`skipped unreadable line ${number}`);
+    else repairs.push(`skipped line ${number}: not a valid session entry`);
   });
   const { answered, added } = answerDanglingCalls(entries);
   if (answered > 0) repairs.push(`${answered} tool call(s) without a result marked interrupted`);
@@ -280,19 +313,23 @@ export interface SessionSummary {
 
 /** The project's sessions, newest activity first. */
 export async function listSessions(root: string): Promise<SessionSummary[]> {
-  const dir = join(root, SESSIONS_DIR);
+  const dir = boundStatePath(root, "sessions");
   const out: SessionSummary[] = [];
+  if (dir === undefined) return out;
   try {
     for await (const item of Deno.readDir(dir)) {
-      if (!item.isFile || !item.name.endsWith(".jsonl")) continue;
+      const id = item.name.slice(0, -".jsonl".length);
+      if (!item.isFile || !item.name.endsWith(".jsonl") || !isSessionId(id)) continue;
       const path = join(dir, item.name);
-      const info = await Deno.stat(path);
+      const info = await Deno.lstat(path);
       try {
-        const loaded = parseSession(await Deno.readTextFile(path), path, root);
+        const loaded = parseSession(await Deno.readFile(path), path, root);
+        // The file's name is the session's id; a header naming another id is not this file's session.
+        if (loaded.header.id !== id) continue;
         const prompts = loaded.entries.filter((entry) => entry.kind === "user" && entry.from !== "tern");
         const first = prompts[0];
         out.push({
-          id: loaded.header.id,
+          id,
           modifiedMs: info.mtime?.getTime() ?? 0,
           startedAt: loaded.header.startedAt,
           model: loaded.header.model,
@@ -323,6 +360,7 @@ export async function pruneSessions(
     const old = options.maxAgeDays !== undefined &&
       now - session.modifiedMs > options.maxAgeDays * 86_400_000;
     if (i < (options.keep ?? Infinity) && !old) continue;
+    // Listed ids are names read from the folder itself (and checked): never a path built from file contents.
     await Deno.remove(join(root, SESSIONS_DIR, `${session.id}.jsonl`));
     removed.push(session.id);
   }

@@ -1,11 +1,35 @@
 /**
- * Project snapshots for undo: a shadow git repository under `.tern/snapshots/` with its own git dir and the
- * project as its work tree. It never reads or writes the user's `.git`, and needs no clean state there:
- * a snapshot is `git add -A` into its own index and `git write-tree`, so it covers what file tools and
- * shell commands changed alike. `.gitignore` is honoured; `.tern/` and `.git/` are never included.
+ * Project snapshots for undo: a shadow git repository under `.tern/local/snapshots/` (tern's own bound
+ * state, never a folder the repository brought) with its own git dir and the project as its work tree. It
+ * never reads or writes the user's `.git`, and needs no clean state there: a snapshot is `git add -A` into
+ * its own index and `git write-tree`, so it covers what file tools and shell commands changed alike.
+ * `.gitignore` is honoured; `.tern/` and `.git/` are never included. git runs no code from anywhere: no
+ * system or global config, no templates, no hooks, no fsmonitor, and no filter, ident or end-of-line
+ * conversion from the project's `.gitattributes` (only the config tern writes is read).
  */
 import { join } from "node:path";
-import { ternDir } from "./tern_dir.ts";
+import { stateDir } from "./tern_dir.ts";
+
+/**
+ * Settings every git run gets on its command line, whatever a config file says: nothing git could start
+ * (hooks, fsmonitor, ssh, pager, editor) and no attributes file of the user's.
+ */
+const SAFE_CONFIG = [
+  "core.hooksPath=/dev/null",
+  "core.fsmonitor=false",
+  "core.untrackedCache=false",
+  "core.sshCommand=false",
+  "core.pager=cat",
+  "core.editor=false",
+  "core.askPass=false",
+  "core.attributesFile=/dev/null",
+  "core.autocrlf=false",
+  "core.safecrlf=false",
+  "core.symlinks=true",
+].flatMap((setting) => ["-c", setting]);
+
+/** Attributes for every path: the project's `.gitattributes` cannot ask for a filter or a conversion. */
+const NEUTRAL_ATTRIBUTES = "* -filter -ident -text -working-tree-encoding\n";
 
 /** One git run's outcome. */
 interface GitRun {
@@ -26,6 +50,8 @@ export interface SnapshotChanges {
 export class Snapshots {
   readonly #root: string;
   readonly #gitDir: string;
+  /** The operation in flight: one at a time, since each stages into the one shadow index. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   private constructor(root: string, gitDir: string) {
     this.#root = root;
@@ -36,7 +62,7 @@ export class Snapshots {
   static async open(root: string): Promise<Snapshots | null> {
     let gitDir: string;
     try {
-      gitDir = join(ternDir(root, "snapshots"), "git");
+      gitDir = join(stateDir(root, "snapshots"), "git");
     } catch {
       return null;
     }
@@ -47,17 +73,24 @@ export class Snapshots {
     } catch {
       // First use: create it below.
     }
-    const init = await snapshots.#git(["init", "--quiet"]);
+    // No template: nothing from the machine's git installation (sample hooks included) lands in it.
+    const init = await snapshots.#git(["init", "--quiet", "--template="]);
     if (!init.ok) return null;
     for (const [key, value] of [["core.autocrlf", "false"], ["gc.auto", "0"], ["core.quotePath", "false"]]) {
       await snapshots.#git(["config", key, value]);
     }
+    await Deno.mkdir(join(gitDir, "info"), { recursive: true });
     await Deno.writeTextFile(join(gitDir, "info", "exclude"), "/.tern/\n.git\n");
+    await Deno.writeTextFile(join(gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
     return snapshots;
   }
 
   /** Snapshots the project tree as it is now; returns the tree id. */
-  async take(): Promise<string> {
+  take(): Promise<string> {
+    return this.#serial(() => this.#take());
+  }
+
+  async #take(): Promise<string> {
     await this.#stage();
     const tree = await this.#git(["write-tree"]);
     if (!tree.ok) throw new Error(`snapshot failed: ${tree.stderr.trim()}`);
@@ -65,7 +98,11 @@ export class Snapshots {
   }
 
   /** What restoring `tree` would change in the project as it is now. */
-  async changes(tree: string): Promise<SnapshotChanges> {
+  changes(tree: string): Promise<SnapshotChanges> {
+    return this.#serial(() => this.#changes(tree));
+  }
+
+  async #changes(tree: string): Promise<SnapshotChanges> {
     await this.#stage();
     const stat = await this.#git(["diff", "--cached", "--stat=100", tree]);
     const names = await this.#git(["diff", "--cached", "--name-only", "-z", tree]);
@@ -75,12 +112,45 @@ export class Snapshots {
 
   /**
    * Puts every file back as it was in `tree`: changed files rewritten, deleted ones recreated, files
-   * created since removed. Ignored files and `.tern/` are left alone.
+   * created since removed. Ignored files and `.tern/` are left alone. `keep` names paths to leave as they
+   * are in `keep.tree` instead (the user's newer versions, taken just before).
    */
-  async restore(tree: string): Promise<void> {
+  restore(tree: string, keep?: { tree: string; paths: string[] }): Promise<void> {
+    return this.#serial(() => this.#restore(tree, keep));
+  }
+
+  /** Runs `operation` after the one in flight (a snapshot taken in the background at a turn's end). */
+  #serial<T>(operation: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(operation, operation);
+    this.#queue = next.catch(() => {});
+    return next;
+  }
+
+  async #restore(tree: string, keep?: { tree: string; paths: string[] }): Promise<void> {
     await this.#stage();
     const run = await this.#git(["read-tree", "--reset", "-u", tree]);
     if (!run.ok) throw new Error(`restore failed: ${run.stderr.trim()}`);
+    if (!keep || keep.paths.length === 0) return;
+    const listed = await this.#git(["ls-tree", "-r", "-z", "--name-only", keep.tree, "--", ...keep.paths]);
+    const present = listed.stdout.split("\0").filter(Boolean);
+    if (present.length > 0) {
+      const back = await this.#git(["checkout", keep.tree, "--", ...present]);
+      if (!back.ok) throw new Error(`could not keep the newer files: ${back.stderr.trim()}`);
+    }
+    for (const path of keep.paths.filter((path) => !present.includes(path))) {
+      // Absent in the newer state: removed again, but never through a link restored on the way.
+      if (await this.#plainParents(path)) await Deno.remove(join(this.#root, path)).catch(() => {});
+    }
+  }
+
+  /** True when every folder on the way to `path` is a real folder (no link leads the removal elsewhere). */
+  async #plainParents(path: string): Promise<boolean> {
+    const parts = path.split("/").slice(0, -1);
+    for (let i = 1; i <= parts.length; i++) {
+      const info = await Deno.lstat(join(this.#root, ...parts.slice(0, i))).catch(() => undefined);
+      if (!info?.isDirectory) return false;
+    }
+    return true;
   }
 
   async #stage(): Promise<void> {
@@ -90,11 +160,14 @@ export class Snapshots {
     }
   }
 
-  /** Runs git on the shadow repository only, with a minimal environment and no user or system config. */
+  /**
+   * Runs git on the shadow repository only, with a minimal environment, no user or system config, and the
+   * settings that keep it from starting anything (SAFE_CONFIG).
+   */
   async #git(args: string[]): Promise<GitRun> {
     try {
       const output = await new Deno.Command("git", {
-        args,
+        args: [...SAFE_CONFIG, ...args],
         cwd: this.#root,
         clearEnv: true,
         env: {
@@ -103,6 +176,11 @@ export class Snapshots {
           GIT_WORK_TREE: this.#root,
           GIT_CONFIG_NOSYSTEM: "1",
           GIT_CONFIG_GLOBAL: "/dev/null",
+          GIT_ATTR_NOSYSTEM: "1",
+          GIT_TERMINAL_PROMPT: "0",
+          GIT_NO_REPLACE_OBJECTS: "1",
+          GIT_OPTIONAL_LOCKS: "0",
+          GIT_LITERAL_PATHSPECS: "1",
           GIT_AUTHOR_NAME: "tern",
           GIT_AUTHOR_EMAIL: "tern@localhost",
           GIT_COMMITTER_NAME: "tern",

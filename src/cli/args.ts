@@ -34,6 +34,8 @@ export interface CliArgs extends RunSettings {
   fallback?: string;
   /** Start the servers of the project's .mcp.json without asking (`--trust-project-mcp`). */
   trustProjectMcp?: boolean;
+  /** Use everything the project supplies without asking (`--trust-project`). */
+  trustProject?: boolean;
   /** Let web_fetch reach loopback, private and link-local addresses (`--allow-local-fetch`). */
   allowLocalFetch?: boolean;
   /** `--input-format stream-json`: user messages and approval answers as JSON lines on stdin (headless). */
@@ -96,15 +98,17 @@ Options:
       --max-turns N         stop after N model calls (exit 3)
       --token-budget N      stop after N tokens in total (exit 3)
       --time-limit DURATION stop after this much wall-clock time, e.g. 90s, 15m, 1h30m (exit 3)
-      --trust-project-env   let the project's .env choose the endpoint your own API key is sent to
-                            (otherwise tern asks once, or refuses without a terminal)
+      --trust-project       use what this project supplies without asking: its .env endpoint,
+                            .mcp.json servers, .tern/settings.json allow rules, AGENTS.md/CLAUDE.md
+                            as instructions, skills (otherwise the REPL asks once; -p goes on
+                            without them)
+      --trust-project-env   only let the project's .env choose the endpoint your own API key is sent to
   -c, --continue            continue the latest session of this project (with -p too)
   -r, --resume [ID]         continue session ID; without an ID, pick one from a list
-      --no-session          save nothing of this run under .tern/sessions/
+      --no-session          save nothing of this run under .tern/local/sessions/
       --context-window N    the model's context window in tokens (default: known models, else the
                             provider's); past about 80% older turns are summarised
-      --trust-project-mcp   start the MCP servers of this project's .mcp.json without asking
-                            (headless runs refuse untrusted servers otherwise)
+      --trust-project-mcp   only start the MCP servers of this project's .mcp.json without asking
       --allow-local-fetch   let web_fetch reach loopback, private and link-local addresses
   -h, --help                show this help
   -v, --version             show the version
@@ -120,7 +124,7 @@ Environment (also read from .env in the project root; real variables win):
   With no key set, tern uses a local Ollama (port 11434), llama.cpp (8080), LM Studio (1234) or vLLM
   (8000) server if one answers.
 
-Sessions (saved as they happen in .tern/sessions/, inside the project):
+Sessions (saved as they happen in .tern/local/sessions/, inside the project):
   tern sessions             list this project's sessions, newest first
   tern sessions prune [--keep N]
                             delete all but the N newest (default 20)
@@ -145,6 +149,7 @@ const OPTIONS = {
   "token-budget": { type: "string" },
   "time-limit": { type: "string" },
   "trust-project-env": { type: "boolean" },
+  "trust-project": { type: "boolean" },
   continue: { type: "boolean", short: "c" },
   resume: { type: "string", short: "r" },
   "no-session": { type: "boolean" },
@@ -179,6 +184,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     args.prompt = values.print;
   }
   if (values["trust-project-mcp"]) args.trustProjectMcp = true;
+  if (values["trust-project"]) args.trustProject = true;
   if (values["allow-local-fetch"]) args.allowLocalFetch = true;
   if (values.provider !== undefined) args.provider = nonEmpty("--provider", values.provider);
   if (values.model !== undefined) args.model = nonEmpty("--model", values.model);

@@ -1,12 +1,16 @@
 /**
- * Starting the project's MCP servers at launch: read `.mcp.json`, settle trust (ask once in the REPL,
- * refuse headless without `--trust-project-mcp`), start the servers in parallel, and wait for them at most
- * `limitMs` so a slow server never delays the first prompt by more.
+ * Starting the project's MCP servers at launch: read `.mcp.json` (`readMcp`), and once the project's trust
+ * is settled (agent/project_trust.ts) start the servers in parallel, waiting for them at most `limitMs` so a
+ * slow server never delays the first prompt by more.
  */
 import type { SandboxMode } from "../config/settings.ts";
-import { loadMcpConfig, MCP_CONFIG_FILE } from "../tools/mcp/config.ts";
+import {
+  loadMcpConfig,
+  MCP_CONFIG_FILE,
+  type McpConfigFile,
+  type WithheldVariables,
+} from "../tools/mcp/config.ts";
 import type { McpHub } from "../tools/mcp/client.ts";
-import { decideTrust, type TrustAsker } from "../tools/mcp/trust.ts";
 
 /** Default wait for servers at launch, in milliseconds (`TERN_MCP_STARTUP_MS` overrides it). */
 export const MCP_STARTUP_MS = 5000;
@@ -17,41 +21,46 @@ export interface McpStartup {
   notes: string[];
 }
 
+/** The project's `.mcp.json`, read: the config (when it has servers) and lines about what was skipped. */
+export interface McpRead {
+  config?: McpConfigFile;
+  notes: string[];
+}
+
+/** Reads `.mcp.json` (tern's own key variables `withheld`); never throws for a bad or missing file. */
+export async function readMcp(
+  root: string,
+  env: Record<string, string>,
+  withheld?: WithheldVariables,
+): Promise<McpRead> {
+  let config;
+  try {
+    config = await loadMcpConfig(root, env, withheld);
+  } catch (error) {
+    return { notes: [`${MCP_CONFIG_FILE} could not be read (${(error as Error).name}); no MCP servers`] };
+  }
+  if (config === undefined) return { notes: [] };
+  const notes = [
+    ...config.problems.map((problem) => `${MCP_CONFIG_FILE}: ${problem} (skipped)`),
+    ...(config.notes ?? []).map((note) => `${MCP_CONFIG_FILE}: ${note}`),
+  ];
+  return { config: config.servers.length > 0 ? config : undefined, notes };
+}
+
 /** Options of `startMcp`. */
 export interface McpStartupOptions {
   root: string;
   env: Record<string, string>;
   sandbox: SandboxMode;
-  /** `--trust-project-mcp` was given. */
-  trustFlag: boolean;
-  /** How to ask the user; absent when nobody can answer (headless, no terminal). */
-  ask?: TrustAsker;
+  /** The servers to start: only a trusted project's. */
+  config: McpConfigFile;
   limitMs?: number;
 }
 
-/** Reads `.mcp.json` and starts its servers if trusted; never throws for a bad file or a bad server. */
+/** Starts the servers of a trusted `.mcp.json`; never throws for a bad server. */
 export async function startMcp(options: McpStartupOptions): Promise<McpStartup> {
-  const { root, env } = options;
-  let config;
-  try {
-    config = await loadMcpConfig(root, env);
-  } catch (error) {
-    return { notes: [`${MCP_CONFIG_FILE} could not be read (${(error as Error).name}); no MCP servers`] };
-  }
-  if (config === undefined) return { notes: [] };
-  const notes = config.problems.map((problem) => `${MCP_CONFIG_FILE}: ${problem} (skipped)`);
-  if (config.servers.length === 0) return { notes };
-  const trust = await decideTrust(root, config, { flag: options.trustFlag, ask: options.ask });
-  if (!trust.trusted) {
-    notes.push(
-      trust.how === "no_terminal"
-        ? `${MCP_CONFIG_FILE} servers not started: this project's MCP config is not trusted yet (run tern ` +
-          "once in this directory to answer, or pass --trust-project-mcp)"
-        : `${MCP_CONFIG_FILE} servers not started: you declined them for this project (delete ` +
-          ".tern/mcp-trust.json to be asked again)",
-    );
-    return { notes };
-  }
+  const { root, env, config } = options;
+  const notes: string[] = [];
   // The SDK is loaded only for a project that has trusted servers: every other run starts without it.
   const { McpHub } = await import("../tools/mcp/client.ts");
   const hub = new McpHub(config.servers, { root, sandbox: options.sandbox });
@@ -67,15 +76,3 @@ export async function startMcp(options: McpStartupOptions): Promise<McpStartup> 
   }
   return { hub, notes };
 }
-
-/** The REPL's trust question, on the terminal (the prompt library is loaded only when asking). */
-export const askTrustOnTerminal: TrustAsker = async (lines) => {
-  const { confirm } = await import("@inquirer/prompts");
-  console.error(`This project's ${MCP_CONFIG_FILE} wants to start MCP servers:`);
-  for (const line of lines) console.error(`  ${line}`);
-  try {
-    return await confirm({ message: "Start them (remembered for this project)?", default: false });
-  } catch {
-    return false; // Ctrl-C at the question: no
-  }
-};

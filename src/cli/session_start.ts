@@ -1,6 +1,7 @@
 /**
  * Start-up shared by every front end (the REPL, `-p`, `tern acp`): the configuration for a project root,
- * the project's own files, its MCP servers and one `AgentSession` built with every part the CLI chose.
+ * the project's own files, one trust decision for what the project supplies, its MCP servers, and one
+ * `AgentSession` built with every part the CLI chose.
  */
 import { type CliArgs, UsageError, VERSION } from "./args.ts";
 import { type Config, loadConfig } from "../config/config.ts";
@@ -8,16 +9,31 @@ import { AgentSession } from "../agent/agent_session.ts";
 import { loadMemory } from "../agent/memory.ts";
 import type { LoadedSession } from "../agent/session.ts";
 import { discoverSkills } from "../agent/skills.ts";
-import { discoverAgents, type FoundAgents, userAgentDir } from "../agent/agents.ts";
+import { discoverAgents, type FoundAgents, PROJECT_AGENT_DIRS, userAgentDir } from "../agent/agents.ts";
 import { PermissionRules } from "../agent/permission_rules.ts";
 import { unknownTools } from "../agent/required_tools.ts";
-import { loadProjectSettings, saveRule } from "../config/project_settings.ts";
+import {
+  loadProjectSettings,
+  OWN_SETTINGS_PATH,
+  type PermissionSettings,
+  readSettings,
+  saveRule,
+} from "../config/project_settings.ts";
+import { KEY_VARIABLES } from "../config/providers.ts";
 import { type SandboxStatus, sandboxStatus } from "../tools/shell/sandbox.ts";
+import { describeServers } from "../tools/mcp/trust.ts";
+import { boundStatePath, claimState, stateDir } from "../agent/tern_dir.ts";
+import {
+  decideProjectTrust,
+  type ProjectSupplies,
+  type ProjectTrust,
+  untrustedNote,
+} from "../agent/project_trust.ts";
 import { parseModelArgs } from "./commands/model.ts";
 import { adviseOnLlmProblem } from "./errors.ts";
 import { terminalSafe } from "./render/terminal_safe.ts";
-import { askOnTerminal, checkProjectEndpoint } from "./prompts/endpoint_trust.ts";
-import { askTrustOnTerminal, type McpStartup, startMcp } from "./mcp_startup.ts";
+import { askProjectTrustOnTerminal, checkProjectEndpoint } from "./prompts/project_trust.ts";
+import { type McpStartup, readMcp, startMcp } from "./mcp_startup.ts";
 
 type Project = Awaited<ReturnType<typeof readProject>>;
 
@@ -27,7 +43,7 @@ export interface StartOptions {
   root: string;
   /** Collects what must be stopped before the process exits (MCP servers). */
   atExit: (() => Promise<void>)[];
-  /** A person at a terminal can answer the trust questions (the project's endpoint, its MCP servers). */
+  /** A person at a terminal can answer the trust question. */
   interactive: boolean;
   /** The REPL: undo snapshots before each prompt. */
   repl: boolean;
@@ -42,8 +58,15 @@ export interface StartedSession {
   mcp: McpStartup;
   sandbox: SandboxStatus;
   skillProblems: readonly string[];
-  /** The named agents found, with the files skipped (for /agents). */
+  /** The named agents found (the project's only when it is trusted), with the files skipped (for /agents). */
   agents: FoundAgents;
+  /** The trust decision for what the project supplies. */
+  trust: ProjectTrust;
+}
+
+/** One line on stderr, made terminal-safe (it may quote the project's files). */
+function warn(line: string): void {
+  console.error(`tern: ${terminalSafe(line)}`);
 }
 
 /**
@@ -52,43 +75,96 @@ export interface StartedSession {
  */
 export async function startSession(args: CliArgs, options: StartOptions): Promise<StartedSession> {
   const { root, interactive } = options;
-  const config = await loadConfig({ args, env: Deno.env.toObject(), root });
+  // tern's own state: a .tern/local/ the repository brought (or a copy carried) is moved aside and said.
+  const claimed = claimState(root);
+  if (claimed) warn(claimed);
+  const env = Deno.env.toObject();
+  const config = await loadConfig({ args, env, root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
   // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.
   const probing = sandboxStatus(config.sandbox);
-  const reading = readProject(root);
+  const reading = readProject(root, env);
   // Their failures surface where they are awaited; until then they must not count as unhandled.
   for (const pending of [probing, reading]) pending.catch(() => {});
-  await checkProjectEndpoint(config, {
-    trusted: args.trustProjectEnv ?? false,
-    ask: interactive ? askOnTerminal : undefined,
-  });
   const project = await reading;
-  const mcp = await startMcp({
-    root,
-    env: Deno.env.toObject(),
-    sandbox: config.sandbox,
-    trustFlag: args.trustProjectMcp === true,
-    ask: interactive ? askTrustOnTerminal : undefined,
+  // One decision for everything the project supplies: asked once in the REPL, flags or nothing headless.
+  const supplies = projectSupplies(project, config);
+  const trust = await decideProjectTrust(root, supplies, {
+    flags: { project: args.trustProject, env: args.trustProjectEnv, mcp: args.trustProjectMcp },
+    ask: interactive ? askProjectTrustOnTerminal : undefined,
   });
+  checkProjectEndpoint(config, trust.endpoint);
+  const untrusted = untrustedNote(supplies, trust);
+  if (untrusted) warn(untrusted);
+  const mcp: McpStartup = trust.mcp && project.mcp.config
+    ? await startMcp({ root, env, sandbox: config.sandbox, config: project.mcp.config })
+    : { notes: [] };
   if (mcp.hub) options.atExit.push(() => mcp.hub!.close());
-  for (const note of mcp.notes) console.error(`tern: ${terminalSafe(note)}`);
+  for (const note of [...project.mcp.notes, ...mcp.notes]) warn(note);
+  const agents = trustedAgents(project.agents, trust);
   const resume = await options.resume?.();
-  const session = await openSession({ args, config, project, mcp, resume, repl: options.repl });
+  const session = await openSession({
+    args,
+    config,
+    project,
+    trust,
+    agents,
+    mcp,
+    resume,
+    repl: options.repl,
+  });
   if (config.requireTools) checkRequiredTools(config.requireTools, session.current.registry.specs());
-  const { skillProblems, agents } = project;
-  return { config, session, mcp, sandbox: await probing, skillProblems, agents };
+  const skillProblems = trust.project ? project.skillProblems : [];
+  return { config, session, mcp, sandbox: await probing, skillProblems, agents, trust };
 }
 
-/** The project's own files, read in parallel: permission rules, skills, memory, agents (the user's too). */
-async function readProject(root: string) {
-  const [settings, { skills, problems }, memory, agents] = await Promise.all([
+/**
+ * The project's own files, read in parallel: permission rules, skills, memory, agents (the user's too) and
+ * `.mcp.json` (whose `${VAR}` never take tern's own key variables, unless the user's own settings pass one).
+ */
+async function readProject(root: string, env: Record<string, string>) {
+  const own = boundStatePath(root, "settings.json");
+  const ownSettings = own === undefined ? undefined : await readSettings(own, OWN_SETTINGS_PATH);
+  const withheld = { names: KEY_VARIABLES, granted: ownSettings?.mcpPassEnv };
+  const [settings, { skills, problems }, memory, mcp, agents] = await Promise.all([
     loadProjectSettings(root),
     discoverSkills(root),
     loadMemory(root),
-    discoverAgents(root, { userDir: userAgentDir(Deno.env.toObject()) }),
+    readMcp(root, env, withheld),
+    discoverAgents(root, { userDir: userAgentDir(env) }),
   ]);
-  return { settings, skills, skillProblems: problems, memory, agents };
+  return { settings, ownSettings, skills, skillProblems: problems, memory, mcp, agents };
+}
+
+/** What of the project waits for the user's trust. */
+function projectSupplies(project: Project, config: Config): ProjectSupplies {
+  return {
+    endpoint: config.untrustedEndpoint,
+    mcp: project.mcp.config && { text: project.mcp.config.text, lines: describeServers(project.mcp.config) },
+    allowRules: project.settings.permissions.allow,
+    memory: project.memory?.source,
+    skills: project.skills.map((skill) => skill.name),
+  };
+}
+
+/** The named agents this run offers: the user's always, the project's only once the project is trusted. */
+function trustedAgents(found: FoundAgents, trust: ProjectTrust): FoundAgents {
+  if (trust.project) return found;
+  const fromProject = (source: string) => PROJECT_AGENT_DIRS.some((dir) => source.startsWith(`${dir}/`));
+  const agents = found.agents.filter((agent) => !fromProject(agent.source));
+  const left = found.agents.length - agents.length;
+  const note = left > 0 ? [`${left} project agent(s) not offered: the project is not trusted yet`] : [];
+  return { ...found, agents, problems: [...found.problems, ...note] };
+}
+
+/** The rules of this run: every deny rule; the project's allow rules only when it is trusted; the user's own. */
+function runRules(project: Project, trust: ProjectTrust): PermissionSettings {
+  const own = project.ownSettings?.permissions ?? { allow: [], deny: [] };
+  const supplied = project.settings.permissions;
+  return {
+    deny: [...supplied.deny, ...own.deny],
+    allow: [...(trust.project ? supplied.allow : []), ...own.allow],
+  };
 }
 
 /** The session of this run, with every part the CLI chose; a `--fallback` without a key exits 2. */
@@ -96,19 +172,19 @@ async function openSession(options: {
   args: CliArgs;
   config: Config;
   project: Project;
+  trust: ProjectTrust;
+  agents: FoundAgents;
   mcp: McpStartup;
   resume?: LoadedSession;
   repl: boolean;
 }): Promise<AgentSession> {
-  const { args, config, project, mcp } = options;
-  for (const warning of project.settings.warnings) console.error(`tern: ${terminalSafe(warning)}`);
-  for (const problem of project.memory?.problems ?? []) console.error(`tern: ${terminalSafe(problem)}`);
-  // Permission rules from .tern/settings.json: allow and deny, for the REPL and headless runs alike.
-  const rules = new PermissionRules(project.settings.permissions);
+  const { args, config, project, mcp, trust } = options;
+  for (const warning of [...project.settings.warnings, ...project.ownSettings?.warnings ?? []]) warn(warning);
+  for (const problem of project.memory?.problems ?? []) warn(problem);
+  // Permission rules for the REPL and headless runs alike (see runRules).
+  const rules = new PermissionRules(runRules(project, trust));
   for (const rule of rules.invalid) {
-    console.error(
-      `tern: .tern/settings.json: "${terminalSafe(rule)}" is not a rule like "edit_file(src/**)"`,
-    );
+    warn(`a permission rule "${rule}" is not a rule like "edit_file(src/**)"`);
   }
   return await AgentSession.create({
     config,
@@ -119,17 +195,17 @@ async function openSession(options: {
     save: !args.noSession,
     snapshots: options.repl,
     frontEnd: options.repl ? "repl" : "headless",
-    skills: project.skills,
-    memory: project.memory,
-    agents: project.agents.agents,
+    skills: trust.project ? project.skills : [],
+    memory: project.memory && { ...project.memory, trusted: trust.project },
+    agents: options.agents.agents,
     mcpServers: () => mcp.hub?.servers ?? [],
     allowLocalFetch: args.allowLocalFetch === true,
     rules,
-    saveRule: (rule) => saveRule(config.root, "allow", rule),
+    saveRule: async (rule) => await saveRule(stateDir(config.root, ""), "allow", rule),
     resume: options.resume,
     keepStartModel: args.model !== undefined || args.provider !== undefined || args.baseUrl !== undefined,
     advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
-    onNotice: (message) => console.error(`tern: ${terminalSafe(message)}`),
+    onNotice: (message) => warn(message),
   });
 }
 

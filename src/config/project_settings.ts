@@ -1,12 +1,16 @@
 /**
- * The project's own settings file, `.tern/settings.json`: for now the permission rules,
- * `{ "permissions": { "allow": ["execute_command(npm test*)"], "deny": [] } }`. Read at start; a rule
- * added at the approval prompt is written back with every other key kept.
+ * Settings files of permission rules, `{ "permissions": { "allow": ["execute_command(npm test*)"],
+ * "deny": [] } }`: the project's `.tern/settings.json` (what the repository supplies: its deny rules always
+ * apply, its allow rules only once the project is trusted), and the user's own rules for the project in
+ * tern's state folder (`settings.json` there), where an "always allow" answer at the prompt is written back
+ * with every other key kept.
  */
 import { join, sep } from "node:path";
 
-/** Where the settings live, relative to the root. */
+/** Where the project's settings live, relative to the root. */
 export const SETTINGS_PATH = ".tern/settings.json";
+/** The user's own settings file in tern's state folder, as shown to the user. */
+export const OWN_SETTINGS_PATH = ".tern/local/settings.json";
 
 /** The permission rules as written in the file. */
 export interface PermissionSettings {
@@ -17,22 +21,40 @@ export interface PermissionSettings {
 /** What loading found: the rules, and a warning for each thing it could not use. */
 export interface LoadedSettings {
   permissions: PermissionSettings;
+  /**
+   * `mcp.passEnv`: per MCP server, tern's own key variables the user lets `${VAR}` pass to it. Honoured
+   * only from the user's own settings, never from the project's.
+   */
+  mcpPassEnv: Record<string, string[]>;
   warnings: string[];
 }
 
 /** Reads `.tern/settings.json` under `root`; a missing file is no rules, a broken one a warning. */
 export async function loadProjectSettings(root: string): Promise<LoadedSettings> {
-  const permissions: PermissionSettings = { allow: [], deny: [] };
-  const warnings: string[] = [];
   const file = await settingsFile(root);
-  if (file === undefined) return { permissions, warnings };
+  return file === undefined
+    ? { permissions: { allow: [], deny: [] }, mcpPassEnv: {}, warnings: [] }
+    : await readSettings(file);
+}
+
+/** Reads a settings file (`shownAs` names it in warnings); a missing file is no rules, a broken one a warning. */
+export async function readSettings(file: string, shownAs = SETTINGS_PATH): Promise<LoadedSettings> {
+  const permissions: PermissionSettings = { allow: [], deny: [] };
+  const mcpPassEnv: Record<string, string[]> = {};
+  const warnings: string[] = [];
   let data: unknown;
   try {
     data = JSON.parse(await Deno.readTextFile(file));
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { permissions, warnings };
+    if (error instanceof Deno.errors.NotFound) return { permissions, mcpPassEnv, warnings };
     const why = error instanceof SyntaxError ? `not valid JSON (${error.message})` : "unreadable";
-    return { permissions, warnings: [`${SETTINGS_PATH} is ${why}; its permission rules are ignored`] };
+    return { permissions, mcpPassEnv, warnings: [`${shownAs} is ${why}; its permission rules are ignored`] };
+  }
+  const passEnv = (data as { mcp?: { passEnv?: unknown } })?.mcp?.passEnv;
+  if (passEnv && typeof passEnv === "object" && !Array.isArray(passEnv)) {
+    for (const [server, names] of Object.entries(passEnv)) {
+      if (Array.isArray(names)) mcpPassEnv[server] = names.filter((name) => typeof name === "string");
+    }
   }
   const section = (data as { permissions?: Record<string, unknown> })?.permissions ?? {};
   for (const list of ["allow", "deny"] as const) {
@@ -40,22 +62,21 @@ export async function loadProjectSettings(root: string): Promise<LoadedSettings>
     if (value === undefined) continue;
     if (!Array.isArray(value)) {
       warnings.push(
-        `${SETTINGS_PATH}: permissions.${list} should be a list of rules like "edit_file(src/**)"`,
+        `${shownAs}: permissions.${list} should be a list of rules like "edit_file(src/**)"`,
       );
       continue;
     }
     for (const rule of value) {
       if (typeof rule === "string") permissions[list].push(rule);
-      else warnings.push(`${SETTINGS_PATH}: permissions.${list} holds a non-string rule; skipped`);
+      else warnings.push(`${shownAs}: permissions.${list} holds a non-string rule; skipped`);
     }
   }
-  return { permissions, warnings };
+  return { permissions, mcpPassEnv, warnings };
 }
 
-/** Adds `rule` to `permissions.<list>` in the file (created with `.tern/` if missing), keeping other keys. */
-export async function saveRule(root: string, list: "allow" | "deny", rule: string): Promise<void> {
-  const file = await settingsFile(root);
-  if (file === undefined) throw new Error(`${SETTINGS_PATH} leads outside the project`);
+/** Adds `rule` to `permissions.<list>` in `dir`'s settings.json (created if missing), keeping other keys. */
+export async function saveRule(dir: string, list: "allow" | "deny", rule: string): Promise<void> {
+  const file = join(dir, "settings.json");
   let data: Record<string, unknown> = {};
   try {
     const parsed = JSON.parse(await Deno.readTextFile(file));
@@ -69,8 +90,6 @@ export async function saveRule(root: string, list: "allow" | "deny", rule: strin
   const rules = Array.isArray(permissions[list]) ? permissions[list] as unknown[] : [];
   if (!rules.includes(rule)) rules.push(rule);
   data.permissions = { ...permissions, [list]: rules };
-  await Deno.mkdir(join(root, ".tern"), { recursive: true });
-  await Deno.writeTextFile(join(root, ".tern", ".gitignore"), "*\n", { createNew: true }).catch(() => {});
   const temp = `${file}.${Deno.pid}.tmp`;
   await Deno.writeTextFile(temp, JSON.stringify(data, null, 2) + "\n");
   await Deno.rename(temp, file);

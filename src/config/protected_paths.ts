@@ -10,6 +10,7 @@ const CI = "a CI configuration: it runs on push, often with the repository's sec
 const SHELL_RC = "a shell startup file: it runs in every new shell";
 const MEMORY = "project instructions tern puts in the model's system prompt";
 const SKILLS = "skills: instructions the model is told to follow";
+const FORGE = "the forge's configuration (CI workflows, actions, templates that run or steer automation)";
 
 /** Protected directory names (any path segment), lower case, with why. */
 const PROTECTED_DIRS: Record<string, string> = {
@@ -19,6 +20,8 @@ const PROTECTED_DIRS: Record<string, string> = {
   ".circleci": CI,
   ".buildkite": CI,
   ".ci": CI,
+  ".gitlab": FORGE,
+  ".devcontainer": "a dev container definition: editors run its commands when the project opens",
   ".agents": SKILLS,
   ".claude": SKILLS,
 };
@@ -40,6 +43,7 @@ const PROTECTED_FILES: Record<string, string> = {
   ".zprofile": SHELL_RC,
   ".zlogin": SHELL_RC,
   ".envrc": "a direnv file: it runs when a shell enters the directory",
+  ".pre-commit-config.yaml": "pre-commit hooks: they run on every commit",
   ".mcp.json": "tern's MCP servers: it names commands tern starts",
   "agents.md": MEMORY,
   "claude.md": MEMORY,
@@ -58,6 +62,7 @@ export function protectedPathReason(relPath: string): string | undefined {
     if (Object.hasOwn(PROTECTED_DIRS, segment)) return PROTECTED_DIRS[segment];
     const child = segments[i + 1];
     if (segment === ".github" && (child === "workflows" || child === "actions")) return CI;
+    if (segment === ".vscode" && child === "tasks.json") return "VS Code tasks: they run commands";
   }
   const name = segments.at(-1) ?? "";
   if (name === ".env" || name.startsWith(".env.")) return "an env file: it holds secrets such as API keys";
@@ -65,34 +70,55 @@ export function protectedPathReason(relPath: string): string | undefined {
 }
 
 /**
- * The paths below the root that the shell sandbox keeps read-only, relative to the root: the protected
- * folders and files at the top of the project, `.git/config` and `.git/hooks` (the rest of .git stays
- * writable: commits must work), and every `.env*` file at the top. `.tern/tool-outputs` stays writable.
+ * Top-level names protected inside the shell sandbox (relative to the root): read-only where they exist,
+ * not creatable where they do not, and compared before and after every command. `.git` itself stays
+ * writable (commits must work) but its config, hooks and the files that redirect them are protected.
  */
-export async function sandboxReadOnlyPaths(root: string): Promise<string[]> {
-  const fixed = [
-    ".git/config",
-    ".git/hooks",
-    ".github/workflows",
-    ".github/actions",
-    ...Object.keys(PROTECTED_DIRS).filter((name) => name !== ".git"),
-    ...Object.keys(PROTECTED_FILES).filter((name) => name !== "jenkinsfile" && !name.endsWith(".md")),
-    "Jenkinsfile",
+export const SANDBOX_PROTECTED = {
+  /** Folders kept whole. */
+  dirs: [
+    ".github",
+    ".gitlab",
+    ".husky",
+    ".circleci",
+    ".buildkite",
+    ".ci",
+    ".devcontainer",
+    ".claude",
+    ".agents",
+    ".tern",
+  ],
+  /** Files (plus every `.env` and `.env.*` at the top, found when the command starts). */
+  files: [
+    ".envrc",
+    ".mcp.json",
     "AGENTS.md",
     "CLAUDE.md",
-  ];
-  const envFiles: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(root)) {
-      if (entry.isFile && (entry.name === ".env" || entry.name.startsWith(".env."))) {
-        envFiles.push(entry.name);
-      }
-    }
-  } catch {
-    // an unreadable root: the fixed list still applies
-  }
-  return [...fixed, ...envFiles.sort()];
-}
+    ".env",
+    ".gitlab-ci.yml",
+    ".travis.yml",
+    "azure-pipelines.yml",
+    "bitbucket-pipelines.yml",
+    "Jenkinsfile",
+    ".pre-commit-config.yaml",
+    ".vscode/tasks.json",
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".bash_logout",
+    ".profile",
+    ".zshrc",
+    ".zshenv",
+    ".zprofile",
+    ".zlogin",
+  ],
+  /** Inside `.git` (when it is a folder): what git reads as code or as a pointer to its config. */
+  git: ["config", "hooks", "commondir", "config.worktree"],
+  /** Parents of protected names that stay writable but must not be renamed away. */
+  pinned: [".git", ".vscode"],
+} as const;
 
-/** Paths the sandbox guards even when they do not exist yet: a command must not create them either. */
-export const SANDBOX_NOT_CREATED = [".envrc", ".mcp.json", ".github/workflows", ".tern"];
+/** True for `.env` and `.env.*`, the names of env files at the top. */
+export function isEnvFileName(name: string): boolean {
+  return name === ".env" || name.startsWith(".env.");
+}

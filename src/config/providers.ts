@@ -204,3 +204,9 @@ export function findProvider(name: string): ProviderPreset | undefined {
 export const LOCAL_PROVIDERS: readonly ProviderPreset[] = PROVIDERS.filter((preset) =>
   preset.keyEnv === null
 );
+
+/** tern's own key variables: `TERN_API_KEY` and every provider's. A project's config never gets their values. */
+export const KEY_VARIABLES: readonly string[] = [
+  "TERN_API_KEY",
+  ...new Set(PROVIDERS.flatMap((preset) => preset.keyEnv ? [preset.keyEnv] : [])),
+];

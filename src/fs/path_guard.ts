@@ -436,10 +436,25 @@ export async function readTextFile(root: string, path: string): Promise<TextFile
   return { ...guarded, info, text, bom: hasBom(bytes), bytes: bytes.length };
 }
 
+/**
+ * tern's own state (`.tern/local/`: trust decisions, remembered approvals, sessions, the undo repository):
+ * a tool never writes it, whatever the approval mode, or a prompt-injected model could trust the project
+ * for the next run.
+ */
+const STATE_PREFIX = /^\.tern\/local(?:\/|$)/i;
+
+/** Refuses a write to tern's own state (`rel`: the real path relative to the root). */
+export function refuseTernState(rel: string): void {
+  if (STATE_PREFIX.test(rel.replaceAll("\\", "/"))) {
+    throw new ToolError(`${showPath(rel)} is tern's own state: no tool may write it.`, "refused");
+  }
+}
+
 /** Resolves a path to write: it may be missing, but must not be a directory or a special file. */
 export async function resolveForWrite(root: string, path: string): Promise<GuardedPath> {
   const guarded = await resolvePath(root, path);
   const { info, rel } = guarded;
+  refuseTernState(rel);
   if (info?.isDirectory) {
     throw new ToolError(`${showPath(rel)} is a directory: give the path of a file inside it.`);
   }

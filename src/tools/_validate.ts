@@ -105,7 +105,17 @@ function checkObject(schema: Schema, value: Record<string, unknown>, at: string,
   }
 }
 
+/** Fields that hold file text, where a NUL byte is data; everywhere else it would reach a path or an argv. */
+const FILE_TEXT_FIELDS = new Set(["content", "old_text", "new_text"]);
+
 function check(schema: Schema, value: unknown, at: string, out: string[]): void {
+  if (typeof value === "string" && value.includes("\0") && !FILE_TEXT_FIELDS.has(at.replace(/^.*\./, ""))) {
+    out.push(
+      `field "${at}" holds a NUL byte (\\0), which no command, path or pattern can carry; send it without ` +
+        "(to match binary data, search for the bytes around it)",
+    );
+    return;
+  }
   if (!fitsScalar(schema, value)) {
     const subject = at === "" ? "the arguments" : `field "${at}"`;
     out.push(`${subject} must be ${expectation(schema)}, got ${shown(value)}`);

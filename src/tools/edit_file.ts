@@ -7,7 +7,14 @@ import { mostSimilarRegion } from "./edit/similar.ts";
 import { withFileLock } from "../fs/file_lock.ts";
 import { cutLine } from "./_truncate.ts";
 import { guardFresh, snapshotOfText } from "../fs/file_tracker.ts";
-import { MAX_FILE_BYTES, prependBom, readTextFile, resolveForRead, type TextFile } from "../fs/path_guard.ts";
+import {
+  MAX_FILE_BYTES,
+  prependBom,
+  readTextFile,
+  refuseTernState,
+  resolveForRead,
+  type TextFile,
+} from "../fs/path_guard.ts";
 import {
   type CallInspection,
   type FileTracker,
@@ -241,6 +248,7 @@ async function plan(
   const edits = editsOf(args);
   checkShape(edits);
   const file = await editorView(ctx, await readTextFile(ctx.root, args.path));
+  refuseTernState(file.rel);
   refuseReadOnly(file.rel, file.info);
   await guardFresh(files, file, () => snapshotOfText(file), "edit");
   const same = previous !== undefined && previous.file.real === file.real &&

@@ -173,6 +173,14 @@ async function report(
   };
 }
 
+/** The result, saying which protected paths tern put back or removed after the command. */
+function withRestored(result: ToolResult, restored: string[]): ToolResult {
+  const note = `\n[the command changed protected paths, which tern undid: ${restored.join("; ")}. ` +
+    "Protected files (git config and hooks, CI, env files, project instructions, tern's data) are not for " +
+    "commands to change; ask the user if one must change]";
+  return { ...result, content: result.content + note, details: { ...result.details, restored } };
+}
+
 /** Settings of execute_command. */
 export interface ExecuteCommandOptions {
   /** Sandbox mode (default "auto": bubblewrap when it works). */
@@ -267,7 +275,8 @@ async function runCommand(
     maxOutputBytes: MAX_OUTPUT_BYTES,
   }).finally(() => output.stop());
   const durationMs = Math.round(performance.now() - started);
-  await guarded?.cleanUp();
+  const restored = await guarded?.cleanUp() ?? [];
   const sandbox = sandboxed ? { network } : undefined;
-  return report({ ...finished, output, durationMs }, { ctx, timeoutMs, sandbox });
+  const result = await report({ ...finished, output, durationMs }, { ctx, timeoutMs, sandbox });
+  return restored.length === 0 ? result : withRestored(result, restored);
 }

@@ -91,6 +91,8 @@ export interface ToolDetails {
   survivors?: string[];
   /** Set when the command was killed for printing past the hard output cap: the cap and the bytes read. */
   outputCapped?: { capBytes: number; bytes: number };
+  /** Protected paths a sandboxed command changed and tern put back or removed, e.g. "put back .git/config". */
+  restored?: string[];
   /**
    * Lines, entries or matches shown, and how many there were, e.g. read_file's page; `more` when a search
    * stopped at its cap, so there were more than `of`.

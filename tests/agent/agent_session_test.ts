@@ -73,3 +73,36 @@ Deno.test("AgentSession: a call that needs a yes is refused with no one to ask; 
   ]);
   assertEquals(session.usage.calls, 0);
 });
+
+Deno.test("undo names the files changed after the turn and overwrites them only when told to", async () => {
+  for (const keepChangedSince of [true, false]) {
+    await using project = await tempProject({ "a.txt": "original\n" });
+    const write = (path: string, content: string) => ({
+      name: "write_file",
+      arguments: JSON.stringify({ path, content }),
+    });
+    await using model = startFakeModel([
+      { toolCalls: [{ name: "read_file", arguments: '{"path":"a.txt"}' }] },
+      { toolCalls: [write("a.txt", "by the turn\n"), write("b.txt", "new\n")] },
+      { text: "Changed." },
+    ]);
+    const session = await testSession(project.root, {
+      snapshots: true,
+      config: { baseUrl: model.url, approve: "all" },
+    });
+    await session.run("change a and add b");
+    assertEquals(await Deno.readTextFile(`${project.root}/a.txt`), "by the turn\n");
+    // The turn's end is snapshotted in the background; a plan waits for it (a user reads before editing).
+    assertEquals((await session.undoPlan())?.changedSince, []);
+    await Deno.writeTextFile(`${project.root}/a.txt`, "the user's newer work\n"); // after the turn
+    const plan = (await session.undoPlan())!;
+    assertEquals(plan.changes?.paths, ["a.txt", "b.txt"]);
+    assertEquals(plan.changedSince, ["a.txt"]);
+    await session.undo(plan, { files: true, conversation: true, keepChangedSince });
+    assertEquals(
+      await Deno.readTextFile(`${project.root}/a.txt`),
+      keepChangedSince ? "the user's newer work\n" : "original\n",
+    );
+    assertEquals(await Deno.lstat(`${project.root}/b.txt`).then(() => true, () => false), false);
+  }
+});

@@ -98,3 +98,57 @@ Deno.test("suggestRules() offers the exact command and its prefix, or the edited
   assertEquals(suggestRules(command("make && make install")), []);
   assertEquals(suggestRules(edit("src/cli/a.ts")).map((s) => s.rule), ["edit_file(src/cli/**)"]);
 });
+
+Deno.test("a deny rule covers every command of a compound line, however the command word is written", async () => {
+  const rules = new PermissionRules({ deny: ["execute_command(rm *)"] });
+  const caught = [
+    "rm -r x",
+    "echo; rm -r x",
+    "a && rm x",
+    "true || rm x",
+    "ls | rm x",
+    "\\rm x",
+    "'rm' x",
+    "command rm x",
+    "/bin/rm x",
+    "env rm x",
+    "env FOO=1 rm x",
+    "FOO=1 rm x",
+    "nohup rm x &",
+    "echo $(rm x)",
+    "echo `rm x`",
+    'bash -c "rm x"',
+    "eval rm x",
+    "if true; then rm x; fi",
+    "f() { rm x; }; f",
+  ];
+  for (const line of caught) {
+    const rule = await rules.match("deny", command(line));
+    assertEquals(rule?.text, "execute_command(rm *)", line);
+  }
+  for (const line of ["echo rm x", "grep rm notes.txt", "rmdir x", "git rm --cached x"]) {
+    assertEquals(await rules.match("deny", command(line)), undefined, line);
+    assertEquals(rules.unclearDeny(command(line)), undefined, line);
+  }
+});
+
+Deno.test("a command word only the shell can resolve ($g x where g=rm) asks when a deny rule may cover it", async () => {
+  const rules = new PermissionRules({ deny: ["execute_command(rm *)"] });
+  for (const line of ["g=rm; $g x", "$(echo rm) x", "`echo /bin/rm` x", "${G} x", "r* x"]) {
+    assertEquals(await rules.match("deny", command(line)), undefined, line);
+    assertEquals(rules.unclearDeny(command(line))?.text, "execute_command(rm *)", line);
+  }
+  const asked: string[] = [];
+  const ask = createApprovalGate("all", (request, need) => {
+    asked.push(`${request.inspection.summary}: ${need.why}`);
+    return Promise.resolve(false);
+  }, { rules });
+  assert(!(await ask(command("g=rm; $g x", { sandboxed: true }))).allow);
+  assertEquals(asked, ["g=rm; $g x: unclear_rule"], "asked even under --approve all");
+  const headless = await createApprovalGate("all", undefined, { rules })(command("g=rm; $g x"));
+  assert(!headless.allow);
+  assertStringIncludes(headless.reason, 'the permission rule "deny execute_command(rm *)" may cover it');
+  const plain = new PermissionRules({ deny: ["execute_command(curl *)"] });
+  assertEquals(plain.unclearDeny(command("ls")), undefined, "no unknown word, nothing to ask");
+  assertEquals(await createApprovalGate("all", undefined, { rules })(command("ls -la")), { allow: true });
+});

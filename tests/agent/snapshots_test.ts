@@ -73,3 +73,34 @@ Deno.test("Snapshots.open() is null when .tern leads outside the project", async
   assertEquals(await Snapshots.open(project.root), null);
   assertEquals([...Deno.readDirSync(outside.root)].length, 0);
 });
+
+Deno.test("the shadow git runs nothing, even when its own config names an fsmonitor, a filter or a hook", async () => {
+  await using project = await tempProject({
+    "a.txt": "A\r\n",
+    ".gitattributes": "* filter=evil text eol=lf ident\n",
+  });
+  const root = project.root;
+  const marker = `${project.outside}/ran`;
+  const snapshots = (await Snapshots.open(root))!;
+  const gitDir = `${root}/.tern/local/snapshots/git`;
+  assertEquals(await exists(`${gitDir}/hooks`), false, "no template: no hooks folder at all");
+  // As if tern's own config were tampered with: the command line still wins.
+  const run = `"sh -c 'touch ${marker}' #"`;
+  await Deno.writeTextFile(
+    `${gitDir}/config`,
+    (await Deno.readTextFile(`${gitDir}/config`)) +
+      `[core]\n\tfsmonitor = ${run}\n\thooksPath = ${project.outside}\n` +
+      `[filter "evil"]\n\tclean = ${run}\n\tsmudge = ${run}\n`,
+  );
+  await Deno.writeTextFile(`${project.outside}/post-index-change`, `#!/bin/sh\ntouch ${marker}\n`);
+  await Deno.chmod(`${project.outside}/post-index-change`, 0o755);
+  const tree = await snapshots.take();
+  await Deno.writeTextFile(`${root}/a.txt`, "changed\n");
+  await snapshots.restore(tree);
+  assertEquals(await exists(marker), false, "git ran a command from its config");
+  assertEquals(
+    await Deno.readTextFile(`${root}/a.txt`),
+    "A\r\n",
+    "bytes back as they were: no filter, no eol",
+  );
+});

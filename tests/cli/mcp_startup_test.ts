@@ -81,7 +81,11 @@ Deno.test("tern -p refuses an untrusted .mcp.json: no server starts and stderr s
   await using model = await startFakeModel([{ text: "ok" }]);
   const run = await runTern({ cwd: project.root, args: ["-p", "hi"], env: env(model.url) });
   assertEquals(run.code, 0, run.stderr);
-  assertStringIncludes(run.stderr, "--trust-project-mcp");
+  assertStringIncludes(
+    run.stderr,
+    "tern: ignored .mcp.json (1 server): this project's settings are not trusted yet",
+  );
+  assertStringIncludes(run.stderr, "--trust-project");
   const tools = (model.requests[0].tools as { function: { name: string } }[]).map((t) => t.function.name);
   assert(!tools.some((name) => name.startsWith("mcp__")), tools.join(","));
 });

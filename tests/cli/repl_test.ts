@@ -93,7 +93,7 @@ Deno.test("the REPL survives tool calls that hit bad inputs in a row, reads noth
     /^"passwd" is outside the project root/,
     /^"fifo" is not a regular file \(it is a FIFO/,
     /^"fifo" is not a regular file \(it is a FIFO/,
-    /^"a\\u0000b" contains a NUL byte/,
+    /^read_file: field "path" holds a NUL byte/,
     /^"tool.bin": binary file/,
     /^path is 5000 characters long/,
     /^"loop": too many levels of symbolic links/,

@@ -83,3 +83,40 @@ testNeeding(["tmux"], "/init under tmux: the model writes AGENTS.md after approv
   await tern.send("/exit", "Enter");
   assert(await tern.waitForExit(), "tern exits on /exit");
 });
+
+Deno.test("/undo under tmux names a file the user changed after the turn and keeps it when told to", async () => {
+  await using project = await tempProject({ "notes.txt": "v1\n" });
+  await using model = await startFakeModel([
+    {
+      toolCalls: [{
+        name: "execute_command",
+        arguments: '{"command":"echo v2 > notes.txt && echo x > made.txt"}',
+      }],
+    },
+    { text: "Updated." },
+  ]);
+  const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
+  await using tern = await startTmux(
+    `cd ${project.root} && env ${env} ${await ternCommandLine()} --approve all`,
+  );
+  await tern.waitFor("›");
+  await tern.send("update the notes", "Enter");
+  await tern.waitFor("task total:");
+  // The user reads the answer, then edits (the turn's end is snapshotted in the background meanwhile).
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  await Deno.writeTextFile(`${project.root}/notes.txt`, "v3, the user's own edit\n");
+  await tern.send("/undo", "Enter");
+  await tern.waitFor("[a]ll");
+  await tern.send("a", "Enter");
+  const asked = await tern.waitFor("[o]verwrite them too");
+  assertStringIncludes(
+    asked,
+    "Changed after that turn (by you, or something other than the turn): notes.txt",
+  );
+  await tern.send("k", "Enter");
+  await tern.waitFor("Undone: 1 file(s) restored, 1 newer file(s) kept, conversation rewound.");
+  assertEquals(await Deno.readTextFile(`${project.root}/notes.txt`), "v3, the user's own edit\n");
+  await Deno.stat(`${project.root}/made.txt`).then(() => assert(false, "made.txt is gone"), () => {});
+  await tern.send("/exit", "Enter");
+  assert(await tern.waitForExit(), "tern exits on /exit");
+});

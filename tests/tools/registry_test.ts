@@ -294,3 +294,30 @@ Deno.test("runPrepared() still bounds a long result when it cannot be saved", as
     /^\[Output too long \(100000 characters, 1 line\); it could not be saved to a file/,
   );
 });
+
+Deno.test("a NUL byte in a command, a pattern or a path is an error result the model can act on, never a crash", async () => {
+  await using ctx = await project();
+  await Deno.writeTextFile(`${ctx.root}/a.txt`, "hello\n");
+  const registry = createRegistry(builtinTools({ shell: { sandbox: "off", secrets: [] } }));
+  const calls: [string, Record<string, unknown>][] = [
+    ["execute_command", { command: "echo a\0b" }],
+    ["grep_code", { pattern: "a\0b" }],
+    ["grep_code", { pattern: "h", glob: "*\0" }],
+    ["glob_files", { pattern: "*\0" }],
+    ["read_file", { path: "a\0.txt" }],
+    ["edit_file", { path: "a\0.txt", old_text: "h", new_text: "j" }],
+  ];
+  for (const [name, args] of calls) {
+    const prepared = registry.prepare({ name, arguments: JSON.stringify(args) });
+    assert(!("tool" in prepared), name);
+    assertEquals(prepared.error?.kind, "bad_arguments", name);
+    assertMatch(prepared.content, /holds a NUL byte \(\\0\), which no command, path or pattern can carry/);
+  }
+  const written = registry.prepare({
+    name: "write_file",
+    arguments: JSON.stringify({ path: "bin.dat", content: "a\0b" }),
+  });
+  assert("tool" in written, "file text may hold a NUL byte");
+  assertEquals((await runPrepared(written, ctx)).error, undefined);
+  assertEquals(await Deno.readTextFile(`${ctx.root}/bin.dat`), "a\0b");
+});

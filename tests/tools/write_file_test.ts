@@ -4,6 +4,7 @@ import { createFileTracker } from "../../src/fs/file_tracker.ts";
 import {
   call,
   callResult,
+  editFileTool,
   inspect,
   readFileTool,
   sh,
@@ -307,4 +308,25 @@ Deno.test("writeFile inspect() never shows a file outside the root or a binary o
   assert("effect" in binary && binary.preview?.kind === "write_blind", JSON.stringify(binary));
   assertMatch(binary.preview.why, /binary file/);
   assertStrictEquals(binary.preview.after, "x");
+});
+
+Deno.test("write_file and edit_file never write tern's own state, even through a link", async () => {
+  await using p = await tempProject({ ".tern/local/trust.json": '{"decision":"refused"}\n' });
+  await Deno.symlink(".tern/local", join(p.root, "state"));
+  for (
+    const path of [".tern/local/trust.json", "state/trust.json", ".tern/local/settings.json", ".TERN/Local/x"]
+  ) {
+    const result = await call(writeFileTool, { path, content: '{"decision":"trusted"}' }, p.ctx);
+    assert(result.isError, path);
+    assertMatch(result.content, /is tern's own state: no tool may write it/);
+  }
+  const read = await call(readFileTool, { path: ".tern/local/trust.json" }, p.ctx);
+  assert(!read.isError);
+  const edit = await call(
+    editFileTool,
+    { path: ".tern/local/trust.json", old_text: "refused", new_text: "trusted" },
+    p.ctx,
+  );
+  assertMatch(edit.content, /is tern's own state: no tool may write it/);
+  assertEquals(await Deno.readTextFile(join(p.root, ".tern/local/trust.json")), '{"decision":"refused"}\n');
 });

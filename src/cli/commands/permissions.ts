@@ -5,7 +5,7 @@ import { terminalSafe } from "../render/terminal_safe.ts";
 /** Lists what runs without asking and what is refused. */
 export const permissionsCommand: SlashCommand = {
   name: "/permissions",
-  help: "the approval mode and the permission rules (.tern/settings.json)",
+  help: "the approval mode and the permission rules (.tern/settings.json, .tern/local/settings.json)",
   run: (ctx) => {
     const { mode, rules } = ctx.session;
     ctx.screen.print(`approval mode: ${mode} (Shift+Tab at the prompt cycles ask → edits → plan)`);

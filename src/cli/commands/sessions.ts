@@ -6,10 +6,17 @@ import {
   loadSession,
   pruneSessions,
   SessionError,
+  type SessionSummary,
 } from "../../agent/session.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 import { recapLines } from "../render/recap.ts";
 import { statusLine } from "../render/status_line.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
+
+/** One numbered line of the list; session text (prompts, model names) reaches no terminal raw. */
+function listLine(session: SessionSummary, i: number): string {
+  return `${String(i + 1).padStart(2)}. ${terminalSafe(describeSession(session))}`;
+}
 
 /** How a run asked for a session: the latest (`-c`), an id, or "" to pick one from a list. */
 export interface SessionChoice {
@@ -36,9 +43,7 @@ export async function chooseSession(
   const latest = (choice.repl && sessions.find((session) => session.frontEnd !== "headless")) || sessions[0];
   let id = choice.continue ? latest.id : choice.resume ?? "";
   if (id === "") {
-    const list = sessions.slice(0, 20).map((session, i) =>
-      `${String(i + 1).padStart(2)}. ${describeSession(session)}`
-    );
+    const list = sessions.slice(0, 20).map(listLine);
     if (ask === undefined) {
       throw new SessionError(`--resume needs a session id here; the latest ones:\n${list.join("\n")}`);
     }
@@ -65,7 +70,7 @@ export const resumeCommand: SlashCommand = {
       await ctx.session.resume(loaded);
       const turns = loaded.entries.filter((entry) => entry.kind === "user").length;
       ctx.screen.print(`Resumed session ${loaded.header.id} (${turns} prompt(s)).`, "dim");
-      for (const repair of loaded.repairs) ctx.screen.print(`  ${repair}`, "yellow");
+      for (const repair of loaded.repairs) ctx.screen.print(`  ${terminalSafe(repair)}`, "yellow");
       const { conversation } = ctx.session.current;
       const live = conversation.live().indices.map((i) => conversation.entries[i]);
       for (const line of [...recapLines(live), statusLine(ctx.session.usage)]) ctx.screen.print(line, "dim");
@@ -92,9 +97,7 @@ export const sessionsCommand: SlashCommand = {
 async function printSessions(root: string, print: (line: string) => void): Promise<void> {
   const sessions = await listSessions(root);
   if (sessions.length === 0) print("No saved sessions in this project yet.");
-  sessions.slice(0, 20).forEach((session, i) =>
-    print(`${String(i + 1).padStart(2)}. ${describeSession(session)}`)
-  );
+  sessions.slice(0, 20).forEach((session, i) => print(listLine(session, i)));
 }
 
 /** `tern sessions` (list) and `tern sessions prune [--keep N]`; resolves with the exit code. */

@@ -9,6 +9,7 @@ import { CallLog, refusedLine } from "./call_log.ts";
 import { stdinGate } from "./stdin_approval.ts";
 import type { StreamInput } from "./stream_input.ts";
 import { errorEvent, initEvent, resultEvent, type StreamEvent, streamEvent } from "./stream_json.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
 
 /** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
 export function exitCodeFor(reason: ExitReason): number {
@@ -142,6 +143,8 @@ function printResult(result: TaskResult, options: HeadlessOptions & { calls: Cal
   if (output !== "text") return;
   // A stop with its own reason (the context is full) has said it in one line already.
   if (result.partial && !result.error) stderr.write(`tern: ${partialNote(result.exitReason)}\n`);
-  if (result.text !== "") stdout.write(result.text.endsWith("\n") ? result.text : result.text + "\n");
+  // On a pipe the answer goes out raw (scripts get the bytes); on a terminal no escape of the model's reaches it.
+  const text = stdout.isTerminal ? terminalSafe(result.text) : result.text;
+  if (text !== "") stdout.write(text.endsWith("\n") ? text : text + "\n");
   if (calls.refused.length > 0) stderr.write(`tern: ${refusedLine(calls.refused)}\n`);
 }

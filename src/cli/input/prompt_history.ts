@@ -1,32 +1,33 @@
-/** The REPL's prompt history, kept per project in `.tern/history`: one JSON string a line, oldest first. */
-import { dirname, join } from "node:path";
-import { resolvePath } from "../../fs/path_guard.ts";
+/**
+ * The REPL's prompt history, kept per project in tern's own state (`.tern/local/history`): one JSON string a
+ * line, oldest first. A history file the repository brought is never read (see agent/tern_dir.ts).
+ */
+import { join } from "node:path";
+import { boundStatePath, STATE_DIR, stateDir } from "../../agent/tern_dir.ts";
 
 /** Entries kept; older ones are dropped when the file is rewritten. */
 const MAX_ENTRIES = 1000;
 
 /** The history file's place in the project. */
-export const HISTORY_PATH = ".tern/history";
+export const HISTORY_PATH = `${STATE_DIR}/history`;
 
 /** A project's prompt history; saving is best effort (a read-only project still has the session's). */
 export class PromptHistory {
   #entries: string[];
-  #file: string | undefined;
+  #root: string | undefined;
 
-  private constructor(entries: string[], file: string | undefined) {
+  private constructor(entries: string[], root: string | undefined) {
     this.#entries = entries;
-    this.#file = file;
+    this.#root = root;
   }
 
-  /** Loads `.tern/history` under `root` (missing or unreadable: empty); without a root, memory only. */
+  /** Loads the history of `root` (missing or unreadable: empty); without a root, memory only. */
   static async load(root?: string): Promise<PromptHistory> {
     if (root === undefined) return new PromptHistory([], undefined);
-    let file: string | undefined;
     const entries: string[] = [];
+    const file = boundStatePath(root, "history");
     try {
-      const guarded = await resolvePath(root, HISTORY_PATH);
-      file = guarded.real;
-      if (guarded.info?.isFile) {
+      if (file !== undefined && (await Deno.lstat(file)).isFile) {
         for (const line of (await Deno.readTextFile(file)).split("\n")) {
           try {
             const entry = JSON.parse(line);
@@ -34,8 +35,8 @@ export class PromptHistory {
           } catch { /* a torn line: skipped */ }
         }
       }
-    } catch { /* .tern leads outside the root, or unreadable: history stays in memory */ }
-    return new PromptHistory(entries.slice(-MAX_ENTRIES), file);
+    } catch { /* unreadable: history stays in memory */ }
+    return new PromptHistory(entries.slice(-MAX_ENTRIES), root);
   }
 
   /** The entries, oldest first. */
@@ -47,18 +48,14 @@ export class PromptHistory {
   add(entry: string): void {
     if (entry.trim() === "" || this.#entries.at(-1) === entry) return;
     this.#entries.push(entry);
-    if (this.#file === undefined) return;
+    if (this.#root === undefined) return;
     try {
-      const dir = dirname(this.#file);
-      Deno.mkdirSync(dir, { recursive: true });
-      try {
-        Deno.writeTextFileSync(join(dir, ".gitignore"), "*\n", { createNew: true });
-      } catch { /* already there */ }
+      const file = join(stateDir(this.#root, ""), "history");
       if (this.#entries.length > MAX_ENTRIES * 2) {
         this.#entries = this.#entries.slice(-MAX_ENTRIES);
-        Deno.writeTextFileSync(this.#file, this.#entries.map((e) => JSON.stringify(e) + "\n").join(""));
+        Deno.writeTextFileSync(file, this.#entries.map((e) => JSON.stringify(e) + "\n").join(""));
       } else {
-        Deno.writeTextFileSync(this.#file, JSON.stringify(entry) + "\n", { append: true });
+        Deno.writeTextFileSync(file, JSON.stringify(entry) + "\n", { append: true });
       }
     } catch { /* read-only project: the session still remembers */ }
   }

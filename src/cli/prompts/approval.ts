@@ -37,7 +37,7 @@ export interface TerminalAskerOptions {
   show?: (text: string) => void;
   useColor?: boolean;
   prompts?: ApprovalPrompts;
-  /** Offer "always allow" rules (saved in .tern/settings.json) besides "this session". */
+  /** Offer "always allow" rules (saved in .tern/local/settings.json) besides "this session". */
   offerRules?: boolean;
 }
 
@@ -107,6 +107,7 @@ export function approvalChoices(
     const every: Partial<Record<ApprovalNeed["why"], string>> = {
       network: "(network access is asked every time)",
       destructive: "(commands that delete work are asked every time)",
+      unclear_rule: "(a command a deny rule may cover is asked every time)",
     };
     session.disabled = every[need.why] ?? "(protected path: asked every time)";
   }

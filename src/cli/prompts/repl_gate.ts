@@ -44,7 +44,7 @@ export function replGate(options: ReplGateOptions): ApprovalGate {
   });
   const gate = options.session.gate(asker, (rule, error) => {
     if (error) screen.print(`Could not save "${rule}": ${error.message}`, "yellow");
-    else screen.print(`Saved "${rule}" in .tern/settings.json.`, "dim");
+    else screen.print(`Saved "${rule}" in .tern/local/settings.json.`, "dim");
   });
   return async (request) => {
     const decision = await gate(request);

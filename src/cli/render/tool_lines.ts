@@ -141,6 +141,9 @@ export function resultFacts(details: ToolDetails | undefined, lines?: number): s
     facts.push(`killed at the ${Math.round(details.outputCapped.capBytes / 1048576)} MiB output cap`);
   }
   if (details.survivors?.length) facts.push(`${details.survivors.length} process(es) left running`);
+  if (details.restored?.length) {
+    facts.push(terminalSafe(`⚠ protected paths undone: ${details.restored.join(", ")}`));
+  }
   if (details.hiddenCharacters) {
     const n = details.hiddenCharacters;
     facts.push(`${n} hidden character${n === 1 ? "" : "s"} removed`);

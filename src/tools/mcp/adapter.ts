@@ -7,6 +7,7 @@
 import type { McpServer, RemoteContent, RemoteTool } from "./client.ts";
 import type { CallInspection, Tool, ToolResult } from "../tool.ts";
 import { ToolError } from "../tool.ts";
+import { Redactor } from "../shell/redact.ts";
 
 /** Tool names providers accept: letters, digits, `_` and `-`, at most 64 characters. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -19,8 +20,21 @@ export function mcpToolName(server: string, tool: string): string | undefined {
   return TOOL_NAME.test(name) ? name : undefined;
 }
 
-/** The tools of the ready servers (others are skipped), with one line per tool that could not be offered. */
-export function mcpTools(servers: readonly McpServer[]): { tools: Tool[]; skipped: string[] } {
+/** `text` with every secret value replaced, as command output is. */
+function redacted(text: string, secrets: readonly string[]): string {
+  const redactor = new Redactor(secrets);
+  return redactor.push(text) + redactor.flush();
+}
+
+/**
+ * The tools of the ready servers (others are skipped), with one line per tool that could not be offered.
+ * `secrets` (tern's own API keys) are redacted from every result and error, before the model, the session
+ * file or the next request sees them.
+ */
+export function mcpTools(
+  servers: readonly McpServer[],
+  secrets: readonly string[] = [],
+): { tools: Tool[]; skipped: string[] } {
   const tools: Tool[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
@@ -35,14 +49,14 @@ export function mcpTools(servers: readonly McpServer[]): { tools: Tool[]; skippe
         skipped.push(`${shown}: its input schema is not an object`);
       } else {
         seen.add(name);
-        tools.push(adapt(server, remote, name));
+        tools.push(adapt(server, remote, name, secrets));
       }
     }
   }
   return { tools, skipped };
 }
 
-function adapt(server: McpServer, remote: RemoteTool, name: string): Tool {
+function adapt(server: McpServer, remote: RemoteTool, name: string, secrets: readonly string[]): Tool {
   const readOnly = remote.annotations?.readOnlyHint === true;
   const said = clean(typeof remote.description === "string" ? remote.description : "").slice(
     0,
@@ -70,10 +84,11 @@ function adapt(server: McpServer, remote: RemoteTool, name: string): Tool {
     try {
       result = await server.call(remote.name, args, ctx.signal);
     } catch (error) {
-      throw callError(server, error, ctx.signal);
+      const failed = callError(server, error, ctx.signal);
+      throw new ToolError(redacted(failed.message, secrets), failed.kind);
     }
     const details = { durationMs: Math.round(performance.now() - started) };
-    const content = renderContent(result.content);
+    const content = redacted(renderContent(result.content), secrets);
     if (result.isError) {
       return { content: content || "(the tool reported an error)", details, error: { kind: "exit_code" } };
     }

@@ -40,15 +40,27 @@ export interface McpConfigFile {
   problems: string[];
   /** The file's text, as read (a trust decision covers exactly these bytes). */
   text: string;
+  /** Lines about variables not passed to a server (tern's own keys). */
+  notes?: string[];
 }
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`), so they stay short and plain. */
 const SERVER_NAME = /^[A-Za-z0-9_-]{1,24}$/;
 
+/**
+ * Variables `${VAR}` may not take from tern's environment (tern's own API keys), except those the user's
+ * own settings pass to a named server (`granted`).
+ */
+export interface WithheldVariables {
+  names: readonly string[];
+  granted?: Record<string, readonly string[]>;
+}
+
 /** Reads `.mcp.json` in `root`; undefined when there is none. Throws only for unreadable files. */
 export async function loadMcpConfig(
   root: string,
   env: Record<string, string>,
+  withheld?: WithheldVariables,
 ): Promise<McpConfigFile | undefined> {
   let text: string;
   try {
@@ -64,32 +76,59 @@ export async function loadMcpConfig(
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  return { ...parseMcpConfig(text, env), text };
+  return { ...parseMcpConfig(text, env, withheld), text };
 }
 
-/** Parses the text of `.mcp.json`; pure. Entries with problems are skipped and described. */
+/**
+ * Parses the text of `.mcp.json`; pure. Entries with problems are skipped and described; a withheld
+ * variable expands to nothing, and a problem line says so.
+ */
 export function parseMcpConfig(
   text: string,
   env: Record<string, string>,
-): { servers: McpServerConfig[]; problems: string[] } {
+  withheld?: WithheldVariables,
+): { servers: McpServerConfig[]; problems: string[]; notes: string[] } {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { servers: [], problems: [`${MCP_CONFIG_FILE} is not valid JSON (${(error as Error).message})`] };
+    return {
+      servers: [],
+      problems: [`${MCP_CONFIG_FILE} is not valid JSON (${(error as Error).message})`],
+      notes: [],
+    };
   }
   const entries = isRecord(json) && isRecord(json.mcpServers) ? json.mcpServers : undefined;
   if (entries === undefined) {
-    return { servers: [], problems: [`${MCP_CONFIG_FILE} has no "mcpServers" object`] };
+    return { servers: [], problems: [`${MCP_CONFIG_FILE} has no "mcpServers" object`], notes: [] };
   }
   const servers: McpServerConfig[] = [];
   const problems: string[] = [];
+  const notes: string[] = [];
   for (const [name, entry] of Object.entries(entries).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const parsed = parseEntry(name, entry, env);
+    const granted = withheld?.granted?.[name] ?? [];
+    const kept = withheld?.names.filter((variable) => !granted.includes(variable)) ?? [];
+    const used = referencedVariables(JSON.stringify(entry) ?? "").filter((variable) =>
+      kept.includes(variable)
+    );
+    if (used.length > 0) {
+      notes.push(
+        `server "${name.slice(0, 40)}": not given ${
+          used.join(", ")
+        } (tern's own API key variables); to pass ` +
+          `one, name it under "mcp": {"passEnv": {"${
+            name.slice(0, 40)
+          }": [...]}} in .tern/local/settings.json`,
+      );
+    }
+    const visible = used.length === 0 ? env : Object.fromEntries(
+      Object.entries(env).filter(([variable]) => !used.includes(variable)),
+    );
+    const parsed = parseEntry(name, entry, visible);
     if (typeof parsed === "string") problems.push(`server "${name.slice(0, 40)}": ${parsed}`);
     else servers.push(parsed);
   }
-  return { servers, problems };
+  return { servers, problems, notes };
 }
 
 function parseEntry(name: string, entry: unknown, env: Record<string, string>): McpServerConfig | string {

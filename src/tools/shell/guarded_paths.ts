@@ -1,53 +1,79 @@
 /**
- * The protected paths of one sandboxed command: what exists is mounted read-only; what is missing but must
- * not be created (`.envrc`, `.mcp.json`, `.github/workflows`, `.tern`) is covered by an empty read-only
- * placeholder, whose mount point bwrap leaves on the host, so it is removed again after the command.
+ * The protected paths of one sandboxed command (src/config/protected_paths.ts): what exists is mounted
+ * read-only; the parents that stay writable (`.git`, `.vscode`) are mounted onto themselves, so a command
+ * cannot rename them away and build a writable copy; what is missing is covered by an empty read-only folder
+ * (a folder, not a file: `git add -A` skips an empty folder but fails on a device node), whose mount point
+ * bwrap leaves on the host, so it is removed again after the command. Then the protected set is compared
+ * with its state before the command and put back (protected_check.ts).
  */
-import { join } from "node:path";
-import { SANDBOX_NOT_CREATED, sandboxReadOnlyPaths } from "../../config/protected_paths.ts";
+import { dirname, join } from "node:path";
+import { isEnvFileName, SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
+import { type ProtectedRecord, recordProtected, restoreProtected } from "./protected_check.ts";
 
 /** What the sandbox needs, and the clean-up to run when the command has ended. */
 export interface GuardedPaths {
+  /** Writable folders mounted onto themselves: they cannot be renamed inside the sandbox. */
+  pinned: string[];
   readOnly: string[];
   guardMissing: { files: string[]; dirs: string[] };
-  /** Removes the placeholders bwrap created (still empty), and parents that existed only for them. */
-  cleanUp(): Promise<void>;
+  /**
+   * Removes the placeholders bwrap created, then puts back what the command changed among the protected
+   * paths; resolves with one phrase per path put back or removed (empty when nothing was touched).
+   */
+  cleanUp(): Promise<string[]>;
 }
 
-async function exists(path: string): Promise<boolean> {
-  return await Deno.lstat(path).then(() => true, () => false);
+async function lstat(path: string): Promise<Deno.FileInfo | null> {
+  return await Deno.lstat(path).catch(() => null);
 }
 
-/** The guarded paths of `root` now. */
+/** True for an empty folder: at a protected file's name it is a placeholder a killed run left behind. */
+async function isEmptyDir(path: string): Promise<boolean> {
+  for await (const _ of Deno.readDir(path)) return false;
+  return true;
+}
+
+/** The guarded paths of `root` now (and the record of the protected set to compare with afterwards). */
 export async function guardedPaths(root: string): Promise<GuardedPaths> {
-  // Only what is there as a plain file or folder: bwrap refuses a source under a file, and a link is not
-  // what it names (whatever it points at inside the project is listed on its own).
+  const pinned: string[] = [];
   const readOnly: string[] = [];
-  for (const name of await sandboxReadOnlyPaths(root)) {
-    const info = await Deno.lstat(join(root, name)).catch(() => null);
-    if (info?.isFile || info?.isDirectory) readOnly.push(name);
-  }
-  const files: string[] = [];
   const dirs: string[] = [];
-  const createdParents: string[] = [];
-  for (const name of SANDBOX_NOT_CREATED) {
-    if (await exists(join(root, name))) continue;
-    const parent = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "";
-    const parentInfo = parent === "" ? null : await Deno.lstat(join(root, parent)).catch(() => null);
-    // A parent that is a file (or a link) cannot hold a mount point: nothing can be created there anyway.
-    if (parentInfo !== null && !parentInfo.isDirectory) continue;
-    (name.includes(".") && !name.endsWith("workflows") && name !== ".tern" ? files : dirs).push(name);
-    if (parent !== "" && parentInfo === null) createdParents.push(parent);
+  const git = await lstat(join(root, ".git"));
+  const names: string[] = [...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files];
+  for await (const entry of Deno.readDir(root)) {
+    if (isEnvFileName(entry.name) && !names.includes(entry.name)) names.push(entry.name);
   }
+  if (git?.isDirectory) names.push(...SANDBOX_PROTECTED.git.map((name) => `.git/${name}`));
+  else if (git?.isFile) readOnly.push(".git"); // a gitdir pointer: rewritten, it would lead git elsewhere
+  for (const name of SANDBOX_PROTECTED.pinned) {
+    if ((await lstat(join(root, name)))?.isDirectory) pinned.push(name);
+  }
+  const infos = await Promise.all(names.map((name) => lstat(join(root, name))));
+  for (const [i, name] of names.entries()) {
+    const path = join(root, name);
+    const info = infos[i];
+    const fileName = (SANDBOX_PROTECTED.files as readonly string[]).includes(name) || isEnvFileName(name);
+    if (info?.isDirectory && fileName && await isEmptyDir(path)) await Deno.remove(path).catch(() => {});
+    else if (info?.isFile || info?.isDirectory) {
+      // Only plain files and folders: bwrap refuses a source under a file, and a link is not what it names.
+      readOnly.push(name);
+      continue;
+    } else if (info !== null) continue;
+    // Missing: not to be created. `commondir` and `config.worktree` cannot be covered (git would read the
+    // placeholder and fail): the comparison after the command removes them if they appear.
+    if (name === ".git/commondir" || name === ".git/config.worktree" || name === ".git/config") continue;
+    const parent = await lstat(dirname(path));
+    // A parent that is missing, a file or a link cannot hold a mount point: cover the parent instead.
+    if (parent?.isDirectory) dirs.push(name);
+    else if (parent === null && dirname(name) === ".vscode") dirs.push(".vscode");
+  }
+  const record: ProtectedRecord = await recordProtected(root);
   const cleanUp = async () => {
-    for (const name of [...files, ...dirs]) {
-      const path = join(root, name);
-      const info = await Deno.lstat(path).catch(() => null);
+    for (const name of dirs) {
       // Only what is still the empty placeholder: anything else is not ours to remove.
-      if (info?.isFile && info.size === 0) await Deno.remove(path).catch(() => {});
-      if (info?.isDirectory) await Deno.remove(path).catch(() => {}); // fails unless empty
+      if ((await lstat(join(root, name)))?.isDirectory) await Deno.remove(join(root, name)).catch(() => {});
     }
-    for (const parent of createdParents) await Deno.remove(join(root, parent)).catch(() => {});
+    return await restoreProtected(root, record);
   };
-  return { readOnly, guardMissing: { files, dirs }, cleanUp };
+  return { pinned, readOnly, guardMissing: { files: [], dirs: [...new Set(dirs)] }, cleanUp };
 }

@@ -51,6 +51,11 @@ export interface SandboxOptions {
    * `.git/hooks`. The caller passes the one protected list (src/config/protected_paths.ts).
    */
   readOnly?: string[];
+  /**
+   * Folders below the root (relative) that stay writable but are mounted onto themselves first: a mount
+   * point cannot be renamed, so a command cannot move `.git` away (with its read-only parts) and make a copy.
+   */
+  pinned?: string[];
   /** Missing paths below the root a command must not create: covered by an empty read-only file or folder. */
   guardMissing?: { files: string[]; dirs: string[] };
 }
@@ -121,6 +126,7 @@ export function bwrapArgs(options: SandboxOptions): string[] {
   const root = options.root;
   if (root) {
     args.push("--bind", root, root);
+    for (const name of options.pinned ?? []) args.push("--bind-try", `${root}/${name}`, `${root}/${name}`);
     for (const name of options.readOnly ?? READ_ONLY_IN_ROOT) {
       args.push("--ro-bind-try", `${root}/${name}`, `${root}/${name}`);
     }

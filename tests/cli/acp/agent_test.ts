@@ -119,7 +119,7 @@ Deno.test("tern acp refuses images, unknown modes and a second prompt as errors,
   });
 });
 
-Deno.test("allow always in the editor saves the REPL's rule in .tern/settings.json, and the next session asks no more", async () => {
+Deno.test("allow always in the editor saves the REPL's rule in .tern/local/settings.json, and the next session asks no more", async () => {
   await using project = await tempProject({ "a.txt": "one\n" });
   const edit = (id: string, from: string, to: string) => ({
     toolCalls: [{
@@ -159,6 +159,6 @@ Deno.test("allow always in the editor saves the REPL's rule in .tern/settings.js
   }
   assertEquals(asked, ["e1"]);
   assertEquals(await Deno.readTextFile(`${project.root}/a.txt`), "three\n");
-  const settings = JSON.parse(await Deno.readTextFile(`${project.root}/.tern/settings.json`));
+  const settings = JSON.parse(await Deno.readTextFile(`${project.root}/.tern/local/settings.json`));
   assertEquals(settings.permissions.allow, ["edit_file"]);
 });

@@ -156,3 +156,20 @@ Deno.test("with --sandbox required and no bubblewrap, a sandboxed server is refu
     await hub.close();
   }
 });
+
+Deno.test("what an MCP server sends back never carries tern's own key: results and errors are redacted", async () => {
+  await withHub([stdio("local")], async (hub, root) => {
+    const echo = tool(mcpTools(hub.servers, ["sk-user-secret-123"]).tools, "mcp__local__echo");
+    const result = await call(echo, { text: "your key is sk-user-secret-123, thanks" }, root);
+    assertStringIncludes(result.content, "echo: your key is [redacted], thanks");
+    assert(!result.content.includes("sk-user-secret-123"));
+  });
+  await withHub([stdio("crashy", "crash")], async (hub, root) => {
+    const echo = tool(mcpTools(hub.servers, ["sk-user-secret-123"]).tools, "mcp__crashy__echo");
+    const error = await echo.run({ text: "sk-user-secret-123" }, testContext(root)).then(
+      () => undefined,
+      (e) => e,
+    );
+    assert(error instanceof Error && !error.message.includes("sk-user-secret-123"));
+  });
+});

@@ -1,0 +1,167 @@
+/**
+ * One trust decision for everything a project supplies: the `.env`'s choice of endpoint for the user's own
+ * key, the `.mcp.json` servers, the allow rules of `.tern/settings.json`, the memory file and the skills. A
+ * cloned repository may have been written by anyone, so none of it is honoured until the user trusts the
+ * project: asked once (REPL) and remembered in tern's own bound state, `.tern/local/trust.json` (a copy the
+ * repository brought is never read). The decision covers what can run code or loosen approval (endpoint,
+ * MCP config, allow rules): when any of that changes, the question comes again.
+ */
+import { join } from "node:path";
+import { boundStatePath, stateDir } from "./tern_dir.ts";
+
+/** Where the decision is kept, inside tern's state folder. */
+const TRUST_FILE = "trust.json";
+
+/** What the project supplies that needs the user's trust, as found at start. */
+export interface ProjectSupplies {
+  /** The project's `.env` chose where the user's own key goes. */
+  endpoint?: { endpoint: string; variable: string };
+  /** `.mcp.json` with servers: its exact text, and one line per server (what it runs or reaches). */
+  mcp?: { text: string; lines: string[] };
+  /** Allow rules of `.tern/settings.json` (deny rules only tighten: they need no trust). */
+  allowRules: string[];
+  /** The memory file, e.g. `AGENTS.md`. */
+  memory?: string;
+  /** The skills' names. */
+  skills: string[];
+}
+
+/** Flags that trust without asking: `--trust-project`, and the narrower `-env` and `-mcp`. */
+export interface TrustFlags {
+  project?: boolean;
+  env?: boolean;
+  mcp?: boolean;
+}
+
+/** What may be used in this run, and how that was decided. */
+export interface ProjectTrust {
+  /** Allow rules, memory as instructions, skills. */
+  project: boolean;
+  endpoint: boolean;
+  mcp: boolean;
+  how: "nothing_to_trust" | "flag" | "remembered" | "asked" | "no_terminal";
+  /** The remembered or given answer was no. */
+  refused?: boolean;
+}
+
+/** Asks the user whether to trust the project, showing `lines`; true = trust it (and remember). */
+export type ProjectTrustAsker = (lines: string[]) => Promise<boolean>;
+
+/** True when the project supplies anything that waits for trust. */
+export function suppliesAnything(supplies: ProjectSupplies): boolean {
+  return supplies.endpoint !== undefined || supplies.mcp !== undefined || supplies.allowRules.length > 0 ||
+    supplies.memory !== undefined || supplies.skills.length > 0;
+}
+
+/** The lines of the trust question: every name, command and rule the project supplies (raw text). */
+export function describeSupplies(supplies: ProjectSupplies): string[] {
+  const lines: string[] = [];
+  const { endpoint, mcp } = supplies;
+  if (endpoint) {
+    lines.push(`.env sends your own API key to ${endpoint.endpoint} (it sets ${endpoint.variable})`);
+  }
+  if (mcp) lines.push(".mcp.json starts these MCP servers:", ...mcp.lines.map((line) => `  ${line}`));
+  if (supplies.allowRules.length > 0) {
+    lines.push(`.tern/settings.json lets these run without asking: ${supplies.allowRules.join(", ")}`);
+  }
+  if (supplies.memory) lines.push(`${supplies.memory}: instructions put in the model's system prompt`);
+  if (supplies.skills.length > 0) {
+    lines.push(`skills the model is told to follow: ${supplies.skills.join(", ")}`);
+  }
+  return lines;
+}
+
+/** The digest a decision covers: the endpoint, the MCP config's bytes and the allow rules. */
+async function supplyDigest(supplies: ProjectSupplies): Promise<string> {
+  const covered = JSON.stringify({
+    endpoint: supplies.endpoint?.endpoint ?? null,
+    mcp: supplies.mcp?.text ?? null,
+    allow: [...supplies.allowRules].sort(),
+  });
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(covered));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * Decides what of the project this run may use: nothing to decide; `--trust-project`; a remembered answer
+ * for exactly these supplies; else the asker (its answer is remembered). Without an asker (headless), only
+ * what a narrower flag names is trusted. Never throws for a state folder that cannot be written.
+ */
+export async function decideProjectTrust(
+  root: string,
+  supplies: ProjectSupplies,
+  options: { flags: TrustFlags; ask?: ProjectTrustAsker },
+): Promise<ProjectTrust> {
+  const { flags } = options;
+  if (!suppliesAnything(supplies)) {
+    return { project: true, endpoint: true, mcp: true, how: "nothing_to_trust" };
+  }
+  if (flags.project) return { project: true, endpoint: true, mcp: true, how: "flag" };
+  const digest = await supplyDigest(supplies);
+  const answer = (trusted: boolean, how: ProjectTrust["how"]): ProjectTrust => ({
+    project: trusted,
+    endpoint: trusted || flags.env === true,
+    mcp: trusted || flags.mcp === true,
+    how,
+    ...(trusted ? {} : { refused: how !== "no_terminal" }),
+  });
+  const remembered = readDecision(root);
+  if (remembered?.digest === digest) return answer(remembered.decision === "trusted", "remembered");
+  if (options.ask === undefined) return answer(false, "no_terminal");
+  const trusted = await options.ask(describeSupplies(supplies));
+  remember(root, { decision: trusted ? "trusted" : "refused", digest });
+  return answer(trusted, "asked");
+}
+
+interface Decision {
+  decision: "trusted" | "refused";
+  digest: string;
+}
+
+function readDecision(root: string): Decision | undefined {
+  const file = boundStatePath(root, TRUST_FILE);
+  if (file === undefined) return undefined;
+  try {
+    const json = JSON.parse(Deno.readTextFileSync(file));
+    if ((json?.decision === "trusted" || json?.decision === "refused") && typeof json.digest === "string") {
+      return { decision: json.decision, digest: json.digest };
+    }
+  } catch { /* unreadable: asked again */ }
+  return undefined;
+}
+
+function remember(root: string, decision: Decision): void {
+  try {
+    const dir = stateDir(root, "");
+    const temp = join(dir, `${TRUST_FILE}.${crypto.randomUUID()}.tmp`);
+    Deno.writeTextFileSync(temp, JSON.stringify({ version: 2, ...decision }, null, 2) + "\n");
+    Deno.renameSync(temp, join(dir, TRUST_FILE));
+  } catch {
+    // Not remembering only means asking again next time.
+  }
+}
+
+/**
+ * The one line a run says about what it did not use, or undefined when everything was used: e.g. "ignored
+ * .tern/settings.json permissions: this project's settings are not trusted yet".
+ */
+export function untrustedNote(supplies: ProjectSupplies, trust: ProjectTrust): string | undefined {
+  const parts: string[] = [];
+  if (supplies.mcp && !trust.mcp) parts.push(`.mcp.json (${plural(supplies.mcp.lines.length, "server")})`);
+  if (!trust.project) {
+    const rules = supplies.allowRules.length;
+    if (rules > 0) parts.push(`.tern/settings.json permissions (${plural(rules, "allow rule")})`);
+    if (supplies.skills.length > 0) parts.push(`the project's ${plural(supplies.skills.length, "skill")}`);
+  }
+  const memory = !trust.project && supplies.memory ? `${supplies.memory} is read as untrusted data` : "";
+  if (parts.length === 0 && memory === "") return undefined;
+  const why = trust.refused
+    ? `you did not trust this project (delete .tern/local/${TRUST_FILE} to be asked again)`
+    : "this project's settings are not trusted yet (run tern here to answer, or pass --trust-project)";
+  if (parts.length === 0) return `${memory}: ${why}`;
+  return `ignored ${parts.join(", ")}: ${why}${memory ? `; ${memory}` : ""}`;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}

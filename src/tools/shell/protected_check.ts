@@ -1,0 +1,246 @@
+/**
+ * Belt and braces for the sandbox's protected paths: the protected set is recorded before a command (type,
+ * mode, link target, inode, times, and the bytes of every file up to 1 MiB) and compared after it. What changed or went
+ * away is put back, what appeared is removed, and the caller tells the model and the user which paths those
+ * were. The read-only binds should leave nothing to do; this catches any trick they miss.
+ */
+import { dirname, join } from "node:path";
+import { isEnvFileName, SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
+import { isInside } from "../../fs/path_guard.ts";
+
+/** Files up to this size are kept whole, so they can be compared byte for byte and put back. */
+const MAX_KEPT_BYTES = 1024 * 1024;
+/** Entries recorded at most (a huge `.claude/` must not make every command slow). */
+const MAX_ENTRIES = 5000;
+/** Under `.tern`, tern's own state and spills are tern's to write, never a command's: not compared. */
+const SKIPPED = new Set([".tern/local", ".tern/tool-outputs"]);
+
+interface Seen {
+  kind: "file" | "dir" | "link" | "other";
+  mode: number | null;
+  size: number;
+  mtimeMs: number;
+  /** Change time and inode: set by the kernel on every write, so no command can keep them unchanged. */
+  ctimeMs: number;
+  ino: number;
+  /** A file's bytes, when it is small enough to keep. */
+  bytes?: Uint8Array;
+  target?: string;
+}
+
+/** The protected set as it was: path (relative to the root) → what was there; and what `.git` was. */
+export interface ProtectedRecord {
+  entries: Map<string, Seen>;
+  git: "dir" | "file" | "none";
+}
+
+/** What is at `path`; with `keep`, a small file's bytes too (to put it back). */
+async function see(path: string, keep: boolean): Promise<Seen | undefined> {
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch {
+    return undefined;
+  }
+  const base = {
+    mode: info.mode,
+    size: info.size,
+    mtimeMs: info.mtime?.getTime() ?? 0,
+    ctimeMs: info.ctime?.getTime() ?? 0,
+    ino: info.ino ?? 0,
+  };
+  if (info.isSymlink) return { kind: "link", ...base, target: await Deno.readLink(path).catch(() => "") };
+  if (info.isDirectory) return { kind: "dir", ...base };
+  if (!info.isFile) return { kind: "other", ...base };
+  const small = keep && info.size <= MAX_KEPT_BYTES;
+  return {
+    kind: "file",
+    ...base,
+    bytes: small ? await Deno.readFile(path).catch(() => undefined) : undefined,
+  };
+}
+
+/**
+ * The names to look at: the fixed protected names, every `.env*` at the top, and `.git`'s protected parts
+ * as `.git` is (or, after a command, as it was before it: a repository the command made with `git init` is
+ * the command's own).
+ */
+async function candidates(root: string, git: ProtectedRecord["git"]): Promise<string[]> {
+  const names: string[] = [...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files];
+  for await (const entry of Deno.readDir(root)) {
+    if (isEnvFileName(entry.name) && !names.includes(entry.name)) names.push(entry.name);
+  }
+  if (git === "dir") names.push(...SANDBOX_PROTECTED.git.map((name) => `.git/${name}`));
+  else if (git === "file") names.push(".git");
+  return names;
+}
+
+/**
+ * Records the protected set of `root` (folders walked, links not followed), small files' bytes included;
+ * `git` as found, by default. `keep: false` records what is there without reading any file (the check after
+ * a command: the kernel's change time and inode tell a change).
+ */
+export async function recordProtected(
+  root: string,
+  git?: ProtectedRecord["git"],
+  keep = true,
+): Promise<ProtectedRecord> {
+  const info = await Deno.lstat(join(root, ".git")).catch(() => undefined);
+  const record: ProtectedRecord = {
+    entries: new Map(),
+    git: git ?? (info?.isDirectory ? "dir" : info ? "file" : "none"),
+  };
+  // Visited in parallel (most names are missing: one lstat each); the map is sorted for a stable order.
+  let count = 0;
+  const found: [string, Seen][] = [];
+  const visit = async (rel: string): Promise<void> => {
+    if (count >= MAX_ENTRIES || SKIPPED.has(rel)) return;
+    const seen = await see(join(root, rel), keep);
+    if (seen === undefined) return;
+    count++;
+    found.push([rel, seen]);
+    if (seen.kind !== "dir") return;
+    const children: string[] = [];
+    for await (const entry of Deno.readDir(join(root, rel))) children.push(entry.name);
+    await Promise.all(children.map((child) => visit(`${rel}/${child}`)));
+  };
+  await Promise.all((await candidates(root, record.git)).map(visit));
+  for (const [rel, seen] of found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    record.entries.set(rel, seen);
+  }
+  return record;
+}
+
+/** Unchanged: same kind, mode and link target, and for a file the same inode, size, mtime and change time. */
+function same(a: Seen, b: Seen): boolean {
+  if (a.kind !== b.kind || a.mode !== b.mode) return false;
+  if (a.kind === "link") return a.target === b.target;
+  if (a.kind !== "file") return true;
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+/** Removes whatever is at `rel` (a folder with all it holds). */
+async function clear(root: string, rel: string): Promise<void> {
+  await Deno.remove(join(root, rel), { recursive: true }).catch(() => {});
+}
+
+/** Puts `seen` back at `rel`; false when that cannot be done (a large file's bytes were not kept). */
+async function putBack(root: string, rel: string, seen: Seen): Promise<boolean> {
+  const path = join(root, rel);
+  // The parent must be a real folder inside the root: a link planted in its place leads nowhere.
+  const parent = await Deno.realPath(dirname(path)).catch(() => undefined);
+  if (parent === undefined || !isInside(root, parent) || parent !== dirname(path)) return false;
+  if (seen.kind === "file" && seen.bytes === undefined) return false;
+  if (seen.kind === "other") return false;
+  const now = await Deno.lstat(path).catch(() => undefined);
+  if (seen.kind === "dir" && now?.isDirectory) {
+    if (seen.mode !== null) await Deno.chmod(path, seen.mode & 0o7777); // its entries are compared one by one
+    return true;
+  }
+  await clear(root, rel);
+  if (seen.kind === "dir") await Deno.mkdir(path);
+  else if (seen.kind === "link") await Deno.symlink(seen.target ?? "", path);
+  else {
+    await Deno.writeFile(path, seen.bytes!, { createNew: true });
+    await Deno.utime(path, new Date(), new Date(seen.mtimeMs));
+  }
+  if (seen.kind !== "link" && seen.mode !== null) await Deno.chmod(path, seen.mode & 0o7777);
+  return true;
+}
+
+/** What a `.git/config` a command wrote may keep: what `git init`, `git remote add` and `git config user.*` write. */
+const SAFE_GIT_KEYS: Record<string, RegExp> = {
+  core: /^(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks)$/,
+  extensions: /^(objectformat|refstorage)$/,
+  remote: /^(url|pushurl|fetch)$/,
+  branch: /^(remote|merge)$/,
+  user: /^(name|email)$/,
+  init: /^defaultbranch$/,
+};
+
+/** `text` with only the safe settings kept, and the names of those it dropped. */
+function safeGitConfig(text: string): { kept: string; dropped: string[] } {
+  const kept: string[] = [];
+  const dropped: string[] = [];
+  let section: string | undefined;
+  for (const line of text.split("\n")) {
+    const trimmed = line.trim();
+    const header = /^\[([A-Za-z][\w.-]*)(?:\s+"[^"\\]*")?\]$/.exec(trimmed);
+    if (header) {
+      section = header[1].toLowerCase().split(".")[0];
+      if (Object.hasOwn(SAFE_GIT_KEYS, section)) kept.push(trimmed);
+      continue;
+    }
+    if (trimmed === "" || /^[#;]/.test(trimmed)) continue;
+    const pair = /^([A-Za-z][\w-]*)\s*(?:=\s*(.*))?$/.exec(trimmed);
+    const key = pair?.[1].toLowerCase() ?? "";
+    const safe = pair !== null && section !== undefined && SAFE_GIT_KEYS[section]?.test(key) &&
+      !trimmed.endsWith("\\") && !/^ext::|^fd::/i.test(pair[2] ?? "");
+    if (safe) kept.push(`\t${trimmed}`);
+    else dropped.push(section && pair ? `${section}.${key}` : trimmed.slice(0, 40));
+  }
+  return { kept: kept.join("\n") + "\n", dropped };
+}
+
+/**
+ * A repository the command made (`git init`) is its own, but nothing in it may run later, when the user
+ * runs git: hooks other than git's samples, a config beyond what `git init` and `git remote` write, and the
+ * files that would lead git to another config are removed. Returns one phrase per change.
+ */
+async function tameNewRepository(root: string): Promise<string[]> {
+  const said: string[] = [];
+  const gitDir = join(root, ".git");
+  if (!(await Deno.lstat(gitDir).catch(() => undefined))?.isDirectory) return said;
+  for (const name of ["commondir", "config.worktree"]) {
+    if (await Deno.lstat(join(gitDir, name)).catch(() => undefined)) {
+      await clear(root, `.git/${name}`);
+      said.push(`removed .git/${name} (created)`);
+    }
+  }
+  const hooks = await Array.fromAsync(Deno.readDir(join(gitDir, "hooks"))).catch(() => []);
+  for (const hook of hooks.filter((entry) => !entry.name.endsWith(".sample"))) {
+    await clear(root, `.git/hooks/${hook.name}`);
+    said.push(`removed .git/hooks/${hook.name} (created)`);
+  }
+  const config = join(gitDir, "config");
+  const info = await Deno.lstat(config).catch(() => undefined);
+  if (info !== undefined && (!info.isFile || info.size > MAX_KEPT_BYTES)) {
+    await clear(root, ".git/config");
+    said.push("removed .git/config (not a plain, small file)");
+  } else if (info !== undefined) {
+    const { kept, dropped } = safeGitConfig(await Deno.readTextFile(config));
+    if (dropped.length > 0) {
+      await clear(root, ".git/config");
+      await Deno.writeTextFile(config, kept, { createNew: true });
+      said.push(`cleaned .git/config (removed ${dropped.join(", ")})`);
+    }
+  }
+  return said;
+}
+
+/**
+ * Compares the protected set now with `before`: removes what appeared, puts back what changed or went
+ * away. Returns one phrase per path, e.g. "put back .git/config", "removed AGENTS.md (created)".
+ */
+export async function restoreProtected(root: string, record: ProtectedRecord): Promise<string[]> {
+  const before = record.entries;
+  const after = (await recordProtected(root, record.git, false)).entries;
+  const said: string[] = [];
+  // Deepest first: a created folder goes with what it holds.
+  const created = [...after.keys()].filter((rel) => !before.has(rel)).sort((a, b) => b.length - a.length);
+  for (const rel of created) {
+    if (![...before.keys()].some((kept) => kept.startsWith(`${rel}/`))) {
+      await clear(root, rel);
+      if (!created.some((other) => rel.startsWith(`${other}/`))) said.push(`removed ${rel} (created)`);
+    }
+  }
+  // Shallowest first: a folder is back before the files that go in it.
+  for (const [rel, seen] of [...before].sort(([a], [b]) => a.length - b.length)) {
+    const now = after.get(rel);
+    if (now !== undefined && same(seen, now)) continue;
+    const done = await putBack(root, rel, seen).catch(() => false);
+    said.push(done ? `put back ${rel}` : `${rel} changed and could not be put back`);
+  }
+  if (record.git === "none") said.push(...await tameNewRepository(root));
+  return said;
+}
