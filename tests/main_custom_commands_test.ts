@@ -26,7 +26,7 @@ Deno.test("tern (REPL): a custom command expands its arguments and runs; a built
   await using model = startFakeModel([{ text: "Reviewed." }]);
   const run = await runTern({
     cwd: project.root,
-    args: [],
+    args: ["--trust-project"],
     env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
     input: '/review src/a.ts "error handling"\n/help\n/clear\n',
   });
@@ -55,4 +55,42 @@ Deno.test("tern (REPL): a custom command expands its arguments and runs; a built
   assertStringIncludes(run.stdout, "Conversation cleared.");
   assertEquals(model.requests.length, 1);
   assert(!JSON.stringify(model.requests).includes("Delete everything"));
+});
+
+Deno.test("tern (REPL): a project not trusted yet offers none of its command files", async () => {
+  await using project = await tempProject({ ".tern/commands/review.md": REVIEW });
+  await using model = startFakeModel([{ text: "never" }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: [],
+    env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
+    input: "/review src/a.ts\n",
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assert(!run.stdout.includes("custom commands: /review"), run.stdout);
+  assertStringIncludes(run.stdout, "Unknown command /review.");
+  assertEquals(model.requests.length, 0);
+});
+
+Deno.test("tern -p: a project's agent files wait for trust; --trust-project offers them to the model", async () => {
+  const agent = "---\nname: reviewer\ndescription: Reviews diffs for bugs.\n---\nYou review.\n";
+  await using project = await tempProject({ ".tern/agents/reviewer.md": agent });
+  const env = (url: string) => ({ TERN_BASE_URL: url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" });
+  const taskTool = (body: Record<string, unknown>) =>
+    JSON.stringify(
+      (body.tools as { function?: { name: string } }[]).find((t) => t.function?.name === "task"),
+    );
+  await using untrusted = startFakeModel([{ text: "ok" }]);
+  const refused = await runTern({ cwd: project.root, args: ["-p", "hi"], env: env(untrusted.url) });
+  assertEquals(refused.code, 0, refused.stderr);
+  assertStringIncludes(refused.stderr, "the project's 1 agent file");
+  assert(!taskTool(untrusted.requests[0]).includes("reviewer"));
+  await using trusted = startFakeModel([{ text: "ok" }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-p", "hi", "--trust-project"],
+    env: env(trusted.url),
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(taskTool(trusted.requests[0]), "reviewer: Reviews diffs for bugs.");
 });

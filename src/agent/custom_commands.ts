@@ -61,12 +61,15 @@ export function userCommandDir(
   return userConfigDir(env, "commands");
 }
 
-/** Finds the commands of the project and of the user (`userDir`); the project's win on a clash, said once. */
+/**
+ * Finds the commands of the project and of the user (`userDir`); the project's win on a clash, said once.
+ * `project: false` (a project not trusted yet) leaves the project's folders unread.
+ */
 export async function discoverCommands(
   root: string,
-  options: { userDir?: { path: string; shown: string } | null } = {},
+  options: { userDir?: { path: string; shown: string } | null; project?: boolean } = {},
 ): Promise<FoundCommands> {
-  const project = await projectCommandFiles(root);
+  const project = options.project === false ? { files: [], problems: [] } : await projectCommandFiles(root);
   const user = options.userDir
     ? await readUserFolder(options.userDir, LIMITS)
     : { files: [], problems: [], readable: false };

@@ -24,6 +24,10 @@ export interface ProjectSupplies {
   memory?: string;
   /** The skills' names. */
   skills: string[];
+  /** The project's agent files (`.tern/agents`, `.claude/agents`), as found. */
+  agents?: string[];
+  /** The project's command files (`.tern/commands`, `.claude/commands`), as found. */
+  commands?: string[];
 }
 
 /** Flags that trust without asking: `--trust-project`, and the narrower `-env` and `-mcp`. */
@@ -50,7 +54,8 @@ export type ProjectTrustAsker = (lines: string[]) => Promise<boolean>;
 /** True when the project supplies anything that waits for trust. */
 export function suppliesAnything(supplies: ProjectSupplies): boolean {
   return supplies.endpoint !== undefined || supplies.mcp !== undefined || supplies.allowRules.length > 0 ||
-    supplies.memory !== undefined || supplies.skills.length > 0;
+    supplies.memory !== undefined || supplies.skills.length > 0 || (supplies.agents?.length ?? 0) > 0 ||
+    (supplies.commands?.length ?? 0) > 0;
 }
 
 /** The lines of the trust question: every name, command and rule the project supplies (raw text). */
@@ -68,6 +73,8 @@ export function describeSupplies(supplies: ProjectSupplies): string[] {
   if (supplies.skills.length > 0) {
     lines.push(`skills the model is told to follow: ${supplies.skills.join(", ")}`);
   }
+  if (supplies.agents?.length) lines.push(`sub-agent files: ${supplies.agents.join(", ")}`);
+  if (supplies.commands?.length) lines.push(`slash command files (prompts): ${supplies.commands.join(", ")}`);
   return lines;
 }
 
@@ -152,6 +159,10 @@ export function untrustedNote(supplies: ProjectSupplies, trust: ProjectTrust): s
     const rules = supplies.allowRules.length;
     if (rules > 0) parts.push(`.tern/settings.json permissions (${plural(rules, "allow rule")})`);
     if (supplies.skills.length > 0) parts.push(`the project's ${plural(supplies.skills.length, "skill")}`);
+    const agents = supplies.agents?.length ?? 0;
+    if (agents > 0) parts.push(`the project's ${plural(agents, "agent file")}`);
+    const commands = supplies.commands?.length ?? 0;
+    if (commands > 0) parts.push(`the project's ${plural(commands, "command file")}`);
   }
   const memory = !trust.project && supplies.memory ? `${supplies.memory} is read as untrusted data` : "";
   if (parts.length === 0 && memory === "") return undefined;

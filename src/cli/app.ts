@@ -13,7 +13,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   const root = Deno.realPathSync(Deno.cwd());
   const headless = args.prompt !== undefined || args.inputFormat !== undefined;
   const interactive = !headless && Deno.stdin.isTerminal();
-  const { config, session, mcp, sandbox, skillProblems, agents } = await startSession(args, {
+  const { config, session, mcp, sandbox, skillProblems, agents, trust } = await startSession(args, {
     root,
     atExit,
     interactive,
@@ -25,7 +25,8 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
     return await runHeadlessCli(session, { config, sandbox, args });
   }
   const { runReplCli } = await import("./repl_cli.ts");
-  return await runReplCli(session, { config, sandbox, mcp, skillProblems, agents });
+  const trustedProject = trust.project;
+  return await runReplCli(session, { config, sandbox, mcp, skillProblems, agents, trustedProject });
 }
 
 /** The session to continue (-c, -r), chosen here because choosing may ask on the terminal; else none. */

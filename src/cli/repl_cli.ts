@@ -31,6 +31,8 @@ export interface ReplCliOptions {
   skillProblems: readonly string[];
   /** The named agents found at launch, with the files skipped. */
   agents?: FoundAgents;
+  /** The project is trusted: its own command files (`.tern/commands`, `.claude/commands`) are read. */
+  trustedProject?: boolean;
 }
 
 /** Runs the REPL on `session` until the user leaves; resolves with the exit code. */
@@ -45,7 +47,10 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
   ];
   const nameList = (table: SlashCommand[]) =>
     slashCommands(table).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
-  const found = await discoverCommands(session.root, { userDir: userCommandDir(Deno.env.toObject()) });
+  const found = await discoverCommands(session.root, {
+    userDir: userCommandDir(Deno.env.toObject()),
+    project: options.trustedProject !== false,
+  });
   const custom = customCommands(found, nameList(builtin));
   const commands = [...builtin, ...custom.commands];
   const names = () => nameList(commands);

@@ -9,6 +9,7 @@ import { AgentSession } from "../agent/agent_session.ts";
 import { loadMemory } from "../agent/memory.ts";
 import type { LoadedSession } from "../agent/session.ts";
 import { discoverSkills } from "../agent/skills.ts";
+import { projectCommandFiles } from "../agent/custom_commands.ts";
 import { discoverAgents, type FoundAgents, PROJECT_AGENT_DIRS, userAgentDir } from "../agent/agents.ts";
 import { PermissionRules } from "../agent/permission_rules.ts";
 import { unknownTools } from "../agent/required_tools.ts";
@@ -126,14 +127,16 @@ async function readProject(root: string, env: Record<string, string>) {
   const own = boundStatePath(root, "settings.json");
   const ownSettings = own === undefined ? undefined : await readSettings(own, OWN_SETTINGS_PATH);
   const withheld = { names: KEY_VARIABLES, granted: ownSettings?.mcpPassEnv };
-  const [settings, { skills, problems }, memory, mcp, agents] = await Promise.all([
+  const [settings, { skills, problems }, memory, mcp, agents, commands] = await Promise.all([
     loadProjectSettings(root),
     discoverSkills(root),
     loadMemory(root),
     readMcp(root, env, withheld),
     discoverAgents(root, { userDir: userAgentDir(env) }),
+    projectCommandFiles(root),
   ]);
-  return { settings, ownSettings, skills, skillProblems: problems, memory, mcp, agents };
+  const commandFiles = commands.files.map((file) => file.source);
+  return { settings, ownSettings, skills, skillProblems: problems, memory, mcp, agents, commandFiles };
 }
 
 /** What of the project waits for the user's trust. */
@@ -144,17 +147,21 @@ function projectSupplies(project: Project, config: Config): ProjectSupplies {
     allowRules: project.settings.permissions.allow,
     memory: project.memory?.source,
     skills: project.skills.map((skill) => skill.name),
+    agents: project.agents.agents.filter((agent) => fromProject(agent.source)).map((agent) => agent.source),
+    commands: project.commandFiles,
   };
+}
+
+/** Whether an agent came from the project's own folders (not the user's). */
+function fromProject(source: string): boolean {
+  return PROJECT_AGENT_DIRS.some((dir) => source.startsWith(`${dir}/`));
 }
 
 /** The named agents this run offers: the user's always, the project's only once the project is trusted. */
 function trustedAgents(found: FoundAgents, trust: ProjectTrust): FoundAgents {
   if (trust.project) return found;
-  const fromProject = (source: string) => PROJECT_AGENT_DIRS.some((dir) => source.startsWith(`${dir}/`));
   const agents = found.agents.filter((agent) => !fromProject(agent.source));
-  const left = found.agents.length - agents.length;
-  const note = left > 0 ? [`${left} project agent(s) not offered: the project is not trusted yet`] : [];
-  return { ...found, agents, problems: [...found.problems, ...note] };
+  return { ...found, agents };
 }
 
 /** The rules of this run: every deny rule; the project's allow rules only when it is trusted; the user's own. */
