@@ -3,13 +3,13 @@
  * environment, `.env` in the project root (variable by variable), then the provider preset.
  */
 import { loadDotenv } from "./dotenv.ts";
+import { type ProbeLocal, probeLocalServers } from "./local_servers.ts";
 import { modelCallEnv, type ModelCallSettings } from "./model_call_env.ts";
 import type { RunSettings } from "./settings.ts";
 import {
   CUSTOM_LABEL,
   DEFAULT_PROVIDER,
   findProvider,
-  LOCAL_PROVIDERS,
   PROVIDER_APIS,
   type ProviderApi,
   type ProviderPreset,
@@ -62,20 +62,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** A local OpenAI-compatible server that may be running. */
-export interface LocalCandidate {
-  provider: ProviderPreset;
-  baseUrl: string;
-}
-
-/** A local server that answered, with the model ids it listed (possibly none). */
-export interface LocalServer extends LocalCandidate {
-  models: string[];
-}
-
-/** Finds a running local server, or null; `loadConfig` calls it only when no key is set. */
-export type ProbeLocal = () => Promise<LocalServer | null>;
-
 /** The inputs of `loadConfig`; `env` is the real environment (e.g. `Deno.env.toObject()`). */
 export interface LoadConfigOptions {
   args: ConfigArgs;
@@ -84,12 +70,6 @@ export interface LoadConfigOptions {
   /** Defaults to `probeLocalServers()` on the usual ports of the local presets (Ollama, llama.cpp, ...). */
   probeLocal?: ProbeLocal;
 }
-
-/** The default probe targets: Ollama (11434), llama.cpp (8080), LM Studio (1234), vLLM (8000) on 127.0.0.1. */
-export const LOCAL_CANDIDATES: readonly LocalCandidate[] = LOCAL_PROVIDERS.map((provider) => ({
-  provider,
-  baseUrl: provider.baseUrl,
-}));
 
 /**
  * Builds the configuration. Throws a `ConfigError` (exit code 2) for an unknown provider, a base URL that
@@ -112,21 +92,7 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     ? wireApi("TERN_API", env.TERN_API)
     : undefined;
   const apiKey = env.TERN_API_KEY ?? (preset.keyEnv === null ? undefined : env[preset.keyEnv]);
-  const calls = modelCallEnv(env);
-  if (calls.problem) throw new ConfigError(calls.problem);
-  const common = {
-    root,
-    warnings: dotenv.warnings,
-    ...calls.settings,
-    approve: args.approve,
-    sandbox: args.sandbox,
-    output: args.output,
-    ...(args.prompt !== undefined && { prompt: args.prompt }),
-    ...(args.maxTurns !== undefined && { maxTurns: args.maxTurns }),
-    ...(args.tokenBudget !== undefined && { tokenBudget: args.tokenBudget }),
-    ...(args.timeLimitMs !== undefined && { timeLimitMs: args.timeLimitMs }),
-    ...(args.requireTools !== undefined && { requireTools: args.requireTools }),
-  };
+  const common = { root, warnings: dotenv.warnings, ...runSettings(args, env) };
   if (apiKey !== undefined || preset.keyEnv === null || baseUrl !== undefined) {
     const untrustedEndpoint = apiKey === undefined ? undefined : projectEndpoint({
       args,
@@ -161,40 +127,21 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
   };
 }
 
-/**
- * Asks each candidate's `GET {baseUrl}/models` in parallel, each within `timeoutMs`, and returns the first
- * candidate (in list order) that answered 2xx with an OpenAI-style `{data: [...]}` list; otherwise null.
- * The list shape is required so an unrelated web server on port 8080 is not mistaken for a model server.
- */
-export async function probeLocalServers(
-  candidates: readonly LocalCandidate[] = LOCAL_CANDIDATES,
-  options: { timeoutMs?: number } = {},
-): Promise<LocalServer | null> {
-  const timeoutMs = options.timeoutMs ?? 300;
-  const answers = await Promise.all(candidates.map((candidate) => listModels(candidate.baseUrl, timeoutMs)));
-  const index = answers.findIndex((models) => models !== null);
-  return index < 0 ? null : { ...candidates[index], models: answers[index]! };
-}
-
-/** The model ids a server lists, or null when it does not answer like an OpenAI-compatible server in time. */
-async function listModels(baseUrl: string, timeoutMs: number): Promise<string[] | null> {
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
-  try {
-    const response = await fetch(`${trimSlashes(baseUrl)}/models`, { signal: controller.signal });
-    if (!response.ok) {
-      await response.body?.cancel();
-      return null;
-    }
-    const body: unknown = await response.json();
-    const data = (body as { data?: unknown } | null)?.data;
-    if (!Array.isArray(data)) return null;
-    return data.map((entry) => entry?.id).filter((id): id is string => typeof id === "string" && id !== "");
-  } catch {
-    return null; // refused, timed out or not JSON: no usable server there
-  } finally {
-    clearTimeout(timer);
-  }
+/** The run settings of the command line and the model-call variables; a bad variable is a ConfigError. */
+function runSettings(args: ConfigArgs, env: Record<string, string | undefined>) {
+  const calls = modelCallEnv(env);
+  if (calls.problem) throw new ConfigError(calls.problem);
+  return {
+    ...calls.settings,
+    approve: args.approve,
+    sandbox: args.sandbox,
+    output: args.output,
+    ...(args.prompt !== undefined && { prompt: args.prompt }),
+    ...(args.maxTurns !== undefined && { maxTurns: args.maxTurns }),
+    ...(args.tokenBudget !== undefined && { tokenBudget: args.tokenBudget }),
+    ...(args.timeLimitMs !== undefined && { timeLimitMs: args.timeLimitMs }),
+    ...(args.requireTools !== undefined && { requireTools: args.requireTools }),
+  };
 }
 
 /** `.env` values overlaid with the real environment; blank values count as unset, others are trimmed. */

@@ -12,10 +12,9 @@ import {
   ConfigError,
   loadConfig,
   type LoadConfigOptions,
-  type LocalCandidate,
-  probeLocalServers,
   switchProvider,
 } from "../../src/config/config.ts";
+import { type LocalCandidate, probeLocalServers } from "../../src/config/local_servers.ts";
 import { findProvider } from "../../src/config/providers.ts";
 
 const OLLAMA = findProvider("ollama")!;
