@@ -203,6 +203,10 @@ function jsonDecision(stdout: string): { block?: string; allow?: boolean; contex
   } catch {
     return undefined;
   }
+  // Other JSON (a hook that prints data) is output like any text.
+  if (typeof json !== "object" || json === null || !("decision" in json || "hookSpecificOutput" in json)) {
+    return undefined;
+  }
   const specific = (json.hookSpecificOutput ?? {}) as Record<string, unknown>;
   const decision = specific.permissionDecision ?? json.decision;
   const reason = String(specific.permissionDecisionReason ?? json.reason ?? "");

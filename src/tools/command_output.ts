@@ -37,6 +37,7 @@ async function spilled(read: BackgroundRead, ctx: ToolContext): Promise<{ note: 
     const path = await ctx.spill(read.full);
     return {
       note: `\n[${read.total} characters since the last read; kept in ${path}: page it with read_file]`,
+      path,
     };
   } catch {
     return { note: `\n[${read.total} characters since the last read; only the start and end are shown]` };

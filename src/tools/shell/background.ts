@@ -77,6 +77,8 @@ class Unread implements OutputSink {
   view = new HeadTail(MAX_OUTPUT_CHARS);
   full = new HeadTail(MAX_SPILL_CHARS);
   total = 0;
+  /** The stream ended: nothing more will come. */
+  ended = false;
   #redactor: Redactor;
   /** Resolves the current waiter (a read that waits for output). */
   #wake?: () => void;
@@ -91,11 +93,13 @@ class Unread implements OutputSink {
 
   end(): void {
     this.#add(this.#redactor.flush());
+    this.ended = true;
     this.#wake?.();
   }
 
   /** Resolves at the next output or the end of the stream, or after `ms`. */
   async next(ms: number): Promise<void> {
+    if (this.ended) return;
     const { promise, resolve } = Promise.withResolvers<void>();
     this.#wake = resolve;
     const timer = setTimeout(resolve, ms);
@@ -186,11 +190,9 @@ export class BackgroundProcesses {
   async read(id: string, waitMs = 0): Promise<BackgroundRead | undefined> {
     const process = this.#processes.get(id);
     if (!process) return undefined;
-    if (process.unread.total === 0 && process.info.state === "running" && waitMs > 0) {
-      await process.unread.next(waitMs);
-    }
-    // A process that just ended: its last words are in once its output stream is drained.
-    if (process.info.state !== "running") await process.done;
+    if (process.unread.total === 0 && waitMs > 0) await process.unread.next(waitMs);
+    // Its output ended: the process is ending too, and its state (exit code) follows in a moment.
+    if (process.unread.ended) await process.done;
     const taken = process.unread.take();
     const restored = process.restored;
     process.restored = [];
