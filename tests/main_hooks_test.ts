@@ -48,7 +48,10 @@ Deno.test("tern -p: a PreToolUse hook blocks rm with its reason for the model; a
   assertEquals([run.code, run.stdout], [0, "Done.\n"], run.stderr);
   assertEquals(await Deno.readTextFile(join(project.root, "keep.txt")), "precious\n", "rm never ran");
   const blocked = lastMessage(model.requests[1]).content;
-  assertStringIncludes(blocked, "blocked by the PreToolUse hook");
+  assertStringIncludes(
+    blocked,
+    "blocked by a PreToolUse hook (.tern/local/settings.json): rm is not allowed",
+  );
   assertStringIncludes(blocked, "rm is not allowed here: move files to trash/ instead");
   const written = lastMessage(model.requests[2]).content;
   assertStringIncludes(written, 'LINT-OK "path":"a.txt"');
@@ -102,7 +105,7 @@ Deno.test("tern -p: a UserPromptSubmit hook that exits 2 blocks the prompt befor
   await using model = await startFakeModel([{ text: "never asked" }]);
   const run = await runTern({ cwd: project.root, args: ["-p", "deploy"], env: modelEnv(model.url) });
   assertEquals(run.code, 1, run.stderr);
-  assertStringIncludes(run.stderr, "the prompt was not sent: blocked by the UserPromptSubmit hook");
+  assertStringIncludes(run.stderr, "the prompt was not sent: blocked by a UserPromptSubmit hook");
   assertStringIncludes(run.stderr, "no deploys on Friday");
   assertEquals(model.requests.length, 0);
 });

@@ -97,7 +97,7 @@ export class Hooks {
     const outcomes = await this.#run("PostToolUse", name, event, ctx);
     const lines = outcomes.flatMap((outcome) => {
       const text = (outcome.block ?? outcome.said ?? "").trim();
-      return text === "" ? [] : [`[PostToolUse hook ${outcome.hook.command}: ${cut(text)}]`];
+      return text === "" ? [] : [`[PostToolUse hook (${outcome.hook.file}): ${cut(text)}]`];
     });
     return lines.length === 0 ? undefined : lines.join("\n");
   }
@@ -125,7 +125,7 @@ export class Hooks {
       );
       return undefined;
     }
-    return `A Stop hook (${blocked.hook.command}) sent you back to work: ${cut(blocked.block!.trim())}`;
+    return `A Stop hook (${blocked.hook.file}) sent you back to work: ${cut(blocked.block!.trim())}`;
   }
 
   /** When a conversation starts (`startup`, `resume`, `clear`): context for its first prompt, if any. */
@@ -216,8 +216,7 @@ function jsonDecision(stdout: string): { block?: string; allow?: boolean; contex
 }
 
 function blockText(outcome: Outcome): string {
-  const { hook } = outcome;
-  return `blocked by the ${hook.event} hook "${hook.command}" (${hook.file}): ${cut(outcome.block!)}`;
+  return `blocked by a ${outcome.hook.event} hook (${outcome.hook.file}): ${cut(outcome.block!)}`;
 }
 
 function contextText(outcomes: Outcome[], event: HookEvent): string | undefined {

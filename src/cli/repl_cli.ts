@@ -90,6 +90,7 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
       `project root: ${session.root}`,
       sandboxLine(sandbox),
       ...(config.notice ? [config.notice] : []),
+      ...hookLine(session),
       saved,
       ...(session.canRestoreFiles
         ? []
@@ -97,6 +98,12 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
       ...recap,
     ];
   }
+}
+
+/** The banner's line on hooks, when there are any: which events, and where they are listed. */
+function hookLine(session: AgentSession): string[] {
+  const events = [...new Set(session.hooks.list().map((hook) => hook.event))];
+  return events.length === 0 ? [] : [`hooks: ${events.join(", ")} (/hooks lists them)`];
 }
 
 /** The entries still in the conversation (undone turns and summarised ones left out). */

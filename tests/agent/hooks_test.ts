@@ -74,7 +74,7 @@ Deno.test("runTask(): PostToolUse hooks run after a call that succeeded, not aft
   await runTask(history, "go", loopOptions(model, { hooks, root: project.root }));
   const messages = history.messages();
   assert(!toolResult(messages, 3).content.includes("PostToolUse"));
-  assertStringIncludes(toolResult(messages, 5).content, "[PostToolUse hook");
+  assertStringIncludes(toolResult(messages, 5).content, "[PostToolUse hook (.tern/local/settings.json): ");
   assertStringIncludes(toolResult(messages, 5).content, '"tool_response":"echo: hi"');
 });
 
