@@ -62,8 +62,11 @@ const parameters = {
   additionalProperties: false,
 };
 
-/** The parameter offered when the session keeps background processes. */
-const BACKGROUND = { type: "boolean", description: "Start it, return an id at once (servers)." };
+/**
+ * The parameter offered when the session keeps background processes; no description, as its name says it
+ * (every request repeats it), and the result of a start says how to read and stop the process.
+ */
+const BACKGROUND = { type: "boolean" };
 
 /** Arguments of execute_command, as validated against its schema. */
 export type ExecuteCommandArgs = {

@@ -231,7 +231,7 @@ export async function startInBackground(
   }
   const offline = start.sandboxed && !start.network
     ? " It is sandboxed without network: a server it opens is reachable only inside its own sandbox " +
-      "(start it with network: true to reach it from other commands)."
+      "(to reach it from other commands, start both with network: true)."
     : "";
   return {
     content: `Started in the background as ${id}; read its output with command_output, stop it with ` +
