@@ -5,6 +5,7 @@ import { type ScriptedTurn, startFakeModel } from "./support/fake_model_server.t
 import { finished, runTern, spawnTern } from "./support/cli.ts";
 import { eventually, processesWith, sleepMarker } from "./support/processes.ts";
 import { tempProject } from "./support/temp_project.ts";
+import { streamJsonValidator } from "./support/stream_json.ts";
 
 function modelEnv(url: string): Record<string, string> {
   return { TERN_BASE_URL: url, TERN_API_KEY: "test-key", TERN_MODEL: "fake-model" };
@@ -43,10 +44,18 @@ Deno.test("tern -p starts a background server, reads it twice, kills it; nothing
   });
   const run = await runTern({
     cwd: project.root,
-    args: ["-p", "run the server", "--approve", "all"],
+    args: ["-p", "run the server", "--approve", "all", "--output", "stream-json"],
     env: modelEnv(model.url),
   });
-  assertEquals([run.code, run.stdout], [0, "Served.\n"], run.stderr);
+  assertEquals(run.code, 0, run.stderr);
+  const validate = await streamJsonValidator();
+  const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  for (const event of events) assertEquals(validate(event), [], JSON.stringify(event));
+  assertEquals(events.at(-1).result, "Served.");
+  const backgrounds = events.filter((event) => event.type === "tool_result").map((event) =>
+    event.details?.background
+  );
+  assertEquals(backgrounds, ["bg1", "bg1", undefined, "bg1", "bg2", "bg2", "bg1"]);
   const results = model.requests.map((body) => (body.messages as Sent[]).at(-1)!.content);
   assertStringIncludes(results[1], "Started in the background as bg1");
   assertStringIncludes(results[2], "ready");

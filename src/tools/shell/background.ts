@@ -234,8 +234,9 @@ export async function startInBackground(
       "(to reach it from other commands, start both with network: true)."
     : "";
   return {
-    content: `Started in the background as ${id}; read its output with command_output, stop it with ` +
-      `command_kill.${offline}`,
+    content:
+      `Started in the background as ${id}${start.timeoutMs ? "" : " (no time limit)"}; read its output ` +
+      `with command_output, stop it with command_kill.${offline}`,
     details: { background: id },
   };
 }
