@@ -24,19 +24,11 @@ export interface HookContext {
   warn(message: string): void;
 }
 
-/** Runs a hook command (tests pass their own). */
-export type HookRunner = (
-  hook: HookConfig,
-  input: string,
-  options: { root: string; signal: AbortSignal },
-) => Promise<HookCommandResult>;
-
 /** What a session's hooks are built with. */
 export interface HooksOptions {
   root: string;
   /** The session's id now (in every event's JSON). */
   sessionId(): string | undefined;
-  run?: HookRunner;
 }
 
 /** The verdict of PreToolUse and UserPromptSubmit hooks: a block with its reason, an allow, context. */
@@ -152,12 +144,10 @@ export class Hooks {
       hook_event_name: event,
       ...fields,
     });
-    const run = this.#options.run ?? runHook;
     const outcomes: Outcome[] = [];
     for (const hook of matching) {
       if (ctx.signal.aborted) break;
-      const result = await run(hook, input, { root, signal: ctx.signal });
-      const outcome = judge(hook, result, ctx);
+      const outcome = await runHook(hook, input, { root, ctx });
       if (outcome) outcomes.push(outcome);
       if (outcome?.block !== undefined && event !== "PostToolUse") break;
     }
@@ -165,10 +155,29 @@ export class Hooks {
   }
 }
 
-/** The real runner: the user's hooks outside the sandbox, the project's inside it. */
-function runHook(hook: HookConfig, input: string, options: { root: string; signal: AbortSignal }) {
+/** Runs one hook (the user's outside the sandbox, the project's inside it) and judges what it did. */
+async function runHook(
+  hook: HookConfig,
+  input: string,
+  options: { root: string; ctx: HookContext },
+): Promise<Outcome | undefined> {
+  const { root, ctx } = options;
   const sandboxed = hook.scope === "project";
-  return runHookCommand(hook.command, { ...options, input, sandboxed, timeoutMs: hook.timeoutMs });
+  try {
+    const { timeoutMs } = hook;
+    const result = await runHookCommand(hook.command, {
+      root,
+      input,
+      sandboxed,
+      timeoutMs,
+      signal: ctx.signal,
+    });
+    return judge(hook, result, ctx);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    ctx.warn(`hook ${describeHook(hook)} (${hook.file}) could not run: ${why}`);
+    return undefined;
+  }
 }
 
 /** What one hook's run means: said, blocked, allowed, or (a warning for the human) nothing. */
