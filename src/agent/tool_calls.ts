@@ -165,15 +165,9 @@ async function runOneCall(
   // Bad arguments and failed dry runs count as executed: a model stuck on them is noticed.
   if (checked.result) return { ...checked.result, executed: checked.result.error?.kind !== "internal" };
   const inspected = checked.inspected!;
-  const hooked = await options.hooks?.preToolUse(
-    checked.call.name,
-    inspected.args,
-    hookContext(options, ctx),
-  );
-  if (hooked?.block !== undefined) {
-    return { content: hooked.block, error: { kind: "refused" }, executed: false };
-  }
-  const refused = await approve(checked, options, { ctx, abortTurn, allowedByHook: hooked?.allow === true });
+  const hooked = await preToolUse(checked, options, ctx);
+  if ("content" in hooked) return hooked;
+  const refused = await approve(checked, options, { ctx, abortTurn, allowedByHook: hooked.allow });
   if (refused) return refused;
   const { id, name } = checked.call;
   options.onEvent({ type: "tool_start", id, name, effect: inspected.inspection.effect });
@@ -209,6 +203,28 @@ async function runOneCall(
     hookContext(options, ctx),
   );
   return { ...result, content: said ? `${result.content}\n${said}` : result.content, executed: true };
+}
+
+/**
+ * The PreToolUse hooks on a call: the outcome of a call they block (or whose turn ended meanwhile), else
+ * whether they allowed it.
+ */
+async function preToolUse(
+  checked: Checked,
+  options: LoopOptions,
+  ctx: CallContext,
+): Promise<CallOutcome | { allow: boolean }> {
+  if (!options.hooks) return { allow: false };
+  const { args } = checked.inspected!;
+  const verdict = await options.hooks.preToolUse(checked.call.name, args, hookContext(options, ctx));
+  if (verdict.block !== undefined) {
+    return { content: verdict.block, error: { kind: "refused" }, executed: false };
+  }
+  // Cancelled while its hooks ran: a hook cut short has not had its say, so the call does not run.
+  if (ctx.signal.aborted) {
+    return { content: stopWords(ctx.signal), error: { kind: "cancelled" }, executed: false };
+  }
+  return { allow: verdict.allow === true };
 }
 
 /** Asks the approval gate when the call is not a read; the outcome of a call that may not run, else undefined. */
