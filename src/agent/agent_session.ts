@@ -13,7 +13,12 @@ import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
 import { type ContextPreview, previewContext } from "./context_fit.ts";
 import type { AgentEvent } from "./events.ts";
-import type { AgentSessionOptions, PromptOptions, SessionState } from "./session_options.ts";
+import {
+  type AgentSessionOptions,
+  inheritedOptions,
+  type PromptOptions,
+  type SessionState,
+} from "./session_options.ts";
 import { emptyUsage, runTask, type TaskResult } from "./loop.ts";
 import type { ProjectMemory } from "./memory.ts";
 import { PermissionRules } from "./permission_rules.ts";
@@ -31,6 +36,8 @@ import type { AgentDefinition } from "./agents.ts";
 import { PlanKeeper, planModeTask } from "./plan_mode.ts";
 import { type ChildSetup, SubAgents } from "./sub_agents.ts";
 import type { PlanUpdate } from "../tools/update_plan.ts";
+import { BackgroundProcesses } from "../tools/shell/background.ts";
+import { SessionHooks } from "./session_hooks.ts";
 
 /** A prompt longer than this (in bytes) is refused: a pasted log that size belongs in a file. */
 export const MAX_PROMPT_BYTES = 1024 * 1024;
@@ -42,6 +49,11 @@ export class AgentSession {
   readonly root: string;
   readonly rules: PermissionRules;
   readonly usage: SessionUsage;
+  /** The processes started with `background: true` (shared with sub-agents; killed by `close()`). */
+  readonly background: BackgroundProcesses;
+  readonly #hooks: SessionHooks;
+  /** Fires when the session closes: hooks still running stop. */
+  readonly #closing = new AbortController();
   readonly #options: AgentSessionOptions;
   readonly #starter: Starter;
   readonly #snapshots: Snapshots | null;
@@ -63,9 +75,17 @@ export class AgentSession {
     const { env, contextWindow, advise } = options;
     this.#models = new SessionModels(options.config, { env, contextWindow, advise });
     this.usage = new SessionUsage(this.#models.setup.info);
+    this.background = options.background ?? new BackgroundProcesses();
+    this.#hooks = new SessionHooks(options.hooks ?? [], {
+      root: this.root,
+      sessionId: () => this.#current?.session?.id,
+      child: options.child !== undefined,
+      onNotice: options.onNotice,
+      signal: this.#closing.signal,
+    });
     this.#starter = conversationStarter({
       root: this.root,
-      shell: { sandbox: options.config.sandbox, secrets: this.#models.secrets },
+      shell: { sandbox: options.config.sandbox, secrets: this.#models.secrets, background: this.background },
       web: { allowLocal: options.allowLocalFetch === true },
       images: () => this.#models.setup.info.images,
       // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
@@ -103,6 +123,7 @@ export class AgentSession {
     const session = new AgentSession(options, snapshots);
     if (options.fallback) await session.#models.setFallback(options.fallback);
     if (options.resume) await session.#continueResumedModel();
+    session.#hooks.started(options.resume ? "resume" : "startup");
     return session;
   }
 
@@ -129,6 +150,11 @@ export class AgentSession {
   /** The plan the model keeps with update_plan in this conversation, or null. */
   get plan(): PlanUpdate | null {
     return this.#plan.current;
+  }
+
+  /** The hooks in force (`/hooks` lists them). */
+  get hooks(): SessionHooks["hooks"] {
+    return this.#hooks.hooks;
   }
 
   /** The named agents the task tool offers. */
@@ -193,11 +219,10 @@ export class AgentSession {
   async run(text: string, options: PromptOptions = {}): Promise<TaskResult> {
     const bytes = new TextEncoder().encode(text).length;
     if (bytes > MAX_PROMPT_BYTES) {
-      const error =
+      return notSent(
         `the prompt is ${(bytes / 1048576).toFixed(1)} MB, over the 1 MB cap: save the text in a ` +
-        "file in the project and ask about it by name: the model reads it in pages";
-      const result = { text: "", partial: false, turns: 0, toolCalls: 0, usage: emptyUsage(), error };
-      return { ...result, exitReason: "error" };
+          "file in the project and ask about it by name: the model reads it in pages",
+      );
     }
     const controller = new AbortController();
     this.#running = controller;
@@ -216,6 +241,8 @@ export class AgentSession {
     };
     this.#emit = onEvent;
     try {
+      const prompted = await this.#hooks.beforePrompt(text, { signal, onEvent });
+      if (prompted.block !== undefined) return notSent(`the prompt was not sent: ${prompted.block}`);
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
       const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#models.config;
@@ -233,6 +260,8 @@ export class AgentSession {
         requireTools,
         editor: options.editor,
         images: options.images,
+        hooks: this.#hooks.hooks,
+        context: prompted.context,
       });
       // What the turn left (taken in the background): undo tells the user's later changes from the turn's.
       if (this.#snapshots) snapshotAfterTask(conversation, this.#snapshots);
@@ -250,6 +279,13 @@ export class AgentSession {
   /** Cancels the running prompt, if any (the conversation keeps what happened). */
   cancel(): void {
     this.#running?.abort();
+  }
+
+  /** Ends the session: the running prompt and hooks are cancelled, every background process is killed. */
+  async close(): Promise<void> {
+    this.cancel();
+    this.#closing.abort();
+    await this.background.killAll();
   }
 
   /** Moves to another model or provider for the next prompt; logged as a `model_change` entry. */
@@ -292,6 +328,7 @@ export class AgentSession {
   clear(): Started {
     this.#replace(this.#starter.start());
     this.#firstModel = this.#answeredFirst();
+    this.#hooks.started("clear");
     return this.#current;
   }
 
@@ -301,6 +338,7 @@ export class AgentSession {
     this.usage.restore(this.#current.conversation.entries);
     this.#firstModel = this.#answeredFirst(loaded);
     await this.#continueResumedModel();
+    this.#hooks.started("resume");
     return this.#current;
   }
 
@@ -314,20 +352,8 @@ export class AgentSession {
 
   /** A sub-agent (built by the task tool): nothing saved, the same rules, the extras the session was given. */
   async #spawnChild(config: Config, child: ChildSetup): Promise<AgentSession> {
-    const { version, env, fallback, mcpServers, extraTools, allowLocalFetch, advise } = this.#options;
-    const contextWindow = config.model === this.#models.config.model
-      ? this.#options.contextWindow
-      : undefined;
-    const inherited = {
-      version,
-      env,
-      fallback,
-      mcpServers,
-      extraTools,
-      allowLocalFetch,
-      advise,
-      contextWindow,
-    };
+    const sameModel = config.model === this.#models.config.model;
+    const inherited = inheritedOptions(this.#options, { sameModel, background: this.background });
     return await AgentSession.create({ ...inherited, config, save: false, rules: this.rules, child });
   }
 
@@ -372,4 +398,17 @@ export class AgentSession {
     const frontEnd = this.#options.frontEnd ? { frontEnd: this.#options.frontEnd } : {};
     return { tern: this.#options.version, provider, model, api, ...frontEnd };
   }
+}
+
+/** The result of a prompt that was not sent (too large, or blocked by a hook): nothing sent or logged. */
+function notSent(error: string): TaskResult {
+  return {
+    text: "",
+    exitReason: "error",
+    partial: false,
+    turns: 0,
+    toolCalls: 0,
+    usage: emptyUsage(),
+    error,
+  };
 }

@@ -22,6 +22,8 @@ export interface ApprovalRequest {
   call: ToolCall;
   /** The tool's own account of this call: effect, paths (symlinks resolved), sandboxing, preview. */
   inspection: CallInspection;
+  /** A PreToolUse hook said "allow": like an allow rule, it lets a call run that would ask. */
+  allowedByHook?: boolean;
 }
 
 /**
@@ -152,7 +154,8 @@ export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest):
  * with a result naming the flag that allows it. A "session" answer is remembered in `options.session`
  * (pass the REPL's, so it outlives the task) and covers later rememberable calls of the same tool.
  * Permission rules: a deny rule refuses a call whatever the policy; an allow rule (or a "rule" answer,
- * passed to `saveRule`) lets a call run unasked, but never a protected path or a network request.
+ * passed to `saveRule`, or a hook's allow) lets a call run unasked, but never a protected path or a network
+ * request.
  */
 export function createApprovalGate(
   policy: ApprovalPolicy,
@@ -201,7 +204,9 @@ export function createApprovalGate(
           "or substitution as a command name), or ask the user.",
       };
     }
-    if (need.rememberable && session.allows(request.call.name)) return { allow: true };
+    if (need.rememberable && (request.allowedByHook || session.allows(request.call.name))) {
+      return { allow: true };
+    }
     if (need.rememberable && await options.rules?.match("allow", request)) return { allow: true };
     if (!askHuman) {
       const reason = options.refusal?.(request, need) ?? headlessRefusal(policy, request, need);

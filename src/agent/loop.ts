@@ -44,9 +44,18 @@ export async function runTask(
   const prompt = conversation.entries.length;
   const images = options.images?.length ? { images: options.images } : {};
   conversation.append({ kind: "user", text: userText, ...images });
+  if (options.context) conversation.append({ kind: "user", text: options.context, from: "tern" });
   // One gauge for the task at least, so what a call's usage taught is used by the next.
   options = { ...options, gauge: options.gauge ?? new RequestGauge(options.client) };
-  const state: TaskState = { turns: 0, toolCalls: 0, usage: emptyUsage(), shown: "", cutAnswers: 0, prompt };
+  const state: TaskState = {
+    turns: 0,
+    toolCalls: 0,
+    usage: emptyUsage(),
+    shown: "",
+    cutAnswers: 0,
+    stopContinues: 0,
+    prompt,
+  };
   const budget = new TaskBudget(options, { now: options.now });
   const end: End = (text, exitReason, failure) => {
     const partial = exitReason !== "done" && exitReason !== "error" && exitReason !== "cancelled";
@@ -105,7 +114,10 @@ async function steps(
     budget.recordUsage(turn.usage);
     const answered = answer(turn, conversation, state, options);
     if (answered === "again") continue; // a cut call: the model was told, and tries again
-    if (answered) return answered;
+    if (answered) {
+      if (await sentBackToWork(answered.end, conversation, state, options)) continue;
+      return answered;
+    }
     const { step, cancelled, fatal } = await runCalls(turn, conversation, state, options);
     if (fatal) {
       return { end: { text: "", reason: "error", failure: { error: fatal.message, debug: stackOf(fatal) } } };
@@ -180,6 +192,8 @@ interface TaskState extends CallState {
   toolCalls: number;
   /** Answers cut by the output limit while writing tool calls, so far. */
   cutAnswers: number;
+  /** Times a Stop hook sent the model back to work, so far. */
+  stopContinues: number;
   /** The index of the task's prompt in the log (taken back when nothing could be sent). */
   prompt: number;
 }
@@ -189,6 +203,23 @@ type End = (text: string, reason: ExitReason, failure?: { error?: string; debug?
 function stackOf(error: FatalToolError): string | undefined {
   const cause = error.cause;
   return cause instanceof Error ? cause.stack : error.stack;
+}
+
+/** True when a Stop hook sent the model back to work after its answer (its reason is logged for the model). */
+async function sentBackToWork(
+  end: Ending,
+  conversation: Conversation,
+  state: TaskState,
+  options: LoopOptions,
+): Promise<boolean> {
+  if (!options.hooks || end.reason !== "done") return false;
+  const warn = (message: string) => options.onEvent({ type: "notice", level: "warn", message });
+  const reason = await options.hooks.stop(end.text, state.stopContinues, { signal: options.signal, warn });
+  if (reason === undefined || options.signal.aborted) return false;
+  state.stopContinues++;
+  conversation.append({ kind: "user", text: reason, from: "tern" });
+  options.onEvent({ type: "notice", level: "info", message: "A Stop hook sent the model back to work." });
+  return true;
 }
 
 /** Logs the runaway reminder as its own entry (sent after the result it belongs to); says whether to stop. */

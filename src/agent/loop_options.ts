@@ -5,6 +5,7 @@ import type { EditorFiles } from "../tools/tool.ts";
 import type { ApprovalGate } from "./approval.ts";
 import type { AgentEvent } from "./events.ts";
 import type { ModelCallOptions } from "./model_call.ts";
+import type { Hooks } from "./hooks.ts";
 
 /** Everything one task needs besides its conversation; the loop knows no tool and no terminal by name. */
 export interface LoopOptions {
@@ -36,4 +37,8 @@ export interface LoopOptions {
   editor?: EditorFiles;
   /** Images attached to the user's prompt (`@shot.png`), sent with its text. */
   images?: ImagePart[];
+  /** What hooks said about the prompt (UserPromptSubmit, SessionStart): logged after it, for the model. */
+  context?: string;
+  /** The session's hooks: around each tool call, and when the model would stop. */
+  hooks?: Hooks;
 }

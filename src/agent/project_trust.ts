@@ -1,10 +1,11 @@
 /**
  * One trust decision for everything a project supplies: the `.env`'s choice of endpoint for the user's own
- * key, the `.mcp.json` servers, the allow rules of `.tern/settings.json`, the memory file and the skills. A
- * cloned repository may have been written by anyone, so none of it is honoured until the user trusts the
- * project: asked once (REPL) and remembered in tern's own bound state, `.tern/local/trust.json` (a copy the
- * repository brought is never read). The decision covers what can run code or loosen approval (endpoint,
- * MCP config, allow rules): when any of that changes, the question comes again.
+ * key, the `.mcp.json` servers, the allow rules and hooks of `.tern/settings.json`, the memory file, the
+ * skills, agents and commands. A cloned repository may have been written by anyone, so none of it is
+ * honoured until the user trusts the project: asked once (REPL) and remembered in tern's own bound state,
+ * `.tern/local/trust.json` (a copy the repository brought is never read). The decision covers what can run
+ * code or loosen approval (endpoint, MCP config, allow rules, hooks): when any of that changes, the question
+ * comes again.
  */
 import { join } from "node:path";
 import { boundStatePath, stateDir } from "./tern_dir.ts";
@@ -28,6 +29,8 @@ export interface ProjectSupplies {
   agents?: string[];
   /** The project's command files (`.tern/commands`, `.claude/commands`), as found. */
   commands?: string[];
+  /** The hooks of `.tern/settings.json`, one line each (event, matcher, command). */
+  hooks?: string[];
 }
 
 /** Flags that trust without asking: `--trust-project`, and the narrower `-env` and `-mcp`. */
@@ -55,7 +58,7 @@ export type ProjectTrustAsker = (lines: string[]) => Promise<boolean>;
 export function suppliesAnything(supplies: ProjectSupplies): boolean {
   return supplies.endpoint !== undefined || supplies.mcp !== undefined || supplies.allowRules.length > 0 ||
     supplies.memory !== undefined || supplies.skills.length > 0 || (supplies.agents?.length ?? 0) > 0 ||
-    (supplies.commands?.length ?? 0) > 0;
+    (supplies.commands?.length ?? 0) > 0 || (supplies.hooks?.length ?? 0) > 0;
 }
 
 /** The lines of the trust question: every name, command and rule the project supplies (raw text). */
@@ -75,15 +78,23 @@ export function describeSupplies(supplies: ProjectSupplies): string[] {
   }
   if (supplies.agents?.length) lines.push(`sub-agent files: ${supplies.agents.join(", ")}`);
   if (supplies.commands?.length) lines.push(`slash command files (prompts): ${supplies.commands.join(", ")}`);
+  if (supplies.hooks?.length) {
+    lines.push(
+      ".tern/settings.json runs these hooks (in the sandbox) on events:",
+      ...supplies.hooks.map((line) => `  ${line}`),
+    );
+  }
   return lines;
 }
 
-/** The digest a decision covers: the endpoint, the MCP config's bytes and the allow rules. */
+/** The digest a decision covers: the endpoint, the MCP config's bytes, the allow rules and the hooks. */
 async function supplyDigest(supplies: ProjectSupplies): Promise<string> {
   const covered = JSON.stringify({
     endpoint: supplies.endpoint?.endpoint ?? null,
     mcp: supplies.mcp?.text ?? null,
     allow: [...supplies.allowRules].sort(),
+    // Only when there are some: a decision taken before hooks existed stays valid for a project without.
+    ...supplies.hooks?.length ? { hooks: supplies.hooks } : {},
   });
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(covered));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -163,6 +174,8 @@ export function untrustedNote(supplies: ProjectSupplies, trust: ProjectTrust): s
     if (agents > 0) parts.push(`the project's ${plural(agents, "agent file")}`);
     const commands = supplies.commands?.length ?? 0;
     if (commands > 0) parts.push(`the project's ${plural(commands, "command file")}`);
+    const hooks = supplies.hooks?.length ?? 0;
+    if (hooks > 0) parts.push(`.tern/settings.json ${plural(hooks, "hook")}`);
   }
   const memory = !trust.project && supplies.memory ? `${supplies.memory} is read as untrusted data` : "";
   if (parts.length === 0 && memory === "") return undefined;

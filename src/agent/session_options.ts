@@ -15,6 +15,8 @@ import type { ModelInfo } from "./session_model.ts";
 import type { SessionUsage } from "./session_usage.ts";
 import type { Skill } from "./skills.ts";
 import type { ChildSetup } from "./sub_agents.ts";
+import type { HookConfig } from "../config/hook_settings.ts";
+import type { BackgroundProcesses } from "../tools/shell/background.ts";
 
 /** What a session is created with. */
 export interface AgentSessionOptions {
@@ -58,6 +60,23 @@ export interface AgentSessionOptions {
   agents?: readonly AgentDefinition[];
   /** Set for a sub-agent (built by its main session): its tools, prompt, model and budget. */
   child?: ChildSetup;
+  /** The hooks in force: the user's own, and the project's once it is trusted (they run sandboxed). */
+  hooks?: readonly HookConfig[];
+  /** The background processes to share (a sub-agent's are its main session's); default: the session's own. */
+  background?: BackgroundProcesses;
+}
+
+/** What a sub-agent's session takes over from its main session's options (the rest is its own). */
+export function inheritedOptions(
+  parent: AgentSessionOptions,
+  shared: { sameModel: boolean; background: BackgroundProcesses },
+): Omit<AgentSessionOptions, "config" | "save"> {
+  const { version, env, fallback, mcpServers, extraTools, allowLocalFetch, advise, hooks } = parent;
+  // The main session's window override fits only its own model.
+  const contextWindow = shared.sameModel ? parent.contextWindow : undefined;
+  const tools = { mcpServers, extraTools, allowLocalFetch };
+  // Hooks: the child's session runs only the tool events of them.
+  return { version, env, fallback, ...tools, advise, contextWindow, hooks, background: shared.background };
 }
 
 /** What a prompt needs from its front end. */

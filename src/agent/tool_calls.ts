@@ -19,6 +19,7 @@ import { MAX_CALLS_PER_TURN, overCapText } from "./protocol.ts";
 import type { StepCall } from "./runaway.ts";
 import { scheduleCalls } from "./scheduler.ts";
 import { cleanToolOutput, stripControls } from "./untrusted.ts";
+import type { HookContext } from "./hooks.ts";
 
 /** Gives each call past MAX_CALLS_PER_TURN its error result, so every call of the answer has one. */
 export function refuseOverCap(calls: ToolCall[], conversation: Conversation, options: LoopOptions): void {
@@ -154,7 +155,7 @@ async function inspectCall(call: ToolCall, options: LoopOptions, ctx: CallContex
   return "inspection" in inspected ? { call, inspected } : { call, result: inspected };
 }
 
-/** Asks approval when the call needs it, then runs it with its plan, its progress sent as tool_update. */
+/** Asks approval when the call needs it (after the PreToolUse hooks), then runs it with its plan. */
 async function runOneCall(
   checked: Checked,
   options: LoopOptions,
@@ -164,20 +165,12 @@ async function runOneCall(
   // Bad arguments and failed dry runs count as executed: a model stuck on them is noticed.
   if (checked.result) return { ...checked.result, executed: checked.result.error?.kind !== "internal" };
   const inspected = checked.inspected!;
-  const { inspection } = inspected;
-  if (inspection.effect !== "read") {
-    const decision = await options.approve({ call: checked.call, inspection });
-    if (!decision.allow && decision.abort) abortTurn();
-    if (!decision.allow) {
-      const details = decision.needs ? { details: { needs: decision.needs } } : {};
-      return { content: decision.reason, error: { kind: "denied" }, executed: false, ...details };
-    }
-    if (ctx.signal.aborted) {
-      return { content: stopWords(ctx.signal), error: { kind: "cancelled" }, executed: false };
-    }
-  }
+  const hooked = await preToolUse(checked, options, ctx);
+  if ("content" in hooked) return hooked;
+  const refused = await approve(checked, options, { ctx, abortTurn, allowedByHook: hooked.allow });
+  if (refused) return refused;
   const { id, name } = checked.call;
-  options.onEvent({ type: "tool_start", id, name, effect: inspection.effect });
+  options.onEvent({ type: "tool_start", id, name, effect: inspected.inspection.effect });
   let running = true;
   // Progress is for the human, cleaned like results, and only between the call's start and its result.
   const onUpdate = (update: ToolUpdate) => {
@@ -201,5 +194,64 @@ async function runOneCall(
       executed: true,
     };
   }
-  return { ...result, executed: true };
+  if (result.error !== undefined || !options.hooks) return { ...result, executed: true };
+  // PostToolUse hooks (a formatter, a linter): what they say goes to the model with the result.
+  const said = await options.hooks.postToolUse(
+    name,
+    inspected.args,
+    result.content,
+    hookContext(options, ctx),
+  );
+  return { ...result, content: said ? `${result.content}\n${said}` : result.content, executed: true };
+}
+
+/**
+ * The PreToolUse hooks on a call: the outcome of a call they block (or whose turn ended meanwhile), else
+ * whether they allowed it.
+ */
+async function preToolUse(
+  checked: Checked,
+  options: LoopOptions,
+  ctx: CallContext,
+): Promise<CallOutcome | { allow: boolean }> {
+  if (!options.hooks) return { allow: false };
+  const { args } = checked.inspected!;
+  const verdict = await options.hooks.preToolUse(checked.call.name, args, hookContext(options, ctx));
+  if (verdict.block !== undefined) {
+    return { content: verdict.block, error: { kind: "refused" }, executed: false };
+  }
+  // Cancelled while its hooks ran: a hook cut short has not had its say, so the call does not run.
+  if (ctx.signal.aborted) {
+    return { content: stopWords(ctx.signal), error: { kind: "cancelled" }, executed: false };
+  }
+  return { allow: verdict.allow === true };
+}
+
+/** Asks the approval gate when the call is not a read; the outcome of a call that may not run, else undefined. */
+async function approve(
+  checked: Checked,
+  options: LoopOptions,
+  how: { ctx: CallContext; abortTurn: () => void; allowedByHook: boolean },
+): Promise<CallOutcome | undefined> {
+  const { inspection } = checked.inspected!;
+  if (inspection.effect === "read") return undefined;
+  const hooked = how.allowedByHook ? { allowedByHook: true } : {};
+  const decision = await options.approve({ call: checked.call, inspection, ...hooked });
+  if (!decision.allow && decision.abort) how.abortTurn();
+  if (!decision.allow) {
+    const details = decision.needs ? { details: { needs: decision.needs } } : {};
+    return { content: decision.reason, error: { kind: "denied" }, executed: false, ...details };
+  }
+  if (how.ctx.signal.aborted) {
+    return { content: stopWords(how.ctx.signal), error: { kind: "cancelled" }, executed: false };
+  }
+  return undefined;
+}
+
+/** What hooks need from the loop: the call's signal, and warnings shown to the human as notices. */
+function hookContext(options: LoopOptions, ctx: CallContext): HookContext {
+  return {
+    signal: ctx.signal,
+    warn: (message) => options.onEvent({ type: "notice", level: "warn", message }),
+  };
 }

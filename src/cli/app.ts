@@ -13,20 +13,31 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   const root = Deno.realPathSync(Deno.cwd());
   const headless = args.prompt !== undefined || args.inputFormat !== undefined;
   const interactive = !headless && Deno.stdin.isTerminal();
-  const { config, session, mcp, sandbox, skillProblems, agents, trust } = await startSession(args, {
-    root,
-    atExit,
-    interactive,
-    repl: !headless,
-    resume: () => firstSession(root, args, headless),
-  });
+  const { config, session, mcp, sandbox, skillProblems, agents, trust, hookNotes } = await startSession(
+    args,
+    {
+      root,
+      atExit,
+      interactive,
+      repl: !headless,
+      resume: () => firstSession(root, args, headless),
+    },
+  );
   if (headless) {
     const { runHeadlessCli } = await import("./headless/cli.ts");
     return await runHeadlessCli(session, { config, sandbox, args });
   }
   const { runReplCli } = await import("./repl_cli.ts");
   const trustedProject = trust.project;
-  return await runReplCli(session, { config, sandbox, mcp, skillProblems, agents, trustedProject });
+  return await runReplCli(session, {
+    config,
+    sandbox,
+    mcp,
+    skillProblems,
+    agents,
+    trustedProject,
+    hookNotes,
+  });
 }
 
 /** The session to continue (-c, -r), chosen here because choosing may ask on the terminal; else none. */

@@ -10,6 +10,8 @@ import { mcpCommand } from "./commands/mcp.ts";
 import { modelCommand } from "./commands/model.ts";
 import { skillsCommand } from "./commands/skills.ts";
 import { agentsCommand } from "./commands/agents.ts";
+import { hooksCommand } from "./commands/hooks.ts";
+import { psCommand } from "./commands/ps.ts";
 import type { FoundAgents } from "../agent/agents.ts";
 import { discoverCommands, userCommandDir } from "../agent/custom_commands.ts";
 import { type CustomCommands, customCommands } from "./commands/custom.ts";
@@ -33,6 +35,8 @@ export interface ReplCliOptions {
   agents?: FoundAgents;
   /** The project is trusted: its own command files (`.tern/commands`, `.claude/commands`) are read. */
   trustedProject?: boolean;
+  /** Hooks found but not run, and why (`/hooks` says it). */
+  hookNotes?: readonly string[];
 }
 
 /** Runs the REPL on `session` until the user leaves; resolves with the exit code. */
@@ -43,6 +47,8 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
     mcpCommand(mcp.hub, mcp.notes),
     skillsCommand(session.skills, options.skillProblems),
     agentsCommand(options.agents ?? { agents: [...session.agents], problems: [] }),
+    hooksCommand(options.hookNotes),
+    psCommand,
     modelCommand,
   ];
   const nameList = (table: SlashCommand[]) =>
@@ -84,6 +90,7 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
       `project root: ${session.root}`,
       sandboxLine(sandbox),
       ...(config.notice ? [config.notice] : []),
+      ...hookLine(session),
       saved,
       ...(session.canRestoreFiles
         ? []
@@ -91,6 +98,12 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
       ...recap,
     ];
   }
+}
+
+/** The banner's line on hooks, when there are any: which events, and where they are listed. */
+function hookLine(session: AgentSession): string[] {
+  const events = [...new Set(session.hooks.list().map((hook) => hook.event))];
+  return events.length === 0 ? [] : [`hooks: ${events.join(", ")} (/hooks lists them)`];
 }
 
 /** The entries still in the conversation (undone turns and summarised ones left out). */

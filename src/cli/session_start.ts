@@ -35,6 +35,7 @@ import { adviseOnLlmProblem } from "./errors.ts";
 import { terminalSafe } from "./render/terminal_safe.ts";
 import { askProjectTrustOnTerminal, checkProjectEndpoint } from "./prompts/project_trust.ts";
 import { type McpStartup, readMcp, startMcp } from "./mcp_startup.ts";
+import { describeHook, type HookConfig } from "../config/hook_settings.ts";
 
 type Project = Awaited<ReturnType<typeof readProject>>;
 
@@ -63,6 +64,8 @@ export interface StartedSession {
   agents: FoundAgents;
   /** The trust decision for what the project supplies. */
   trust: ProjectTrust;
+  /** Why hooks that were found do not run (for /hooks). */
+  hookNotes: readonly string[];
 }
 
 /** One line on stderr, made terminal-safe (it may quote the project's files). */
@@ -103,6 +106,9 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
   if (mcp.hub) options.atExit.push(() => mcp.hub!.close());
   for (const note of [...project.mcp.notes, ...mcp.notes]) warn(note);
   const agents = trustedAgents(project.agents, trust);
+  const hooks = await runHooks(project, trust, probing);
+  // Untrusted, the line above said so already.
+  if (trust.project) { for (const note of hooks.notes) warn(note); }
   const resume = await options.resume?.();
   const session = await openSession({
     args,
@@ -113,10 +119,14 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
     mcp,
     resume,
     repl: options.repl,
+    hooks: hooks.hooks,
   });
+  // The session's background processes are killed before tern exits.
+  options.atExit.push(() => session.close());
   if (config.requireTools) checkRequiredTools(config.requireTools, session.current.registry.specs());
   const skillProblems = trust.project ? project.skillProblems : [];
-  return { config, session, mcp, sandbox: await probing, skillProblems, agents, trust };
+  const sandbox = await probing;
+  return { config, session, mcp, sandbox, skillProblems, agents, trust, hookNotes: hooks.notes };
 }
 
 /**
@@ -149,6 +159,31 @@ function projectSupplies(project: Project, config: Config): ProjectSupplies {
     skills: project.skills.map((skill) => skill.name),
     agents: project.agents.agents.filter((agent) => fromProject(agent.source)).map((agent) => agent.source),
     commands: project.commandFiles,
+    hooks: project.settings.hooks.map(describeHook),
+  };
+}
+
+/**
+ * The hooks of this run: the user's own (`.tern/local/settings.json`, run with the user's permissions), and
+ * the project's once it is trusted, which run only inside the sandbox: where bubblewrap cannot confine them,
+ * they are left out and said.
+ */
+async function runHooks(
+  project: Project,
+  trust: ProjectTrust,
+  probing: Promise<SandboxStatus>,
+): Promise<{ hooks: HookConfig[]; notes: string[] }> {
+  const own = project.ownSettings?.hooks ?? [];
+  const supplied = project.settings.hooks;
+  if (supplied.length === 0) return { hooks: own, notes: [] };
+  const count = `${supplied.length} hook${supplied.length === 1 ? "" : "s"} of .tern/settings.json`;
+  if (!trust.project) return { hooks: own, notes: [`the ${count} do not run: the project is not trusted`] };
+  const sandbox = await probing;
+  if (sandbox.active) return { hooks: [...own, ...supplied], notes: [] };
+  const why = sandbox.kind === "off" ? "--sandbox off" : sandbox.reason;
+  return {
+    hooks: own,
+    notes: [`the ${count} do not run: a project's hooks run only in the sandbox (${why})`],
   };
 }
 
@@ -184,6 +219,7 @@ async function openSession(options: {
   mcp: McpStartup;
   resume?: LoadedSession;
   repl: boolean;
+  hooks: HookConfig[];
 }): Promise<AgentSession> {
   const { args, config, project, mcp, trust } = options;
   for (const warning of [...project.settings.warnings, ...project.ownSettings?.warnings ?? []]) warn(warning);
@@ -210,6 +246,7 @@ async function openSession(options: {
     rules,
     saveRule: async (rule) => await saveRule(stateDir(config.root, ""), "allow", rule),
     resume: options.resume,
+    hooks: options.hooks,
     keepStartModel: args.model !== undefined || args.provider !== undefined || args.baseUrl !== undefined,
     advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
     onNotice: (message) => warn(message),

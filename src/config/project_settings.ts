@@ -6,6 +6,7 @@
  * with every other key kept.
  */
 import { join, sep } from "node:path";
+import { type HookConfig, parseHooks } from "./hook_settings.ts";
 
 /** Where the project's settings live, relative to the root. */
 export const SETTINGS_PATH = ".tern/settings.json";
@@ -26,6 +27,8 @@ export interface LoadedSettings {
    * only from the user's own settings, never from the project's.
    */
   mcpPassEnv: Record<string, string[]>;
+  /** `hooks`: commands run on events (the project's only once it is trusted, and then in the sandbox). */
+  hooks: HookConfig[];
   warnings: string[];
 }
 
@@ -33,7 +36,7 @@ export interface LoadedSettings {
 export async function loadProjectSettings(root: string): Promise<LoadedSettings> {
   const file = await settingsFile(root);
   return file === undefined
-    ? { permissions: { allow: [], deny: [] }, mcpPassEnv: {}, warnings: [] }
+    ? { permissions: { allow: [], deny: [] }, mcpPassEnv: {}, hooks: [], warnings: [] }
     : await readSettings(file);
 }
 
@@ -46,10 +49,14 @@ export async function readSettings(file: string, shownAs = SETTINGS_PATH): Promi
   try {
     data = JSON.parse(await Deno.readTextFile(file));
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { permissions, mcpPassEnv, warnings };
+    if (error instanceof Deno.errors.NotFound) return { permissions, mcpPassEnv, hooks: [], warnings };
     const why = error instanceof SyntaxError ? `not valid JSON (${error.message})` : "unreadable";
-    return { permissions, mcpPassEnv, warnings: [`${shownAs} is ${why}; its permission rules are ignored`] };
+    const warning = `${shownAs} is ${why}; its permission rules and hooks are ignored`;
+    return { permissions, mcpPassEnv, hooks: [], warnings: [warning] };
   }
+  const scope = shownAs === OWN_SETTINGS_PATH ? "user" : "project";
+  const hooks = parseHooks((data as { hooks?: unknown })?.hooks, { file: shownAs, scope });
+  warnings.push(...hooks.warnings);
   const passEnv = (data as { mcp?: { passEnv?: unknown } })?.mcp?.passEnv;
   if (passEnv && typeof passEnv === "object" && !Array.isArray(passEnv)) {
     for (const [server, names] of Object.entries(passEnv)) {
@@ -71,7 +78,7 @@ export async function readSettings(file: string, shownAs = SETTINGS_PATH): Promi
       else warnings.push(`${shownAs}: permissions.${list} holds a non-string rule; skipped`);
     }
   }
-  return { permissions, mcpPassEnv, warnings };
+  return { permissions, mcpPassEnv, hooks: hooks.hooks, warnings };
 }
 
 /** Adds `rule` to `permissions.<list>` in `dir`'s settings.json (created if missing), keeping other keys. */

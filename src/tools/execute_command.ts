@@ -11,6 +11,7 @@ import { type Finished, runInGroup } from "./shell/process_group.ts";
 import { confinedArgv, detectBubblewrap, type SandboxDetector } from "./shell/sandbox.ts";
 import { CommandOutput, MAX_SPILL_CHARS } from "./shell/command_output.ts";
 import { childEnv, SECRET_NAME } from "./shell/child_env.ts";
+import { type BackgroundProcesses, startInBackground } from "./shell/background.ts";
 import { MAX_OUTPUT_CHARS, truncateMiddle } from "./_truncate.ts";
 import type { SandboxMode } from "../config/settings.ts";
 import {
@@ -61,8 +62,19 @@ const parameters = {
   additionalProperties: false,
 };
 
+/**
+ * The parameter offered when the session keeps background processes; no description, as its name says it
+ * (every request repeats it), and the result of a start says how to read and stop the process.
+ */
+const BACKGROUND = { type: "boolean" };
+
 /** Arguments of execute_command, as validated against its schema. */
-export type ExecuteCommandArgs = { command: string; timeout_ms?: number; network?: boolean };
+export type ExecuteCommandArgs = {
+  command: string;
+  timeout_ms?: number;
+  network?: boolean;
+  background?: boolean;
+};
 
 function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
@@ -189,6 +201,8 @@ export interface ExecuteCommandOptions {
   secrets?: string[];
   /** How bubblewrap is detected (default: probe once per process); tests simulate machines with it. */
   detect?: SandboxDetector;
+  /** Where `background: true` starts its process (absent: the parameter is not offered). */
+  background?: BackgroundProcesses;
 }
 
 /** How a call runs on this machine: decided by `inspect` (deny-list, sandbox probe), handed to `run`. */
@@ -228,7 +242,7 @@ export function createExecuteCommandTool(
       paths: [],
       sandboxed: planned.sandboxed,
       ...(destructive && { destructive }),
-      summary: args.command.trim().split("\n")[0],
+      summary: args.command.trim().split("\n")[0] + (args.background ? " &" : ""),
       preview: { kind: "command", command: args.command },
       plan: planned,
     };
@@ -242,9 +256,23 @@ export function createExecuteCommandTool(
     if (ctx.signal.aborted) {
       return { content: "Cancelled before the command started.", error: { kind: "cancelled" } };
     }
-    return await runCommand(args, ctx, { plan: planned ?? await plan(args), secrets });
+    const setup = { plan: planned ?? await plan(args), secrets };
+    if (args.background && options.background) {
+      const { command, timeout_ms: timeoutMs } = args;
+      return await startInBackground(options.background, {
+        ...setup.plan,
+        command,
+        root: ctx.root,
+        secrets,
+        timeoutMs,
+      });
+    }
+    return await runCommand(args, ctx, setup);
   };
-  return { name: "execute_command", description, parameters, inspect, run };
+  const schema = options.background
+    ? { ...parameters, properties: { ...parameters.properties, background: BACKGROUND } }
+    : parameters;
+  return { name: "execute_command", description, parameters: schema, inspect, run };
 }
 
 /**

@@ -24,7 +24,10 @@ export interface ToolCallRequest {
 
 /** The set of tools offered to the model. */
 export interface Registry {
-  /** Specs of every tool, sorted by name (a stable order keeps the provider's prompt cache warm). */
+  /**
+   * Specs of the tools offered now, sorted by name (a stable order keeps the provider's prompt cache warm);
+   * a tool whose `offered()` says false is left out until it says true.
+   */
   specs(): ToolSpec[];
   /** Every tool, sorted by name. */
   tools(): Tool[];
@@ -192,7 +195,7 @@ export function createRegistry(tools: Tool[]): Registry {
     parameters: schemaForModel(parameters) as Record<string, unknown>,
   }));
   return {
-    specs: () => [...specs],
+    specs: () => specs.filter((_, i) => sorted[i].offered?.() ?? true),
     tools: () => [...sorted],
     prepare: (call) => {
       const tool = byName.get(call.name);

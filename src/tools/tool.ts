@@ -106,6 +106,8 @@ export interface ToolDetails {
   web?: { status: number; url: string; bytes: number };
   /** A call refused because nobody could approve it (headless): the flag that lets it run. */
   needs?: string;
+  /** The background process a call started, read or stopped (execute_command, command_output, command_kill). */
+  background?: string;
 }
 
 /** A tool's answer: text for the model, facts for the UI, and for a failure its kind. */
@@ -132,6 +134,11 @@ export interface Tool<A = Record<string, unknown>, P = unknown> {
   guidance?: string;
   /** JSON Schema (type "object") of the arguments; each property carries a description. */
   parameters: Record<string, unknown>;
+  /**
+   * Whether the model is offered the tool now (absent: always). A tool that is useless until something
+   * happens (command_output before any background process) stays out of the requests until then.
+   */
+  offered?(): boolean;
   /**
    * The call's facts before it runs. Throw ToolError when a dry run shows the call cannot succeed (nobody
    * should approve it); the model then reads why. `plan` never reaches approval or the UI.

@@ -41,6 +41,7 @@ Deno.test("decideProjectTrust() asks again when what can run code or loosen appr
     { mcp: { text: '{"mcpServers":{"x":{}}}', lines: [] } },
     { allowRules: ["write_file", "execute_command"] },
     { endpoint: { endpoint: "https://other.example", variable: "TERN_BASE_URL" } },
+    { hooks: ["PostToolUse write_file: ./lint.sh"] },
   ];
   for (const change of changes) {
     const trust = await decideProjectTrust(project.root, { ...SUPPLIES, ...change }, { flags: {} });
@@ -91,4 +92,23 @@ Deno.test("untrustedNote() says in one line what was ignored and how to trust", 
     "you did not trust this project (delete .tern/local/trust.json to be asked again)",
   );
   assertEquals(untrustedNote(SUPPLIES, { project: true, endpoint: true, mcp: true, how: "flag" }), undefined);
+});
+
+Deno.test("decideProjectTrust() lists the project's hooks in the question and covers them in the decision", async () => {
+  await using project = await tempProject();
+  const hooks = ["PreToolUse execute_command: ./check.sh", "Stop: ./tests.sh"];
+  const asked: string[][] = [];
+  const ask = (lines: string[]) => (asked.push(lines), Promise.resolve(true));
+  await decideProjectTrust(project.root, { allowRules: [], skills: [], hooks }, { flags: {}, ask });
+  assertEquals(asked, [[
+    ".tern/settings.json runs these hooks (in the sandbox) on events:",
+    "  PreToolUse execute_command: ./check.sh",
+    "  Stop: ./tests.sh",
+  ]]);
+  const same = await decideProjectTrust(project.root, { allowRules: [], skills: [], hooks }, { flags: {} });
+  assertEquals(same.how, "remembered");
+  const changed = { allowRules: [], skills: [], hooks: ["PreToolUse execute_command: ./other.sh"] };
+  assertEquals((await decideProjectTrust(project.root, changed, { flags: {} })).how, "no_terminal");
+  const untrusted = { project: false, endpoint: false, mcp: false, how: "no_terminal" as const };
+  assertStringIncludes(untrustedNote(changed, untrusted)!, "ignored .tern/settings.json 1 hook:");
 });
