@@ -39,3 +39,22 @@ testNeeding(
     assert(await tern.waitForExit(), "tern exits on the second Ctrl-C");
   },
 );
+
+testNeeding(
+  ["tmux"],
+  "lines typed ahead while a command runs are each run in turn, not joined into one multi-line prompt",
+  async () => {
+    await using project = await tempProject({});
+    await using model = await startFakeModel([{ text: "unused" }]);
+    const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
+    await using tern = await startTmux(`cd ${project.root} && env ${env} ${await ternCommandLine()}`);
+    await tern.waitFor("›");
+    // All at once: /cost and /permissions arrive while /clear still runs (the terminal is in cooked mode).
+    await tern.send("/clear", "Enter", "/cost", "Enter", "/permissions", "Enter");
+    const screen = await tern.waitFor("approval mode: ask");
+    assertStringIncludes(screen, "Conversation cleared.");
+    assertStringIncludes(screen, "0 model calls");
+    await tern.send("C-d");
+    assert(await tern.waitForExit(), "tern exits on Ctrl-D");
+  },
+);

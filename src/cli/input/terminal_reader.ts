@@ -15,6 +15,12 @@ import { visibleWidth } from "../render/_text_layout.ts";
 /** How long a lone ESC waits for the rest of a sequence. */
 const ESC_WAIT_MS = 30;
 
+/**
+ * Input that arrives this soon after a read starts was typed ahead, while a task or command ran: the terminal
+ * was in cooked mode then and turned each Enter into "\n", which the editor would take for Ctrl-J.
+ */
+const TYPE_AHEAD_MS = 30;
+
 /** Quiet time after the last resize signal before the prompt is drawn again. */
 const RESIZE_SETTLE_MS = 100;
 
@@ -60,6 +66,17 @@ export function layout(prompt: string, text: string, cursor: number, columns: nu
   return { lines, rows, cursorRow, cursorCol, widths };
 }
 
+/** Where the first Enter ("\r") outside a bracketed paste is in `text`, or -1. */
+function enterAt(text: string): number {
+  let inPaste = false;
+  for (let i = 0; i < text.length; i++) {
+    if (text.startsWith("\x1b[200~", i)) inPaste = true;
+    else if (text.startsWith("\x1b[201~", i)) inPaste = false;
+    else if (text[i] === "\r" && !inPaste) return i;
+  }
+  return -1;
+}
+
 /** A reader that edits prompts on the terminal. */
 export function terminalReader(options: TerminalReaderOptions = {}): LineReader {
   const encoder = new TextEncoder();
@@ -80,6 +97,7 @@ export function terminalReader(options: TerminalReaderOptions = {}): LineReader 
     history: options.history,
     complete: options.complete,
     lastInterrupt: 0,
+    pending: "",
   };
   return {
     read: (text, hooks: ReadHooks = {}) =>
@@ -96,6 +114,8 @@ interface ReaderIo {
   history?: PromptHistory;
   complete?: Completer;
   lastInterrupt: number;
+  /** Typed-ahead lines past the first, kept for the next reads. */
+  pending: string;
 }
 
 /** One prompt being edited: raw mode and bracketed paste on, keys applied in order, the area redrawn. */
@@ -111,6 +131,11 @@ class PromptRead {
   #escTimer?: ReturnType<typeof setTimeout>;
   #resizeTimer?: ReturnType<typeof setTimeout>;
   #busy = Promise.resolve();
+  #startedAt = 0;
+  #firstChunk = true;
+  /** Input past an Enter, held until that Enter is handled: the next read's if it submitted this one. */
+  #held = "";
+  #done = false;
 
   constructor(io: ReaderIo, text: string, hooks: ReadHooks, resolve: (value: string | null) => void) {
     this.#io = io;
@@ -128,7 +153,11 @@ class PromptRead {
     this.#io.input.resume();
     Deno.addSignalListener("SIGWINCH", this.#onResize);
     this.#io.write("\x1b[?2004h");
+    this.#startedAt = performance.now();
     this.#draw();
+    const pending = this.#io.pending;
+    this.#io.pending = "";
+    if (pending !== "") this.#onData(pending);
   }
 
   #draw(final = false): void {
@@ -163,7 +192,20 @@ class PromptRead {
     this.#draw();
   }
 
+  /** After an Enter that did not end the read (a continued line, a search): the held input goes on. */
+  #release(): void {
+    if (this.#done || this.#held === "") return;
+    const held = this.#held;
+    this.#held = "";
+    this.#onData(held);
+  }
+
   #finish(value: string | null): void {
+    if (this.#done) return;
+    this.#done = true;
+    // What was typed after the submitting Enter is the next read's.
+    this.#io.pending = this.#held + this.#io.pending;
+    this.#held = "";
     clearTimeout(this.#escTimer);
     clearTimeout(this.#resizeTimer);
     this.#io.input.off("data", this.#onData);
@@ -175,6 +217,7 @@ class PromptRead {
   }
 
   async #handle(key: InputKey): Promise<void> {
+    if (this.#done) return;
     const outcome = this.#editor.apply(key);
     switch (outcome.kind) {
       case "submit":
@@ -224,9 +267,18 @@ class PromptRead {
 
   readonly #onData = (chunk: Uint8Array | string): void => {
     clearTimeout(this.#escTimer);
-    const keys = this.#decoder.feed(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk));
+    let text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+    // Typed ahead while a command ran, in cooked mode: each Enter came as "\n", which is Ctrl-J here.
+    if (this.#firstChunk && performance.now() - this.#startedAt < TYPE_AHEAD_MS) {
+      text = text.replace(/\r?\n/g, "\r");
+    }
+    this.#firstChunk = false;
+    const end = enterAt(text);
+    if (end >= 0) [text, this.#held] = [text.slice(0, end + 1), text.slice(end + 1) + this.#held];
+    const keys = this.#decoder.feed(text);
     // Keys are handled in order, even when one (Tab) waits for the file system.
     for (const key of keys) this.#busy = this.#busy.then(() => this.#handle(key));
+    if (end >= 0) this.#busy = this.#busy.then(() => this.#release());
     this.#escTimer = setTimeout(() => {
       for (const key of this.#decoder.flush()) this.#busy = this.#busy.then(() => this.#handle(key));
     }, ESC_WAIT_MS);
