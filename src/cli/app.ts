@@ -12,6 +12,7 @@ import { PermissionRules } from "../agent/permission_rules.ts";
 import { unknownTools } from "../agent/required_tools.ts";
 import { loadProjectSettings, saveRule } from "../config/project_settings.ts";
 import { sandboxStatus } from "../tools/shell/sandbox.ts";
+import { closeFileHelper, useFileHelper } from "../fs/file_helper.ts";
 import { mcpTools } from "../tools/mcp/adapter.ts";
 import { chooseSession } from "./commands/sessions.ts";
 import { parseModelArgs } from "./commands/model.ts";
@@ -26,6 +27,9 @@ type Project = Awaited<ReturnType<typeof readProject>>;
 /** Runs tern with parsed `args`; `atExit` collects what must be stopped before the process exits. */
 export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Promise<number> {
   const root = Deno.realPathSync(Deno.cwd());
+  // The file tools' checks run in one long-lived helper instead of a process each (file_helper.ts).
+  useFileHelper();
+  atExit.push(closeFileHelper);
   const config = await loadConfig({ args, env: Deno.env.toObject(), root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
   // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.

@@ -2,6 +2,7 @@
 
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { helperScript } from "./helper_script.ts";
+import { fileHelper } from "./file_helper.ts";
 import { ToolError } from "./tool_error.ts";
 
 /** Longest path accepted, in characters. */
@@ -247,6 +248,14 @@ export async function verifyOpened(
   if (!opened.isFile) throw new ToolError(`${showPath(rel)} is not a regular file (it is ${opened.kind}).`);
   const dir = dirname(real);
   if (!isInside(root, dir) || real === root) throw changedError(rel);
+  // The long-lived helper makes the same proof without starting a process (file_helper.ts).
+  const seen = await fileHelper()?.identity(dir, basename(real)).catch(() => undefined);
+  if (seen !== undefined) {
+    if ("changed" in seen || !seen.regular || seen.dev !== opened.dev || seen.ino !== opened.ino) {
+      throw changedError(rel);
+    }
+    return;
+  }
   if (await shownByKernel(dir, basename(real), opened)) return;
   const { code, stdout } = await helperScript(IDENTITY, "tern-identity", [dir, basename(real)], {
     stdin: "null",

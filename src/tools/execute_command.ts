@@ -254,7 +254,7 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
     // The one protected list: read-only inside the sandbox, and not to be created there either.
     const guarded = sandboxed ? await guardedPaths(ctx.root) : undefined;
     const confined = { root: ctx.root, home: env.HOME, path: env.PATH, network, userNamespace };
-    const argv = guarded ? confinedArgv({ ...confined, ...guarded }, shell) : shell;
+    const argv = guarded ? await confinedArgv({ ...confined, ...guarded }, shell) : shell;
     const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     const output = new Output(secrets);
     const started = performance.now();
@@ -265,6 +265,7 @@ export function createExecuteCommandTool(options: ExecuteCommandOptions = {}): T
       timeoutMs,
       sink: output,
       maxOutputBytes: MAX_OUTPUT_BYTES,
+      sandboxed: guarded !== undefined,
     });
     const durationMs = Math.round(performance.now() - started);
     await guarded?.cleanUp();

@@ -49,7 +49,8 @@ async function listAll(dir: string): Promise<string[]> {
   return names.sort();
 }
 
-Deno.test("file tools under a racing process: 2,100 calls, zero outside reads, zero outside writes, no hang", async () => {
+/** 2,100 raced calls through the long-lived file helper (as the CLI runs them) or through one-off scripts. */
+async function race(fileHelper: boolean): Promise<void> {
   await using p = await tempProject();
   await Deno.mkdir(join(p.root, "d"));
   await Deno.writeTextFile(join(p.root, "d", "secret.txt"), "inside copy\n");
@@ -76,7 +77,7 @@ Deno.test("file tools under a racing process: 2,100 calls, zero outside reads, z
       // Off the raced path, under the same load: these must all work.
       if (i % 5 === 0) calls.push(["write_file", { path: `stable/s-${i}/x.txt`, content: "x" }]);
     }
-    const results = await runUnderTernFlags(p.root, calls);
+    const results = await runUnderTernFlags(p.root, calls, { fileHelper });
     assertStrictEquals(results.length, 2100);
     const outsideText = /outside secret|evil secret/;
     const outsidePath = new RegExp(
@@ -107,6 +108,14 @@ Deno.test("file tools under a racing process: 2,100 calls, zero outside reads, z
   assert(swaps > 1000, "the racer kept racing");
   const created = await listAll(p.outside);
   assertEquals(created, ["secret.txt"], `created outside: ${created.join(", ")}`);
+}
+
+Deno.test("file tools under a racing process: 2,100 calls, zero outside reads, zero outside writes, no hang", async () => {
+  await race(true);
+});
+
+Deno.test("file tools under a racing process, without the file helper (its one-off scripts): zero leaks too", async () => {
+  await race(false);
 });
 
 Deno.test("openNoBlock() opens a FIFO without waiting for a writer; readTextFile() refuses it", async () => {
