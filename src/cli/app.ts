@@ -56,11 +56,12 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   const resume = await firstSession(root, args, headless);
   const session = await openSession({ args, config, project, mcp, resume, repl: !headless });
   if (config.requireTools) checkRequiredTools(config.requireTools, session.current.registry.specs());
-  const sandbox = await probing;
   if (headless) {
+    // Not awaited first: the task starts while the probe runs (headless prints its line when it has it).
     const { runHeadlessCli } = await import("./headless/cli.ts");
-    return await runHeadlessCli(session, { config, sandbox });
+    return await runHeadlessCli(session, { config, sandbox: probing });
   }
+  const sandbox = await probing;
   const { runReplCli } = await import("./repl_cli.ts");
   return await runReplCli(session, { config, sandbox, mcp, skillProblems: project.skillProblems });
 }

@@ -10,10 +10,13 @@ import { streamSink } from "../render/renderer.ts";
 /** Runs the one headless task of `config.prompt` on `session`; resolves with the exit code. */
 export async function runHeadlessCli(
   session: AgentSession,
-  { config, sandbox }: { config: Config; sandbox: SandboxStatus },
+  { config, sandbox }: { config: Config; sandbox: Promise<SandboxStatus> },
 ): Promise<number> {
-  // Headless has no banner: a sandbox that cannot start is still said, in one line.
-  if (!sandbox.active && config.sandbox !== "off") console.error(`tern: ${sandboxLine(sandbox)}`);
+  // Headless has no banner: a sandbox that cannot start is still said, in one line, once the probe knows
+  // (the task does not wait for it; every run prints it before it ends).
+  const said = sandbox.then((status) => {
+    if (!status.active && config.sandbox !== "off") console.error(`tern: ${sandboxLine(status)}`);
+  });
   const controller = new AbortController();
   // SIGINT/SIGTERM cancel the task; the loop still ends it cleanly (exit 130, json result printed).
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -21,12 +24,16 @@ export async function runHeadlessCli(
   }
   const { task, note } = await headlessTask(config.prompt!); // `-p -`, or piped input attached
   if (note) console.error(`tern: ${note}`);
-  return await runHeadless(session, {
-    task,
-    output: config.output,
-    stdout: streamSink(Deno.stdout),
-    stderr: streamSink(Deno.stderr),
-    signal: controller.signal,
-    debug: Boolean(Deno.env.get("TERN_DEBUG")),
-  });
+  try {
+    return await runHeadless(session, {
+      task,
+      output: config.output,
+      stdout: streamSink(Deno.stdout),
+      stderr: streamSink(Deno.stderr),
+      signal: controller.signal,
+      debug: Boolean(Deno.env.get("TERN_DEBUG")),
+    });
+  } finally {
+    await said;
+  }
 }
