@@ -71,21 +71,6 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-/** Medians of `runs` runs (each figure on its own). */
-export async function measureMany(
-  script: () => Script,
-  options: RunOptions,
-  runs: number,
-): Promise<RunFigures> {
-  const all: RunFigures[] = [];
-  for (let i = 0; i < runs; i++) all.push(await measureRun(script(), options));
-  return {
-    wallSeconds: median(all.map((run) => run.wallSeconds)),
-    cpuSeconds: median(all.map((run) => run.cpuSeconds)),
-    peakRssMb: median(all.map((run) => run.peakRssMb)),
-  };
-}
-
 /** True when strace is installed (the process counts need it). */
 export async function haveStrace(): Promise<boolean> {
   try {
@@ -121,38 +106,75 @@ export async function programsStarted(script: Script, options: RunOptions): Prom
   }
 }
 
-/** CPU time of a process and of its waited-for children, in ms (threads in ns precision, children in ticks). */
-function cpuMs(pid: number): number {
+/** CPU time of every thread of process `pid`, in ms (ns precision), or 0 once it is gone. */
+function threadsMs(pid: number): number {
   let ns = 0;
-  for (const entry of Deno.readDirSync(`/proc/${pid}/task`)) {
-    const fields = Deno.readTextFileSync(`/proc/${pid}/task/${entry.name}/schedstat`).split(" ");
-    ns += Number(fields[0]);
+  try {
+    for (const entry of Deno.readDirSync(`/proc/${pid}/task`)) {
+      ns += Number(Deno.readTextFileSync(`/proc/${pid}/task/${entry.name}/schedstat`).split(" ")[0]);
+    }
+  } catch {
+    // It ended meanwhile: its time is in its parent's cutime once reaped.
   }
-  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  const after = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // cutime and cstime: fields 16 and 17 of stat, 14 and 15 after the name.
-  const childTicks = Number(after[13]) + Number(after[14]);
-  return ns / 1e6 + childTicks * 10;
+  return ns / 1e6;
+}
+
+/** The live children of `pid`. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  try {
+    for (const entry of Deno.readDirSync(`/proc/${pid}/task`)) {
+      const text = Deno.readTextFileSync(`/proc/${pid}/task/${entry.name}/children`).trim();
+      if (text !== "") out.push(...text.split(" ").map(Number));
+    }
+  } catch {
+    // gone
+  }
+  return out;
 }
 
 /**
- * Runs tern once on a script of `turns` turns made by `turnAt(i)` (then a final answer), reading its CPU time
- * from /proc as each request arrives; resolves with the CPU time spent between consecutive requests (ms).
+ * CPU time of process `pid` and everything it started, in ms: its threads and its live descendants' (ns
+ * precision, the long-lived file helper included), plus its reaped children's (cutime, in 10 ms ticks).
  */
-export async function cpuPerRequest(
-  turns: number,
-  turnAt: (i: number) => ScriptedTurn,
+export function treeCpuMs(pid: number): number {
+  let ms = threadsMs(pid);
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const after = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    ms += (Number(after[13]) + Number(after[14])) * 10;
+  } catch {
+    return ms;
+  }
+  const stack = childrenOf(pid);
+  while (stack.length > 0) {
+    const child = stack.pop()!;
+    ms += threadsMs(child);
+    stack.push(...childrenOf(child));
+  }
+  return ms;
+}
+
+/** CPU (ms, see treeCpuMs) and wall time (ms) when each model request arrived. */
+export interface Mark {
+  cpuMs: number;
+  wallMs: number;
+}
+
+/**
+ * Runs tern once on `script` (turn i for request i), reading the CPU time of tern and all it started as each
+ * model request arrives; resolves with those marks, one per request.
+ */
+export async function marksPerRequest(
+  script: (i: number) => ScriptedTurn,
   options: RunOptions,
-): Promise<number[]> {
+): Promise<Mark[]> {
   let pid = 0;
-  const marks: number[] = [];
-  const script: Script = (_body, index) => {
-    if (pid !== 0) marks.push(cpuMs(pid));
-    return index < turns
-      ? turnAt(index)
-      : { text: "Done.", usage: { prompt_tokens: 100, completion_tokens: 2 } };
-  };
-  await using model = startFakeModel(script);
+  const marks: Mark[] = [];
+  await using model = startFakeModel((_body, index) => {
+    if (pid !== 0) marks.push({ cpuMs: treeCpuMs(pid), wallMs: performance.now() });
+    return script(index);
+  });
   const child = new Deno.Command(Deno.execPath(), {
     args: await ternArgs(options),
     cwd: options.root,
@@ -165,5 +187,5 @@ export async function cpuPerRequest(
   pid = child.pid;
   const output = await child.output();
   if (!output.success) fail(output.code, output.stderr);
-  return marks.slice(1).map((mark, i) => mark - marks[i]);
+  return marks;
 }

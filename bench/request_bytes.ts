@@ -18,6 +18,8 @@ export interface ByteRow {
   bytes: number;
   target?: number;
   peer?: number;
+  /** main's figure before issue 18 (the bench then used the fake server's short ids). */
+  before?: number;
 }
 
 /** The wires tern speaks, as `TERN_API` names them. */
@@ -108,10 +110,14 @@ export async function requestByteRows(): Promise<ByteRow[]> {
         bytes: sum(twenty.sizes),
         target: 140_000,
         peer: 171_765,
+        before: 147_699,
       },
-      ...(shared === undefined
-        ? []
-        : [{ scenario: "  the same against ../shared/bench", bytes: shared, target: 140_000 }]),
+      ...(shared === undefined ? [] : [{
+        scenario: "  the same against ../shared/bench",
+        bytes: shared,
+        target: 140_000,
+        before: 148_560,
+      }]),
       { scenario: "  the same over Anthropic Messages", bytes: sum(overAnthropic.sizes) },
       { scenario: "  the same over OpenAI Responses", bytes: sum(overResponses.sizes) },
       {
@@ -137,7 +143,8 @@ export async function printRequestBytes(): Promise<void> {
     const peer = row.peer === undefined
       ? ""
       : `  best peer ${count(row.peer)} (ratio ${ratio(row.bytes, row.peer)})`;
-    const against = target + peer;
+    const before = row.before === undefined ? "" : `  before ${count(row.before)}`;
+    const against = before + target + peer;
     console.log(`  ${row.scenario.padEnd(38)} ${count(row.bytes).padStart(8)}${against}`);
   }
 }

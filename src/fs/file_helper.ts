@@ -11,11 +11,13 @@ import { CLEAN_BASH, helperEnv } from "./helper_script.ts";
 
 /**
  * Requests are NUL-terminated fields. `I dir name`: enter dir, prove it, lstat name; answers "0 DEV INO
- * file|other", or 3 (the directory is not where it was) or 4 (no such entry). `C here levels target temp mode
+ * file|other", or 3 (the directory is not where it was) or 4 (no such entry). `R dir name max`: enter dir,
+ * prove it, open name (never following it, never blocking), fstat: "0 DEV INO LENGTH" and the bytes; 3; 4
+ * ERRNO (the open failed); 6 KIND (not a regular file); 7 (over max bytes); 5 (a read failed). `C here levels target temp mode
  * length` + length bytes: atomic_write.ts's CREATE, step for step; answers "CODE N" and the N directories it
  * created, each NUL-terminated. EOF on stdin ends it.
  */
-const SCRIPT = String.raw`use strict; use Fcntl qw(O_WRONLY O_CREAT O_EXCL O_NOFOLLOW);
+const SCRIPT = String.raw`use strict; use Fcntl qw(O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW O_NONBLOCK);
 $| = 1; binmode STDIN; binmode STDOUT; $/ = "\0";
 sub field { my $f = <STDIN>; exit 0 unless defined $f && chomp $f; $f }
 sub at { my $c = readlink "/proc/self/cwd"; defined $c && $c eq $_[0] }
@@ -52,6 +54,21 @@ while (1) {
     if (!(chdir($dir) && at($dir))) { print "3\n" }
     elsif (!(@st = lstat $name)) { print "4\n" }
     else { print "0 $st[0] $st[1] ", (-f _ ? "file" : "other"), "\n" }
+  } elsif ($op eq "R") {
+    my ($dir, $name, $max) = (field(), field(), field());
+    my ($fh, $data, $n) = (undef, "", 1);
+    if (!(chdir($dir) && at($dir))) { print "3\n"; next }
+    if (!sysopen($fh, $name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW)) { print "4 ", $! + 0, "\n"; next }
+    my @st = stat $fh;
+    if (!-f _) {
+      print "6 ", (-p _ ? "fifo" : -S _ ? "socket" : (-c _ || -b _) ? "device" : -d _ ? "directory" : "other"), "\n";
+      close $fh; next;
+    }
+    while ($n && length($data) <= $max) { $n = sysread($fh, $data, 65536, length($data)) }
+    close $fh;
+    if (!defined $n) { print "5\n" }
+    elsif (length($data) > $max) { print "7\n" }
+    else { print "0 $st[0] $st[1] ", length($data), "\n", $data }
   } elsif ($op eq "C") {
     my @args = map { field() } 1 .. 6;
     my ($len, $data) = (pop @args, "");
@@ -60,6 +77,17 @@ while (1) {
     print "$code ", scalar @made, "\n", map { "$_\0" } @made;
   } else { exit 2 }
 }`;
+
+/** What reading an entry through the helper gave: its identity and bytes, or why not. */
+export type HelperRead =
+  | { dev: number; ino: number; bytes: Uint8Array }
+  /** The open failed (Linux errno: ENOENT 2, EACCES 13, ELOOP 40 when it is a symlink, ...). */
+  | { errno: number }
+  /** Not a regular file: fifo, socket, device, directory or other. */
+  | { kind: string }
+  | { tooLarge: true }
+  /** The directory was not where it was named, or a read failed. */
+  | { changed: true };
 
 /** What the helper saw of one directory entry. */
 export type Identity =
@@ -78,7 +106,9 @@ export class FileHelper {
   readonly #child: Deno.ChildProcess;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
-  #buffer = new Uint8Array(0);
+  /** Output read but not yet consumed: whole chunks, the first from `#offset` on. */
+  #chunks: Uint8Array[] = [];
+  #offset = 0;
   #queue: Promise<unknown> = Promise.resolve();
   #pending = 0;
   #dead = false;
@@ -123,6 +153,24 @@ export class FileHelper {
   }
 
   /**
+   * Opens entry `name` of directory `dir` from inside it (never following it, never blocking on a FIFO) and
+   * reads it whole, at most `max` bytes: its identity and bytes, or why not.
+   */
+  async read(dir: string, name: string, max: number): Promise<HelperRead> {
+    let bytes: Uint8Array | undefined;
+    const [line] = await this.#ask(fields("R", dir, name, String(max)), 0, async (head) => {
+      const [code, , , length] = head.split(" ");
+      if (code === "0") bytes = await this.#take(Number(length));
+    });
+    const [code, a, b] = line.split(" ");
+    if (code === "0") return { dev: Number(a), ino: Number(b), bytes: bytes! };
+    if (code === "4") return { errno: Number(a) };
+    if (code === "6") return { kind: a };
+    if (code === "7") return { tooLarge: true };
+    return { changed: true };
+  }
+
+  /**
    * atomic_write.ts's CREATE with `args` (here, levels, then target, temp and mode, which may be left out)
    * and `data`: its exit code and the directories it made.
    */
@@ -156,8 +204,11 @@ export class FileHelper {
     await this.#child.status.catch(() => {});
   }
 
-  /** Sends `request`; resolves with the answer's line and its NUL-terminated names (`names` < 0: as it says). */
-  #ask(request: Uint8Array, names: number): Promise<string[]> {
+  /**
+   * Sends `request`; resolves with the answer's line and its NUL-terminated names (`names` < 0: as it says);
+   * `body` reads what follows the line, if anything does.
+   */
+  #ask(request: Uint8Array, names: number, body?: (line: string) => Promise<void>): Promise<string[]> {
     // Kept referenced while an answer is awaited (an unreferenced read would let the event loop end first).
     if (this.#pending++ === 0) this.#child.ref();
     const answer = this.#queue.then(async () => {
@@ -167,6 +218,7 @@ export class FileHelper {
       try {
         await this.#writer.write(request);
         const line = await this.#until(10);
+        await body?.(line);
         const count = names < 0 ? Number(line.split(" ")[1] ?? 0) : names;
         const out = [line];
         for (let i = 0; i < count; i++) out.push(await this.#until(0));
@@ -184,22 +236,47 @@ export class FileHelper {
     return answer;
   }
 
-  /** The next piece of output up to (not including) byte `end`. */
+  /** The next piece of output up to (not including) byte `end`, decoded. */
   async #until(end: number): Promise<string> {
+    let scanned = 0;
     while (true) {
-      const at = this.#buffer.indexOf(end);
-      if (at >= 0) {
-        const piece = decoder.decode(this.#buffer.subarray(0, at));
-        this.#buffer = this.#buffer.slice(at + 1);
-        return piece;
+      for (let i = scanned; i < this.#chunks.length; i++) {
+        const chunk = this.#chunks[i];
+        const at = chunk.indexOf(end, i === 0 ? this.#offset : 0);
+        if (at < 0) continue;
+        const length = this.#chunks.slice(0, i).reduce((sum, c) => sum + c.length, 0) - this.#offset + at;
+        const text = decoder.decode(await this.#take(length));
+        await this.#take(1);
+        return text;
       }
-      const { value, done } = await this.#reader.read();
-      if (done) throw new Error("the file helper ended");
-      const joined = new Uint8Array(this.#buffer.length + value.length);
-      joined.set(this.#buffer);
-      joined.set(value, this.#buffer.length);
-      this.#buffer = joined;
+      scanned = this.#chunks.length;
+      await this.#more();
     }
+  }
+
+  /** The next `length` bytes of output. */
+  async #take(length: number): Promise<Uint8Array> {
+    const out = new Uint8Array(length);
+    let filled = 0;
+    while (filled < length) {
+      if (this.#chunks.length === 0) await this.#more();
+      const chunk = this.#chunks[0];
+      const part = chunk.subarray(this.#offset, Math.min(chunk.length, this.#offset + length - filled));
+      out.set(part, filled);
+      filled += part.length;
+      this.#offset += part.length;
+      if (this.#offset === chunk.length) {
+        this.#chunks.shift();
+        this.#offset = 0;
+      }
+    }
+    return out;
+  }
+
+  async #more(): Promise<void> {
+    const { value, done } = await this.#reader.read();
+    if (done) throw new Error("the file helper ended");
+    this.#chunks.push(value);
   }
 }
 

@@ -430,6 +430,8 @@ export async function readTextFile(root: string, path: string): Promise<TextFile
   const guarded = await resolveForRead(root, path);
   const { real, rel, info } = guarded;
   const bytes = await withCleanErrors(rel, async () => {
+    const viaHelper = await readThroughHelper(root, guarded);
+    if (viaHelper !== undefined) return viaHelper;
     await using file = await openNoBlock(real);
     await verifyOpened(root, real, rel, file.info);
     if (file.info.dev !== info.dev || file.info.ino !== info.ino) throw changedError(rel);
@@ -443,6 +445,54 @@ export async function readTextFile(root: string, path: string): Promise<TextFile
     throw new ToolError(`${showPath(rel)}: binary file, ${bytes.length} bytes (not valid UTF-8 text).`);
   }
   return { ...guarded, info, text, bom: hasBom(bytes), bytes: bytes.length };
+}
+
+/** Linux errno numbers the helper reports, as the codes describeFailure words. */
+const ERRNO_CODES: Record<number, string> = {
+  1: "EPERM",
+  2: "ENOENT",
+  13: "EACCES",
+  20: "ENOTDIR",
+  21: "EISDIR",
+  40: "ELOOP",
+};
+
+const KIND_WORDS: Record<string, string> = {
+  fifo: "a FIFO (named pipe)",
+  socket: "a socket",
+  device: "a device",
+  directory: "a directory",
+  other: "a special file",
+};
+
+/**
+ * The file's bytes read by the long-lived file helper, which opens it from inside its directory (entered and
+ * proven by the kernel's view of it), by its single-component name, never following it and never blocking:
+ * the open itself cannot be redirected, so nothing needs verifying afterwards but that it is the file that
+ * was resolved. Undefined when the helper is off or failed: the caller opens and verifies it itself.
+ */
+async function readThroughHelper(
+  root: string,
+  { real, rel, info }: GuardedPath & { info: Deno.FileInfo },
+): Promise<Uint8Array | undefined> {
+  const helper = fileHelper();
+  if (helper === null) return undefined;
+  const dir = dirname(real);
+  if (!isInside(root, dir) || real === root) throw changedError(rel);
+  const got = await helper.read(dir, basename(real), MAX_FILE_BYTES).catch(() => undefined);
+  if (got === undefined) return undefined;
+  if ("bytes" in got) {
+    if (got.dev !== info.dev || got.ino !== info.ino) throw changedError(rel);
+    return got.bytes;
+  }
+  if ("errno" in got) {
+    throw Object.assign(new Error("open failed"), { code: ERRNO_CODES[got.errno] ?? "EIO" });
+  }
+  if ("kind" in got) {
+    throw new ToolError(`${showPath(rel)} is not a regular file (it is ${KIND_WORDS[got.kind]}).`);
+  }
+  if ("tooLarge" in got) throw new ToolError(`${showPath(rel)}: file is over the 10 MB limit.`);
+  throw changedError(rel);
 }
 
 /** Resolves a path to write: it may be missing, but must not be a directory or a special file. */

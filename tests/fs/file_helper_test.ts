@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertStrictEquals } from "../support/assert.ts";
+import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
 import { closeFileHelper, FileHelper, fileHelper, useFileHelper } from "../../src/fs/file_helper.ts";
 import { atomicWrite, makeParentsChecked } from "../../src/fs/atomic_write.ts";
@@ -77,4 +77,52 @@ Deno.test("fileHelper() is off until turned on; the file tools then check and wr
     await closeFileHelper();
   }
   assertStrictEquals(fileHelper(), null);
+});
+
+Deno.test("FileHelper.read() reads a file whole from inside its directory, any bytes, several MB through the pipe", async () => {
+  await using p = await tempProject();
+  const big = new Uint8Array(3 * 1024 * 1024 + 17).map((_, i) => (i * 7) % 256);
+  await Deno.writeFile(join(p.root, "big.bin"), big);
+  await withHelper(async (helper) => {
+    const info = await Deno.lstat(join(p.root, "big.bin"));
+    const [first, second] = await Promise.all([
+      helper.read(p.root, "big.bin", 10 * 1024 * 1024),
+      helper.read(p.root, "big.bin", 10 * 1024 * 1024),
+    ]);
+    for (const got of [first, second]) {
+      assert("bytes" in got);
+      assertEquals([got.dev, got.ino, got.bytes.length], [info.dev, info.ino, big.length]);
+      assert(got.bytes.every((byte, i) => byte === big[i]), "the same bytes");
+    }
+    assertEquals(await helper.read(p.root, "big.bin", 1024), { tooLarge: true });
+  });
+});
+
+Deno.test("FileHelper.read() never follows the entry and never blocks: a symlink, a FIFO, a directory, a moved one", async () => {
+  await using p = await tempProject({ "d/a.txt": "inside\n" });
+  await Deno.symlink(join(p.outside, "secret.txt"), join(p.root, "link.txt"));
+  await Deno.symlink(p.outside, join(p.root, "d.link"));
+  await new Deno.Command("mkfifo", { args: [join(p.root, "pipe")] }).output();
+  await withHelper(async (helper) => {
+    assertEquals(await helper.read(p.root, "link.txt", 100), { errno: 40 }); // ELOOP
+    assertEquals(await helper.read(p.root, "pipe", 100), { kind: "fifo" });
+    assertEquals(await helper.read(p.root, "d", 100), { kind: "directory" });
+    assertEquals(await helper.read(p.root, "missing", 100), { errno: 2 }); // ENOENT
+    assertEquals(await helper.read(join(p.root, "d.link"), "secret.txt", 100), { changed: true });
+  });
+});
+
+Deno.test("readTextFile() through the helper refuses what the guard refuses, in the same words", async () => {
+  await using p = await tempProject({ "a.txt": "hello\n" });
+  await Deno.writeFile(join(p.root, "bin.dat"), new Uint8Array([0x61, 0xff, 0xfe, 0x62]));
+  await new Deno.Command("mkfifo", { args: [join(p.root, "pipe")] }).output();
+  useFileHelper();
+  try {
+    assertStrictEquals((await readTextFile(p.root, "a.txt")).text, "hello\n");
+    const refusal = (path: string) => readTextFile(p.root, path).then(() => "read", (error) => String(error));
+    assertMatch(await refusal("pipe"), /not a regular file \(it is a FIFO/);
+    assertMatch(await refusal("bin.dat"), /binary file/);
+  } finally {
+    await closeFileHelper();
+  }
 });

@@ -31,26 +31,52 @@ function removeQuietly(path: string): void {
   }
 }
 
+/**
+ * What is at `name` below the root (file, directory, anything else, or nothing), as lstat says: one listing
+ * of the root answers the top-level names (most of the list), an lstat the deeper ones whose first level is
+ * there.
+ */
+function lookup(root: string): (name: string) => "file" | "dir" | "other" | null {
+  const top = new Map<string, Deno.DirEntry>();
+  try {
+    for (const entry of Deno.readDirSync(root)) top.set(entry.name, entry);
+  } catch {
+    // An unreadable root: everything is "nothing", as lstat would say.
+  }
+  return (name) => {
+    const slash = name.indexOf("/");
+    const first = top.get(slash < 0 ? name : name.slice(0, slash));
+    if (first === undefined) return null;
+    if (slash >= 0) {
+      // As lstat does, through a first level that is a link (a .git linked elsewhere keeps its config guarded).
+      const info = lstatOrNull(join(root, name));
+      return info === null ? null : info.isFile ? "file" : info.isDirectory ? "dir" : "other";
+    }
+    return first.isSymlink ? "other" : first.isFile ? "file" : first.isDirectory ? "dir" : "other";
+  };
+}
+
 /** The guarded paths of `root` now. */
 export async function guardedPaths(root: string): Promise<GuardedPaths> {
+  const at = lookup(root);
   // Only what is there as a plain file or folder: bwrap refuses a source under a file, and a link is not
   // what it names (whatever it points at inside the project is listed on its own).
   const readOnly: string[] = [];
   for (const name of await sandboxReadOnlyPaths(root)) {
-    const info = lstatOrNull(join(root, name));
-    if (info?.isFile || info?.isDirectory) readOnly.push(name);
+    const kind = at(name);
+    if (kind === "file" || kind === "dir") readOnly.push(name);
   }
   const files: string[] = [];
   const dirs: string[] = [];
   const createdParents: string[] = [];
   for (const name of SANDBOX_NOT_CREATED) {
-    if (lstatOrNull(join(root, name)) !== null) continue;
+    if (at(name) !== null) continue;
     const parent = name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "";
-    const parentInfo = parent === "" ? null : lstatOrNull(join(root, parent));
+    const parentKind = parent === "" ? null : at(parent);
     // A parent that is a file (or a link) cannot hold a mount point: nothing can be created there anyway.
-    if (parentInfo !== null && !parentInfo.isDirectory) continue;
+    if (parentKind !== null && parentKind !== "dir") continue;
     (name.includes(".") && !name.endsWith("workflows") && name !== ".tern" ? files : dirs).push(name);
-    if (parent !== "" && parentInfo === null) createdParents.push(parent);
+    if (parent !== "" && parentKind === null) createdParents.push(parent);
   }
   const cleanUp = () => {
     for (const name of [...files, ...dirs]) {
