@@ -105,7 +105,9 @@ async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string | Tool
   const found: string[] = [];
   for await (const batch of walkTree(ctx.root, start, rules, { signal: ctx.signal, maxDepth })) {
     for (const entry of batch) {
-      if ((ending !== undefined && !entry.rel.endsWith(ending)) || !isMatch(entry.rel.slice(prefix))) continue;
+      if ((ending !== undefined && !entry.rel.endsWith(ending)) || !isMatch(entry.rel.slice(prefix))) {
+        continue;
+      }
       found.push(entry.kind === "symlink" ? `${entry.rel} (symlink)` : entry.rel);
     }
   }
