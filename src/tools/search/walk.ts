@@ -310,31 +310,38 @@ export async function* walkTree(
     stack.push({ dir, depth, entries, next: 0, chain: rules.chain(dir) });
   };
   await enter(start === "." ? "" : start, 1);
+  const maxDepth = options.maxDepth ?? Infinity;
   while (stack.length > 0) {
-    if (batch.length >= BATCH) {
-      yield batch;
-      batch = [];
-    }
+    // One directory's entries in a tight loop, until it ends (pop) or a subdirectory is entered.
     const top = stack[stack.length - 1];
-    if (top.next === top.entries.length) {
-      stack.pop();
-      continue;
-    }
-    const entry = top.entries[top.next++];
-    if (SKIPPED.has(entry.name)) continue;
-    const rel = top.dir === "" ? entry.name : `${top.dir}/${entry.name}`;
-    // readDir reports the entry itself (lstat), so a symlink is never taken for what it points to.
-    const isDir = entry.isDirectory && !entry.isSymlink;
-    if (top.chain.length > 0 && ignoredInWalk(top.chain, entry.name, rel, isDir)) continue;
-    if (isDir) {
-      if (top.depth < (options.maxDepth ?? Infinity) && (options.enterDir?.(rel) ?? true)) {
-        await enter(rel, top.depth + 1);
+    const { dir, entries, chain } = top;
+    const checked = chain.length > 0;
+    let entered = false;
+    while (!entered && top.next < entries.length) {
+      if (batch.length >= BATCH) {
+        yield batch;
+        batch = [];
       }
-    } else if (entry.isSymlink) {
-      batch.push({ rel, kind: "symlink" });
-    } else if (entry.isFile) {
-      batch.push({ rel, kind: "file" });
-    } // Anything else is a FIFO, socket or device: opening one can block forever or never end.
+      const entry = entries[top.next++];
+      const name = entry.name;
+      if (SKIPPED.has(name)) continue;
+      const rel = dir === "" ? name : `${dir}/${name}`;
+      // readDir reports the entry itself (lstat), so a symlink is never taken for what it points to.
+      const isSymlink = entry.isSymlink;
+      const isDir = entry.isDirectory && !isSymlink;
+      if (checked && ignoredInWalk(chain, name, rel, isDir)) continue;
+      if (isDir) {
+        if (top.depth < maxDepth && (options.enterDir?.(rel) ?? true)) {
+          await enter(rel, top.depth + 1);
+          entered = true;
+        }
+      } else if (isSymlink) {
+        batch.push({ rel, kind: "symlink" });
+      } else if (entry.isFile) {
+        batch.push({ rel, kind: "file" });
+      } // Anything else is a FIFO, socket or device: opening one can block forever or never end.
+    }
+    if (!entered) stack.pop();
   }
   if (batch.length > 0) yield batch;
 }
