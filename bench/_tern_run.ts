@@ -172,8 +172,17 @@ export async function marksPerRequest(
   let pid = 0;
   const marks: Mark[] = [];
   await using model = startFakeModel((_body, index) => {
-    if (pid !== 0) marks.push({ cpuMs: treeCpuMs(pid), wallMs: performance.now() });
-    return script(index);
+    const turn = script(index);
+    if (pid !== 0) {
+      // The clock now; /proc right after the answer is on its way, so the reading never delays tern (each
+      // reading lands at the same point of its turn, so the differences are whole turns all the same). The
+      // last answer is read first: tern may be gone a moment after it.
+      const mark = { cpuMs: 0, wallMs: performance.now() };
+      marks.push(mark);
+      if (turn.toolCalls?.length) setTimeout(() => mark.cpuMs = treeCpuMs(pid), 0);
+      else mark.cpuMs = treeCpuMs(pid);
+    }
+    return turn;
   });
   const child = new Deno.Command(Deno.execPath(), {
     args: await ternArgs(options),

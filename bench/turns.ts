@@ -25,16 +25,16 @@ const TURNS = 20;
  * the rows show before and now side by side.
  */
 const BEFORE = {
-  oneWall: 0.16,
+  oneWall: 0.14,
   oneRss: 62,
-  commandCpu: 64,
-  commandWall: 107,
-  readCpu: 10,
-  editCpu: 26,
+  commandCpu: 63,
+  commandWall: 121,
+  readCpu: 9.5,
+  editCpu: 29,
   commandStarts: 13,
   readStarts: 2,
-  at20: 58,
-  at200: 72,
+  at20: 49,
+  at200: 60,
 };
 
 /**
