@@ -50,3 +50,30 @@ export async function command(cwd: string, program: string, args: string[]): Pro
   if (output.code > 1) throw new Error(`${program} failed: ${new TextDecoder().decode(output.stderr)}`);
   return new TextDecoder().decode(output.stdout);
 }
+
+/**
+ * `a` and `b` timed in alternation, `runs` times each after one warm-up of each: medians of both and the
+ * median of the per-pair ratios a/b, so a machine whose load drifts during the runs skews neither.
+ */
+export async function paired(
+  runs: number,
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+): Promise<{ aMs: number; bMs: number; ratio: number }> {
+  await a();
+  await b();
+  const as: number[] = [];
+  const bs: number[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let start = performance.now();
+    await a();
+    as.push(performance.now() - start);
+    start = performance.now();
+    await b();
+    bs.push(performance.now() - start);
+    ratios.push(as[i] / bs[i]);
+  }
+  const median = (values: number[]) => values.sort((x, y) => x - y)[Math.floor(values.length / 2)];
+  return { aMs: median(as), bMs: median(bs), ratio: median(ratios) };
+}

@@ -9,6 +9,7 @@ import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_s
 import { ternRunArgs } from "../tests/support/cli.ts";
 import { bigText } from "./_big_file.ts";
 import { count, ratio } from "./_measure.ts";
+import { sharedLoop20Bytes } from "./_shared_bench.ts";
 
 /** One scenario's figure, its target and the best peer's figure (issue 10), in bytes; the other wires' rows
  * have neither (the issue measured chat completions). */
@@ -17,6 +18,8 @@ export interface ByteRow {
   bytes: number;
   target?: number;
   peer?: number;
+  /** main's figure before issue 18 (the bench then used the fake server's short ids). */
+  before?: number;
 }
 
 /** The wires tern speaks, as `TERN_API` names them. */
@@ -59,13 +62,33 @@ export async function requestSizes(
 
 const answer: ScriptedTurn = { text: "Hello.", usage: { prompt_tokens: 100, completion_tokens: 2 } };
 
+/**
+ * A tool-call id as real servers issue them (OpenAI: `call_` and 24 random letters and digits; the scripted
+ * server of ../shared/bench does the same), fixed per turn so the bytes are the same every run. The fake
+ * server's own ids (`call_0_0`) are a third as long, and every later request repeats each id twice.
+ */
+function providerId(turn: number): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  let seed = 2_654_435_761 * (turn + 1);
+  let id = "call_";
+  for (let i = 0; i < 24; i++) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    id += alphabet[seed % alphabet.length];
+  }
+  return id;
+}
+
 /** Measures the three scenarios in a temp project of their own, removed again. */
 export async function requestByteRows(): Promise<ByteRow[]> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "tern-bytes-" }));
   try {
     const first = await requestSizes(root, [answer]);
     const echoes: ScriptedTurn[] = Array.from({ length: 20 }, (_, i) => ({
-      toolCalls: [{ name: "execute_command", arguments: JSON.stringify({ command: `echo ${i + 1}` }) }],
+      toolCalls: [{
+        id: providerId(i),
+        name: "execute_command",
+        arguments: JSON.stringify({ command: `echo ${i + 1}` }),
+      }],
     }));
     const twenty = await requestSizes(root, [...echoes, answer]);
     const sum = (sizes: number[]) => sizes.reduce((a, b) => a + b, 0);
@@ -77,6 +100,7 @@ export async function requestByteRows(): Promise<ByteRow[]> {
       toolCalls: [{ name: "read_file", arguments: JSON.stringify({ path: BIG_PATH }) }],
     };
     const big = await requestSizes(root, [read, answer]);
+    const shared = await sharedLoop20Bytes();
     // The rest of the file must stay reachable: the page ends with the offset to continue from.
     if (!/offset=\d+/.test(big.bodies.at(-1)!)) throw new Error("the 5 MB read gave no continuation hint");
     return [
@@ -86,7 +110,14 @@ export async function requestByteRows(): Promise<ByteRow[]> {
         bytes: sum(twenty.sizes),
         target: 140_000,
         peer: 171_765,
+        before: 147_699,
       },
+      ...(shared === undefined ? [] : [{
+        scenario: "  the same against ../shared/bench",
+        bytes: shared,
+        target: 140_000,
+        before: 148_560,
+      }]),
       { scenario: "  the same over Anthropic Messages", bytes: sum(overAnthropic.sizes) },
       { scenario: "  the same over OpenAI Responses", bytes: sum(overResponses.sizes) },
       {
@@ -106,10 +137,14 @@ export async function printRequestBytes(): Promise<void> {
   const rows = await requestByteRows();
   console.log("request-body bytes (lower is cheaper):");
   for (const row of rows) {
-    const against = row.target === undefined || row.peer === undefined
+    const target = row.target === undefined
       ? ""
-      : `  target ≤ ${count(row.target)} (ratio ${ratio(row.bytes, row.target)})  best peer ` +
-        `${count(row.peer)} (ratio ${ratio(row.bytes, row.peer)})`;
+      : `  target ≤ ${count(row.target)} (ratio ${ratio(row.bytes, row.target)})`;
+    const peer = row.peer === undefined
+      ? ""
+      : `  best peer ${count(row.peer)} (ratio ${ratio(row.bytes, row.peer)})`;
+    const before = row.before === undefined ? "" : `  before ${count(row.before)}`;
+    const against = before + target + peer;
     console.log(`  ${row.scenario.padEnd(38)} ${count(row.bytes).padStart(8)}${against}`);
   }
 }

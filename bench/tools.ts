@@ -8,7 +8,11 @@ import { grepCode, type GrepEngine } from "../src/tools/grep_code.ts";
 import { globFilesTool } from "../src/tools/glob_files.ts";
 import type { ToolResult } from "../src/tools/tool.ts";
 import { ripgrepArgs } from "../src/tools/search/ripgrep.ts";
-import { command, count, ms, ratio, timed, toolContext } from "./_measure.ts";
+import { command, count, ms, paired, ratio, timed, toolContext } from "./_measure.ts";
+
+/** The paired ratios main measured before issue 18 on this machine (median of 9 pairs; two runs averaged). */
+const GREP_BEFORE = 1.24;
+const GLOB_BEFORE = 2.85;
 import { generateTree, RARE_WORD, type TreeStats } from "./_tree.ts";
 import { bigFileFigures } from "./_big_file.ts";
 import { wallFigures } from "./walls.ts";
@@ -33,10 +37,21 @@ async function grepFigures(root: string): Promise<void> {
   const rgSorted = await timed(5, () => command(root, "rg", ripgrepArgs(spec, { sorted: true })));
   const viaRg = await timed(5, grep("ripgrep", rare));
   const builtin = await timed(3, grep("builtin", rare));
+  // The ratio of issue 18: each grep_code run paired with a plain rg run, so load drifting on a shared
+  // machine skews neither side (the medians above ran one after the other).
+  const vsRg = await paired(
+    9,
+    grep("ripgrep", rare),
+    () => command(root, "rg", ["--no-config", rare.pattern]),
+  );
   console.log(
     `grep_code "${rare.pattern}" (${summaryOf(viaRg.value)}; plain rg finds ` +
       `${lines(rgPlain.value)}): ripgrep engine ${ms(viaRg.ms)}, built-in ${ms(builtin.ms)}; plain rg ` +
       `${ms(rgPlain.ms)} (ratios ${ratio(viaRg.ms, rgPlain.ms)} and ${ratio(builtin.ms, rgPlain.ms)})`,
+  );
+  console.log(
+    `  grep_code / plain rg, runs paired: ${vsRg.ratio.toFixed(2)} (${ms(vsRg.aMs)} / ${ms(vsRg.bMs)}; ` +
+      `before ${GREP_BEFORE.toFixed(2)}; target ≤ 1.2, ${vsRg.ratio <= 1.2 ? "met" : "NOT met"})`,
   );
   console.log(
     `  rg with grep_code's own flags (--json, all cores; tern sorts) ${ms(rgTern.ms)}, with --sort path ` +
@@ -83,6 +98,17 @@ async function globFigures(root: string): Promise<void> {
     vs("rg --files", rgFiles.ms),
   ];
   console.log(`glob_files "**/*.ts" (${count(shown)} files; ${counts}): ${ms(all.ms)}; ${others.join(", ")}`);
+  const vsFind = await paired(
+    9,
+    glob("**/*.ts"),
+    () => command(root, "find", [".", "-type", "f", "-name", "*.ts"]),
+  );
+  console.log(
+    `  glob_files / plain find, runs paired: ${vsFind.ratio.toFixed(2)} (${ms(vsFind.aMs)} / ` +
+      `${ms(vsFind.bMs)}; before ${GLOB_BEFORE.toFixed(2)}; target ≤ 1.5, ${
+        vsFind.ratio <= 1.5 ? "met" : "NOT met"
+      })`,
+  );
   const narrow = await timed(5, glob("packages/p07/src/**/*.tsx"));
   console.log(
     `glob_files "packages/p07/src/**/*.tsx" (${filesFound(narrow.value)} files): ${ms(narrow.ms)}`,

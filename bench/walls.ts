@@ -10,6 +10,7 @@ import { createWriteFileTool } from "../src/tools/write_file.ts";
 const readFileTool = createReadFileTool();
 const writeFileTool = createWriteFileTool();
 import { timed, toolContext } from "./_measure.ts";
+import { closeFileHelper, useFileHelper } from "../src/fs/file_helper.ts";
 
 export async function wallFigures(): Promise<void> {
   const shapes = {
@@ -27,18 +28,28 @@ export async function wallFigures(): Promise<void> {
   try {
     await Deno.writeTextFile(join(root, "small.txt"), "hello\n".repeat(100));
     const ctx = toolContext(root);
-    const read = await timed(50, () => Promise.resolve(readFileTool.run({ path: "small.txt" }, ctx)));
-    console.log(
-      `read_file of a 600-byte file (open verified from inside its directory): ${read.ms.toFixed(1)} ms`,
-    );
     let i = 0;
-    const write = await timed(
-      50,
-      () => Promise.resolve(writeFileTool.run({ path: `w/${i++}.txt`, content: "x" }, ctx)),
-    );
-    console.log(
-      `write_file of a new file in a new directory (each level checked): ${write.ms.toFixed(1)} ms`,
-    );
+    // With the long-lived file helper (as the CLI runs), then with a bash script per check (its fallback).
+    for (const helper of [true, false]) {
+      if (helper) useFileHelper();
+      const how = helper ? "the file helper" : "a script per check";
+      const read = await timed(50, () => Promise.resolve(readFileTool.run({ path: "small.txt" }, ctx)));
+      console.log(
+        `read_file of a 600-byte file (opened from inside its directory, by ${how}): ${
+          read.ms.toFixed(1)
+        } ms`,
+      );
+      const write = await timed(
+        50,
+        () => Promise.resolve(writeFileTool.run({ path: `w/${i++}.txt`, content: "x" }, ctx)),
+      );
+      console.log(
+        `write_file of a new file in a new directory (each level checked, by ${how}): ${
+          write.ms.toFixed(1)
+        } ms`,
+      );
+      if (helper) await closeFileHelper();
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }

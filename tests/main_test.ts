@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./support/assert.ts";
 import { type ScriptedTurn, startFakeModel } from "./support/fake_model_server.ts";
-import { runTern } from "./support/cli.ts";
+import { runTern, ternRunArgs } from "./support/cli.ts";
 import { tempProject } from "./support/temp_project.ts";
 import { testNeeding } from "./support/requires.ts";
 
@@ -316,4 +316,33 @@ Deno.test("the REPL refuses a pasted prompt over 1 MB in one line, sends nothing
   assertStringIncludes(run.stdout, "error: the prompt is 1.5 MB, over the 1 MB cap: save the text in a file");
   assertStringIncludes(run.stdout, "Small one answered.");
   assertEquals(model.requests.length, 1);
+});
+
+Deno.test("tern -p leaves nothing of its own in its process group: no command, no file helper, no zombie", async () => {
+  await using project = await tempProject({ "notes.txt": "a note\n" });
+  const call = (name: string, args: unknown): ScriptedTurn => ({
+    toolCalls: [{ name, arguments: JSON.stringify(args) }],
+  });
+  await using model = await startFakeModel([
+    call("execute_command", { command: "echo sandboxed" }),
+    call("read_file", { path: "notes.txt" }),
+    call("edit_file", { path: "notes.txt", old_text: "a note", new_text: "a longer note" }),
+    { text: "Done." },
+  ]);
+  // In a session of its own, so its process group is its pid: whatever it started stays in that group.
+  const tern = new Deno.Command("setsid", {
+    args: [Deno.execPath(), ...await ternRunArgs(), "-p", "go", "--approve", "all"],
+    cwd: project.root,
+    env: { ...modelEnv(model.url), NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const { code, stdout, stderr } = await tern.output();
+  assertEquals([code, new TextDecoder().decode(stdout)], [0, "Done.\n"], new TextDecoder().decode(stderr));
+  assertEquals(await Deno.readTextFile(`${project.root}/notes.txt`), "a longer note\n");
+  const ps = await new Deno.Command("ps", { args: ["-eo", "pgid=,pid=,stat=,args="] }).output();
+  const left = new TextDecoder().decode(ps.stdout).split("\n")
+    .filter((line) => line.trim().split(/\s+/)[0] === String(tern.pid));
+  assertEquals(left, [], "processes left in tern's group");
 });

@@ -7,10 +7,14 @@ import type { LoadedSession } from "../agent/session.ts";
 import { chooseSession } from "./commands/sessions.ts";
 import { createLineReader } from "./input/line_reader.ts";
 import { startSession } from "./session_start.ts";
+import { closeFileHelper, useFileHelper } from "../fs/file_helper.ts";
 
 /** Runs tern with parsed `args`; `atExit` collects what must be stopped before the process exits. */
 export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Promise<number> {
   const root = Deno.realPathSync(Deno.cwd());
+  // The file tools' checks run in one long-lived helper instead of a process each (file_helper.ts).
+  useFileHelper();
+  atExit.push(closeFileHelper);
   const headless = args.prompt !== undefined || args.inputFormat !== undefined;
   const interactive = !headless && Deno.stdin.isTerminal();
   const { config, session, mcp, sandbox, skillProblems, agents, trust, hookNotes } = await startSession(
@@ -24,6 +28,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
     },
   );
   if (headless) {
+    // Not awaited first: the task starts while the probe runs (headless prints its line when it has it).
     const { runHeadlessCli } = await import("./headless/cli.ts");
     return await runHeadlessCli(session, { config, sandbox, args });
   }
@@ -31,7 +36,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   const trustedProject = trust.project;
   return await runReplCli(session, {
     config,
-    sandbox,
+    sandbox: await sandbox,
     mcp,
     skillProblems,
     agents,

@@ -58,7 +58,8 @@ export interface StartedSession {
   config: Config;
   session: AgentSession;
   mcp: McpStartup;
-  sandbox: SandboxStatus;
+  /** The sandbox probe, still running: the REPL's banner waits for it, a headless task does not. */
+  sandbox: Promise<SandboxStatus>;
   skillProblems: readonly string[];
   /** The named agents found (the project's only when it is trusted), with the files skipped (for /agents). */
   agents: FoundAgents;
@@ -125,8 +126,7 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
   options.atExit.push(() => session.close());
   if (config.requireTools) checkRequiredTools(config.requireTools, session.current.registry.specs());
   const skillProblems = trust.project ? project.skillProblems : [];
-  const sandbox = await probing;
-  return { config, session, mcp, sandbox, skillProblems, agents, trust, hookNotes: hooks.notes };
+  return { config, session, mcp, sandbox: probing, skillProblems, agents, trust, hookNotes: hooks.notes };
 }
 
 /**

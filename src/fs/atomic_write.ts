@@ -2,6 +2,7 @@
 
 import { basename, dirname, relative, sep } from "node:path";
 import { helperScript } from "./helper_script.ts";
+import { fileHelper } from "./file_helper.ts";
 import { changedError, showPath } from "./path_guard.ts";
 import { ToolError } from "./tool_error.ts";
 
@@ -42,21 +43,33 @@ cat >"$4" 2>/dev/null || exit 5
 if [ "$(env pwd -P)" != "$here" ] || [ -L "$4" ] || [ ! -f "$4" ] || [ -d "$3" ]; then rm -f -- "$4"; exit 3; fi
 mv -f -- "$4" "$3" 2>/dev/null || { rm -f -- "$4"; exit 5; }`;
 
-/** Runs CREATE; resolves with the directories it created (absolute), or throws the refusal for its exit. */
-async function create(args: string[], data: Uint8Array | null, shown: string): Promise<string[]> {
+/** Runs CREATE as a process of its own: its exit code and the directories it created. */
+async function createOnce(args: string[], data: Uint8Array): Promise<{ code: number; created: string[] }> {
   const child = helperScript(CREATE, "tern-create", args, {
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
   }).spawn();
   const writer = child.stdin.getWriter();
-  await writer.write(data ?? new Uint8Array()).catch(() => {});
+  await writer.write(data).catch(() => {});
   await writer.close().catch(() => {});
   const { code, stdout } = await child.output();
+  return { code, created: new TextDecoder().decode(stdout).split("\n").filter((line) => line !== "") };
+}
+
+/**
+ * Runs CREATE, in the long-lived helper when it runs (file_helper.ts, the same steps), else as a process of
+ * its own; resolves with the directories it created (absolute), or throws the refusal for its exit.
+ */
+async function create(args: string[], data: Uint8Array | null, shown: string): Promise<string[]> {
+  const bytes = data ?? new Uint8Array();
+  const helper = fileHelper();
+  const { code, created } = (helper && await helper.create(args, bytes).catch(() => undefined)) ??
+    await createOnce(args, bytes);
   if (code === 4) throw new ToolError(`${showPath(shown)}: a parent path exists and is not a directory.`);
   if (code === 3) throw changedError(shown);
   if (code !== 0) throw new ToolError(`${showPath(shown)}: the file system refused the write.`);
-  return new TextDecoder().decode(stdout).split("\n").filter((line) => line !== "");
+  return created;
 }
 
 /**

@@ -69,13 +69,55 @@ export function sendsReasoning(messages: readonly Message[], echo: ReasoningEcho
     (echo === "auto" && messages.some((message) => message.role === "assistant" && !!message.reasoning));
 }
 
+/**
+ * Tool-call ids that mean nothing to the model: random tokens (OpenAI's `call_` + 24 characters, DeepSeek's
+ * `call_00_…`) or UUIDs. Ids that may (Kimi's `weather_0`, Mistral's nine characters, which its API checks)
+ * are never touched.
+ */
+const OPAQUE_ID =
+  /^(?:call_[A-Za-z0-9_]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/**
+ * The messages with each opaque tool-call id replaced by a short one (`call_1`, `call_2`, … in order of first
+ * appearance), the same in the call and in its result. Every later request repeats every id twice, so a
+ * 29-character id costs about 10 KB over 20 tool steps. The numbering depends only on the messages before,
+ * so it stays the same from request to request (the prompt prefix still caches); the conversation itself
+ * keeps the provider's ids.
+ */
+export function withShortIds(messages: readonly Message[]): Message[] {
+  const kept = new Set<string>();
+  for (const message of messages) {
+    if (message.role === "tool" && !OPAQUE_ID.test(message.toolCallId)) kept.add(message.toolCallId);
+    if (message.role === "assistant") {
+      for (const call of message.toolCalls ?? []) if (!OPAQUE_ID.test(call.id)) kept.add(call.id);
+    }
+  }
+  const short = new Map<string, string>();
+  let next = 0;
+  const shorten = (id: string) => {
+    if (!OPAQUE_ID.test(id)) return id;
+    let name = short.get(id);
+    if (name === undefined) {
+      // A kept id of the same shape (a server issuing `call_3`) is never reused.
+      do name = `call_${++next}`; while (kept.has(name));
+      short.set(id, name);
+    }
+    return name;
+  };
+  return messages.map((message) => {
+    if (message.role === "tool") return { ...message, toolCallId: shorten(message.toolCallId) };
+    if (message.role !== "assistant" || !message.toolCalls?.length) return message;
+    return { ...message, toolCalls: message.toolCalls.map((call) => ({ ...call, id: shorten(call.id) })) };
+  });
+}
+
 /** Builds the streaming chat-completions JSON body; tools are sorted by name so the prompt prefix caches. */
 export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "auto"): Json {
   const sendReasoning = sendsReasoning(req.messages, echo);
   const body: Json = {
     model: req.model,
     messages: withResultImages(
-      req.messages,
+      withShortIds(req.messages),
       (message) => toWireMessage(message, sendReasoning),
       resultImages,
     ),

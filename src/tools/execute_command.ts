@@ -290,7 +290,7 @@ async function runCommand(
   // The one protected list: read-only inside the sandbox, and not to be created there either.
   const guarded = sandboxed ? await guardedPaths(ctx.root) : undefined;
   const confined = { root: ctx.root, home: env.HOME, path: env.PATH, network, userNamespace };
-  const argv = guarded ? confinedArgv({ ...confined, ...guarded }, shell) : shell;
+  const argv = guarded ? await confinedArgv({ ...confined, ...guarded }, shell) : shell;
   const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const output = new CommandOutput(setup.secrets, ctx.onUpdate);
   const started = performance.now();
@@ -301,6 +301,7 @@ async function runCommand(
     timeoutMs,
     sink: output,
     maxOutputBytes: MAX_OUTPUT_BYTES,
+    sandboxed: guarded !== undefined,
   }).finally(() => output.stop());
   const durationMs = Math.round(performance.now() - started);
   const restored = await guarded?.cleanUp() ?? [];

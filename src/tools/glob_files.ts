@@ -91,6 +91,9 @@ async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string | Tool
     const reason = error instanceof Error ? error.message : String(error);
     throw new ToolError(`glob_files: field "pattern" is not a valid glob (${reason}).`);
   }
+  // "**/*.ts" can only match a path ending in ".ts": that test is far cheaper than the glob's regex, and most
+  // files of a tree fail it.
+  const ending = /\*([^*?[\]{}()!+@/\\]+)$/.exec(pattern)?.[1];
   const where = dir.rel === "." ? "the project" : showPath(dir.rel);
   const plan = walkPlan(pattern, picomatch);
   const start = await startOf(ctx.root, dir.rel, plan.base);
@@ -102,7 +105,9 @@ async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string | Tool
   const found: string[] = [];
   for await (const batch of walkTree(ctx.root, start, rules, { signal: ctx.signal, maxDepth })) {
     for (const entry of batch) {
-      if (!isMatch(entry.rel.slice(prefix))) continue;
+      if ((ending !== undefined && !entry.rel.endsWith(ending)) || !isMatch(entry.rel.slice(prefix))) {
+        continue;
+      }
       found.push(entry.kind === "symlink" ? `${entry.rel} (symlink)` : entry.rel);
     }
   }

@@ -171,3 +171,50 @@ Deno.test("toWireMessage() leaves reasoning_content out for providers that rejec
     assertStrictEquals(findProvider(name)?.reasoningEcho, undefined, name);
   }
 });
+
+Deno.test("buildRequestBody() sends opaque tool-call ids as call_1, call_2, … and keeps ids the model may read", () => {
+  const openAi = "call_A4vzguahn4qZuNOJRAQkeVy1";
+  const deepSeek = "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF";
+  const call = (id: string) => ({ id, name: "run", arguments: "{}" });
+  const result = (id: string): Message => ({
+    role: "tool",
+    toolCallId: id,
+    name: "run",
+    content: "ok",
+    isError: false,
+  });
+  const request: ChatRequest = {
+    model: "m",
+    tools: [],
+    messages: [
+      { role: "user", content: "go" },
+      // A server's own short id that looks like one of ours is kept, and never handed out again.
+      { role: "assistant", content: "", toolCalls: [call(openAi), call("call_1"), call("weather_0")] },
+      result(openAi),
+      result("call_1"),
+      result("weather_0"),
+      { role: "assistant", content: "", toolCalls: [call(deepSeek)] },
+      result(deepSeek),
+    ],
+  };
+  const sent = buildRequestBody(request, "never").messages as {
+    tool_calls?: { id: string }[];
+    tool_call_id?: string;
+  }[];
+  const ids = sent.flatMap((message) =>
+    message.tool_calls?.map((c) => c.id) ?? [message.tool_call_id ?? "-"]
+  );
+  assertEquals(ids, [
+    "-",
+    "call_2",
+    "call_1",
+    "weather_0",
+    "call_2",
+    "call_1",
+    "weather_0",
+    "call_3",
+    "call_3",
+  ]);
+  // The conversation itself keeps the provider's ids.
+  assertStrictEquals((request.messages[1] as { toolCalls: { id: string }[] }).toolCalls[0].id, openAi);
+});

@@ -1,8 +1,7 @@
 /** /cost: tokens and the cost estimate of this conversation. */
 import type { SlashCommand } from "./types.ts";
 import { cacheHitPercent, dollars } from "../render/status_line.ts";
-
-const n = (value: number) => value.toLocaleString("en-US");
+import { thousands as n } from "../render/renderer.ts";
 
 /** Prints the session's tokens by kind, the cache-hit share and, where the model's prices are known, the cost. */
 export const costCommand: SlashCommand = {

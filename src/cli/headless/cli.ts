@@ -13,10 +13,13 @@ import { streamSink } from "../render/renderer.ts";
 /** Runs the headless task(s) of `config.prompt` and `--input-format` on `session`; resolves with the exit code. */
 export async function runHeadlessCli(
   session: AgentSession,
-  { config, sandbox, args }: { config: Config; sandbox: SandboxStatus; args?: CliArgs },
+  { config, sandbox, args }: { config: Config; sandbox: Promise<SandboxStatus>; args?: CliArgs },
 ): Promise<number> {
-  // Headless has no banner: a sandbox that cannot start is still said, in one line.
-  if (!sandbox.active && config.sandbox !== "off") console.error(`tern: ${sandboxLine(sandbox)}`);
+  // Headless has no banner: a sandbox that cannot start is still said, in one line, once the probe knows
+  // (the task does not wait for it; every run prints it before it ends).
+  const said = sandbox.then((status) => {
+    if (!status.active && config.sandbox !== "off") console.error(`tern: ${sandboxLine(status)}`);
+  });
   const controller = new AbortController();
   // SIGINT/SIGTERM cancel the task; the loop still ends it cleanly (exit 130, json result printed).
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
@@ -35,18 +38,22 @@ export async function runHeadlessCli(
     if (note) console.error(`tern: ${note}`);
     task = text;
   }
-  return await runHeadless(session, {
-    task,
-    input,
-    approvalTimeoutMs: args?.approvalTimeoutMs,
-    output: config.output,
-    stdout,
-    stderr: streamSink(Deno.stderr),
-    signal: controller.signal,
-    debug: Boolean(Deno.env.get("TERN_DEBUG")),
-    // stdin carries the messages (and answers) with stream-json input; else a terminal may be asked.
-    ask: input ? undefined : await terminalAsk(),
-  });
+  try {
+    return await runHeadless(session, {
+      task,
+      input,
+      approvalTimeoutMs: args?.approvalTimeoutMs,
+      output: config.output,
+      stdout,
+      stderr: streamSink(Deno.stderr),
+      signal: controller.signal,
+      debug: Boolean(Deno.env.get("TERN_DEBUG")),
+      // stdin carries the messages (and answers) with stream-json input; else a terminal may be asked.
+      ask: input ? undefined : await terminalAsk(),
+    });
+  } finally {
+    await said;
+  }
 }
 
 /**

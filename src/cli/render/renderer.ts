@@ -259,9 +259,7 @@ export class Renderer {
     const draw = () => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       // About four characters a token: a live estimate until the usage arrives.
-      const tokens = this.#streamed > 0
-        ? ` · ~${Math.ceil(this.#streamed / 4).toLocaleString("en-US")} tokens`
-        : "";
+      const tokens = this.#streamed > 0 ? ` · ~${thousands(Math.ceil(this.#streamed / 4))} tokens` : "";
       this.#sink.write(
         `\r${this.#paint("cyan", SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length])} ` +
           this.#paint("dim", `${label} ${seconds}s${tokens} · Esc cancels`),
@@ -281,7 +279,7 @@ export class Renderer {
 
 /** "tokens: 1,234 in (1,000 cached) · 56 out (20 reasoning)". */
 export function formatUsage(usage: Usage): string {
-  const n = (value: number) => value.toLocaleString("en-US");
+  const n = thousands;
   const cached = usage.cachedTokens ? ` (${n(usage.cachedTokens)} cached)` : "";
   const reasoning = usage.reasoningTokens ? ` (${n(usage.reasoningTokens)} reasoning)` : "";
   return `tokens: ${n(usage.promptTokens)} in${cached} · ${n(usage.completionTokens)} out${reasoning}`;
@@ -309,4 +307,14 @@ export function retryWords(event: Extract<AgentEvent, { type: "retry" }>): strin
     return `⚠ the answer above broke off (${event.reason}); it is discarded: retrying in ${seconds}, ${attempt}`;
   }
   return `retrying in ${seconds} (${event.reason}), ${attempt}`;
+}
+
+/**
+ * An integer with thousands separators, "1,234,567". Not toLocaleString: that maps the runtime's locale data
+ * (about 6 MB of memory and a few ms) into every run that prints one usage line.
+ */
+export function thousands(value: number): string {
+  const [whole, fraction] = String(value).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ",");
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }

@@ -92,7 +92,7 @@ function ancestors(rel: string, floor: string): string[] {
  * a shallower one (git's precedence); files above `floor` are not consulted.
  */
 export class GitignoreRules {
-  #loaded = new Map<string, Ignore | null>();
+  #loaded = new Map<string, RuleSet | null>();
   /** Reads under way: checks running side by side read each .gitignore once. */
   #reading = new Map<string, Promise<void>>();
 
@@ -117,8 +117,7 @@ export class GitignoreRules {
     let reading = this.#reading.get(dir);
     if (reading === undefined) {
       reading = readGitignore(join(this.root, dir, ".gitignore")).then(async (text) => {
-        const rules = text === null ? null : (await loadIgnore())({ allowRelativePaths: true }).add(text);
-        this.#loaded.set(dir, rules);
+        this.#loaded.set(dir, text === null ? null : ruleSet(await loadIgnore(), text));
         this.#reading.delete(dir);
       });
       this.#reading.set(dir, reading);
@@ -135,15 +134,67 @@ export class GitignoreRules {
   chain(dir: string): RuleChain {
     const chain: RuleChain = [];
     for (const at of ancestors(dir === "" ? "x" : `${dir}/x`, this.floor).reverse()) {
-      const rules = this.#loaded.get(at);
-      if (rules) chain.push({ dir: at, rules });
+      const loaded = this.#loaded.get(at);
+      if (loaded) chain.push({ dir: at, ...loaded });
     }
     return chain;
   }
 }
 
+/**
+ * One .gitignore's rules. `forFiles` is there when no pattern holds a "/" but a trailing one (`*.log`,
+ * `dist/`, `!keep.log`, the usual case): each pattern then matches a name at any depth, so within a walk
+ * (which never enters an ignored directory) an entry is judged by its name alone, and a file only by the
+ * patterns without a trailing "/" (null: none, nothing to test).
+ */
+interface RuleSet {
+  rules: Ignore;
+  forFiles?: Ignore | null;
+  /** When every file pattern is `*.ext` (no "!"): the endings; a file is ignored when its name has one. */
+  endings?: string[];
+}
+
 /** The .gitignore rules above an entry, deepest first. */
-export type RuleChain = { dir: string; rules: Ignore }[];
+export type RuleChain = ({ dir: string } & RuleSet)[];
+
+function ruleSet(ignore: (options: { allowRelativePaths: boolean }) => Ignore, text: string): RuleSet {
+  const rules = ignore({ allowRelativePaths: true }).add(text);
+  // Escapes (`\#`, a kept trailing space) are left to the full rules.
+  if (text.includes("\\")) return { rules };
+  const patterns = text.split("\n").map((line) => line.trim()).filter((line) =>
+    line !== "" && !line.startsWith("#")
+  );
+  if (patterns.some((line) => line.replace(/^\\?!/, "").replace(/\/+$/, "").includes("/"))) return { rules };
+  const files = patterns.filter((line) => !line.endsWith("/"));
+  if (files.length === 0) return { rules, forFiles: null };
+  const endings = files.every((line) => /^\*\.[\w.-]+$/.test(line))
+    ? files.map((line) => line.slice(1))
+    : undefined;
+  return { rules, forFiles: ignore({ allowRelativePaths: true }).add(files), endings };
+}
+
+/** ignoredBy for an entry of a walk, whose parent directories were all found not ignored. */
+function ignoredInWalk(chain: RuleChain, name: string, rel: string, isDir: boolean): boolean {
+  for (const link of chain) {
+    let result;
+    if (link.forFiles === undefined) {
+      const sub = link.dir === "" ? rel : rel.slice(link.dir.length + 1);
+      result = link.rules.test(isDir ? `${sub}/` : sub);
+    } else if (isDir) {
+      result = link.rules.test(`${name}/`);
+    } else if (link.forFiles === null) {
+      continue;
+    } else if (link.endings) {
+      if (link.endings.some((ending) => name.endsWith(ending))) return true;
+      continue;
+    } else {
+      result = link.forFiles.test(name);
+    }
+    if (result.ignored) return true;
+    if (result.unignored) return false;
+  }
+  return false;
+}
 
 /** Git's precedence: the deepest .gitignore with a rule matching `rel` decides. */
 function ignoredBy(chain: RuleChain, rel: string, isDir: boolean): boolean {
@@ -206,11 +257,21 @@ function breathe(): Promise<void> {
  * directory listing is short; the walk still lets the event loop run every few milliseconds.
  */
 function readSorted(path: string): Deno.DirEntry[] {
+  let entries: Deno.DirEntry[];
   try {
-    return Array.from(Deno.readDirSync(path)).sort((a, b) => comparePaths(a.name, b.name));
+    entries = Array.from(Deno.readDirSync(path));
   } catch {
     return [];
   }
+  // Names hold no "/", so without surrogates code unit order is code point order: the plain comparison.
+  const plain = !entries.some((entry) => SURROGATE.test(entry.name));
+  return entries.sort(plain ? byName : (a, b) => comparePaths(a.name, b.name));
+}
+
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function byName(a: Deno.DirEntry, b: Deno.DirEntry): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /** One directory being walked: its sorted entries, the next one to look at, and the rules inside it. */
@@ -249,31 +310,38 @@ export async function* walkTree(
     stack.push({ dir, depth, entries, next: 0, chain: rules.chain(dir) });
   };
   await enter(start === "." ? "" : start, 1);
+  const maxDepth = options.maxDepth ?? Infinity;
   while (stack.length > 0) {
-    if (batch.length >= BATCH) {
-      yield batch;
-      batch = [];
-    }
+    // One directory's entries in a tight loop, until it ends (pop) or a subdirectory is entered.
     const top = stack[stack.length - 1];
-    if (top.next === top.entries.length) {
-      stack.pop();
-      continue;
-    }
-    const entry = top.entries[top.next++];
-    if (SKIPPED.has(entry.name)) continue;
-    const rel = top.dir === "" ? entry.name : `${top.dir}/${entry.name}`;
-    // readDir reports the entry itself (lstat), so a symlink is never taken for what it points to.
-    const isDir = entry.isDirectory && !entry.isSymlink;
-    if (top.chain.length > 0 && ignoredBy(top.chain, rel, isDir)) continue;
-    if (isDir) {
-      if (top.depth < (options.maxDepth ?? Infinity) && (options.enterDir?.(rel) ?? true)) {
-        await enter(rel, top.depth + 1);
+    const { dir, entries, chain } = top;
+    const checked = chain.length > 0;
+    let entered = false;
+    while (!entered && top.next < entries.length) {
+      if (batch.length >= BATCH) {
+        yield batch;
+        batch = [];
       }
-    } else if (entry.isSymlink) {
-      batch.push({ rel, kind: "symlink" });
-    } else if (entry.isFile) {
-      batch.push({ rel, kind: "file" });
-    } // Anything else is a FIFO, socket or device: opening one can block forever or never end.
+      const entry = entries[top.next++];
+      const name = entry.name;
+      if (SKIPPED.has(name)) continue;
+      const rel = dir === "" ? name : `${dir}/${name}`;
+      // readDir reports the entry itself (lstat), so a symlink is never taken for what it points to.
+      const isSymlink = entry.isSymlink;
+      const isDir = entry.isDirectory && !isSymlink;
+      if (checked && ignoredInWalk(chain, name, rel, isDir)) continue;
+      if (isDir) {
+        if (top.depth < maxDepth && (options.enterDir?.(rel) ?? true)) {
+          await enter(rel, top.depth + 1);
+          entered = true;
+        }
+      } else if (isSymlink) {
+        batch.push({ rel, kind: "symlink" });
+      } else if (entry.isFile) {
+        batch.push({ rel, kind: "file" });
+      } // Anything else is a FIFO, socket or device: opening one can block forever or never end.
+    }
+    if (!entered) stack.pop();
   }
   if (batch.length > 0) yield batch;
 }

@@ -163,7 +163,7 @@ export class BackgroundProcesses {
     // No before/after comparison of the protected set: over a long life it would undo the user's changes.
     const guarded = sandboxed ? await guardedPaths(root, { compare: false }) : undefined;
     const confined = { root, home: env.HOME, path: env.PATH, network, userNamespace };
-    const inner = guarded ? confinedArgv({ ...confined, ...guarded }, shell) : shell;
+    const inner = guarded ? await confinedArgv({ ...confined, ...guarded }, shell) : shell;
     const argv = ["bash", "-c", WATCHDOG, "tern-watch", String(Deno.pid), ...inner];
     const id = `bg${++this.#count}`;
     const unread = new Unread(start.secrets);

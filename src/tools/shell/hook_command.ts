@@ -63,7 +63,7 @@ export async function runHookCommand(
   if (guarded) {
     const { userNamespace } = await detectBubblewrap();
     const confined = { root, home: env.HOME, path: env.PATH, network: false, userNamespace };
-    argv = confinedArgv({ ...confined, ...guarded }, shell);
+    argv = await confinedArgv({ ...confined, ...guarded }, shell);
   }
   const sink = new CollectedText();
   try {

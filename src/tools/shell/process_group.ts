@@ -4,7 +4,8 @@
  */
 
 import { CLEAN_BASH, helperScript } from "../../fs/helper_script.ts";
-import { OutputText } from "./output_text.ts";
+import { capture, drain } from "./_output_streams.ts";
+import { runConfined } from "./confined_run.ts";
 
 /** Where the command's combined stdout and stderr go, as decoded text. */
 export interface OutputSink {
@@ -45,10 +46,12 @@ export interface GroupOptions {
   sink: OutputSink;
   /** Bytes of output after which the command is killed (stopped: "output_cap"); default: no cap. */
   maxOutputBytes?: number;
+  /**
+   * `argv` starts bubblewrap (sandbox.ts's confinedArgv): it is started directly, in one spawn, and killed
+   * through its pid; the sandbox's own PID namespace takes everything the command started with it.
+   */
+  sandboxed?: boolean;
 }
-
-/** How long output may keep flowing after the command exits (stray background writers) before they are killed. */
-const DRAIN_GRACE_MS = 300;
 
 /**
  * Runs the command in a new session (`setsid`: no controlling terminal, so nothing can open /dev/tty and
@@ -173,54 +176,12 @@ function watchPgid(
   return { pgid, done };
 }
 
-/** Streams the command's output into `into` as text; `over` is called whenever it is past `maxBytes`. */
-function capture(
-  stdout: ReadableStream<Uint8Array>,
-  into: OutputSink,
-  limit: { maxBytes: number; over(): void },
-): { done: Promise<void>; cancel(): void; text: OutputText } {
-  const reader = stdout.getReader();
-  const text = new OutputText();
-  const done = (async () => {
-    while (true) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      into.push(text.push(value));
-      if (text.bytes > limit.maxBytes) limit.over();
-    }
-    into.push(text.flush());
-    into.end();
-  })();
-  return { done, cancel: () => void reader.cancel().catch(() => {}), text };
-}
-
-function delay(ms: number): { wait: Promise<"late">; clear(): void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const wait = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), ms));
-  return { wait, clear: () => clearTimeout(timer) };
-}
-
-/** Waits for the output to end; stray background processes still holding it are killed, then abandoned. */
-async function drain(
-  output: { done: Promise<void>; cancel(): void },
-  kill: () => Promise<void>,
-): Promise<void> {
-  for (const last of [false, true]) {
-    const grace = delay(DRAIN_GRACE_MS);
-    const outcome = await Promise.race([output.done, grace.wait]);
-    grace.clear();
-    if (outcome !== "late") return;
-    if (last) output.cancel();
-    else await kill();
-  }
-  await output.done;
-}
-
 /**
  * Runs `argv` (e.g. `["bash", "-c", command]`) in the wrapper with a clean environment and stdin closed;
  * kills its whole process group on timeout or abort. Resolves once nothing it started is left running.
  */
 export async function runInGroup(argv: string[], options: GroupOptions): Promise<Finished> {
+  if (options.sandboxed) return await runConfined(argv, options);
   const { signal, timeoutMs } = options;
   // Inherited by everything the command starts, even what leaves its session: how survivors are found.
   const marker = `TERN_COMMAND_ID=${crypto.randomUUID()}`;
@@ -247,7 +208,9 @@ export async function runInGroup(argv: string[], options: GroupOptions): Promise
     kill();
   };
   const maxBytes = options.maxOutputBytes ?? Number.POSITIVE_INFINITY;
-  const reading = capture(child.stdout, options.sink, { maxBytes, over: () => stop("output_cap") });
+  const reading = capture(child.stdout, options.sink, () => {
+    if (reading.text.bytes > maxBytes) stop("output_cap");
+  });
   const timer = setTimeout(() => stop("timeout"), timeoutMs);
   const onAbort = () => stop("cancel");
   signal.addEventListener("abort", onAbort);
@@ -267,5 +230,6 @@ export async function runInGroup(argv: string[], options: GroupOptions): Promise
     // Nothing may outlive the call: kill helpers and the stderr reader are awaited (test sanitizers check).
     await Promise.all(kills);
     await stderrDone;
+    options.sink.end();
   }
 }

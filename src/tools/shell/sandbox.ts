@@ -4,7 +4,8 @@
  */
 
 import { isAbsolute, join, relative, resolve } from "node:path";
-import { CLEAN_BASH, helperEnv } from "../../fs/helper_script.ts";
+import { helperEnv } from "../../fs/helper_script.ts";
+import { pidsCgroup } from "./pids_cgroup.ts";
 import type { SandboxMode } from "../tool.ts";
 
 /** Whether bubblewrap can confine commands here; `reason` is short and names no path. */
@@ -138,9 +139,8 @@ export function bwrapArgs(options: SandboxOptions): string[] {
       args.push("--tmpfs", `${root}/${name}`, "--remount-ro", `${root}/${name}`);
     }
   }
-  // No --new-session: execute_command's wrapper already starts bwrap in a session of its own (no terminal to
-  // inject input into), and keeping the sandbox in that process group lets one group kill reach everything
-  // inside, its PID-namespace init included; --die-with-parent alone proved unreliable when bwrap is killed.
+  // One kill of bwrap reaches everything inside: --die-with-parent kills the PID namespace's init, and with
+  // it the namespace (execute_command starts its shell as that init, see confinedArgv).
   args.push("--chdir", root ?? "/", "--unshare-pid", "--die-with-parent");
   if (!options.network) args.push("--unshare-net");
   // tern often runs as root (containers, CI): without this, root inside could remount / read-write, unmount
@@ -151,68 +151,49 @@ export function bwrapArgs(options: SandboxOptions): string[] {
   return args;
 }
 
-/**
- * Puts the sandbox in a pids cgroup of its own with a limit of "$1" processes, then runs the rest of the
- * arguments. Needed for root: the kernel exempts uid 0 from RLIMIT_NPROC (`ulimit -u`). Works where the pids
- * controller is writable (cgroup v1 `pids`, or v2 with pids enabled below our cgroup); elsewhere it runs the
- * command without one. Cgroups left behind by a killed run (named by the pid of their dead creator) are
- * removed by the next run; TERM is ignored so the group kill still lets this script clean up. Its own tools
- * come from the system PATH (`command -p`): it runs outside the sandbox, where a project directory on the
- * user's PATH must not supply them.
- */
-const PIDS_CGROUP = `max=$1; shift
-cg=
-if [ "$(command -p id -u)" = 0 ]; then
-  rel=$(command -p sed -n 's/^[0-9]*:pids:\\(.*\\)$/\\1/p' /proc/self/cgroup 2>/dev/null)
-  if [ -n "$rel" ]; then base=/sys/fs/cgroup/pids\${rel%/}
-  else
-    base=/sys/fs/cgroup$(command -p sed -n 's/^0::\\(.*\\)$/\\1/p' /proc/self/cgroup 2>/dev/null); base=\${base%/}
-    command -p grep -qw pids "$base/cgroup.subtree_control" 2>/dev/null || base=
-  fi
-  if [ -n "$base" ] && [ -w "$base" ]; then
-    for old in "$base"/tern-sandbox-*; do
-      [ -d "$old" ] && ! kill -0 "\${old##*-}" 2>/dev/null && command -p rmdir "$old" 2>/dev/null
-    done
-    cg=$base/tern-sandbox-$$
-    if ! { command -p mkdir "$cg" && echo "$max" >"$cg/pids.max" && echo $$ >"$cg/cgroup.procs"; } 2>/dev/null; then
-      command -p rmdir "$cg" 2>/dev/null; cg=
-    fi
-  fi
-fi
-trap '' TERM
-"$@"; code=$?
-[ -n "$cg" ] && { echo $$ >"$base/cgroup.procs"; command -p rmdir "$cg"; } 2>/dev/null
-exit "$code"`;
-
-/** Inside the sandbox: the process limit for everyone but root (per user namespace, so per command). */
-const NPROC_LIMIT = `ulimit -u "$1" 2>/dev/null; shift; exec "$@"`;
+/** Where a command finds its pids cgroup's `cgroup.procs` (a private mount point in its private /run). */
+const CGROUP_PROCS = "/run/tern-cgroup.procs";
 
 /**
- * The argv that runs `shell` (e.g. `["bash", "-c", command]`) confined: bubblewrap with `bwrapArgs`, and a
- * process limit (a pids cgroup for root, `ulimit -u` inside a user namespace otherwise).
+ * The argv that runs `shell` (`["bash", "-c", SCRIPT]`) confined, in one spawn: bubblewrap with `bwrapArgs`
+ * starts the shell as the init of its PID namespace (`--as-pid-1`: when it exits, the kernel kills whatever
+ * it left behind) in a session of its own (no terminal to inject input into). Before the script, the shell
+ * takes on the process limit (it joins a pids cgroup made once per process for root, whom the kernel exempts
+ * from RLIMIT_NPROC; `ulimit -u` in a user namespace of its own otherwise) and sends its stderr to stdout.
+ * All on the script's first line, so a syntax error there stops everything, the limit included, before
+ * anything runs. The limit fails open, as it always did, where the kernel offers neither.
  */
-export function confinedArgv(options: SandboxOptions, shell: string[]): string[] {
-  const max = String(options.maxProcesses ?? MAX_PROCESSES);
-  // Without a user namespace RLIMIT_NPROC would count all of the user's processes on the machine.
-  const inner = options.userNamespace
-    ? [...CLEAN_BASH, "-c", NPROC_LIMIT, "tern-nproc", max, ...shell]
-    : shell;
+export async function confinedArgv(options: SandboxOptions, shell: string[]): Promise<string[]> {
+  const max = options.maxProcesses ?? MAX_PROCESSES;
+  const cgroup = await pidsCgroup(max);
+  // -try: should the cgroup be gone (removed by hand), the command runs, without the limit, as it always has.
+  const binds = cgroup ? ["--bind-try", `${cgroup}/cgroup.procs`, CGROUP_PROCS] : [];
+  const limits = [
+    ...(cgroup ? [`echo $$ >${CGROUP_PROCS}`] : []),
+    // Without a user namespace RLIMIT_NPROC would count all of the user's processes on the machine.
+    ...(options.userNamespace ? [`ulimit -u ${max}`] : []),
+  ];
+  const prefix = `${limits.length > 0 ? `{ ${limits.join("; ")}; } 2>/dev/null; ` : ""}exec 2>&1; `;
+  const [bash, flag, script, ...rest] = shell;
   return [
-    ...CLEAN_BASH,
-    "-c",
-    PIDS_CGROUP,
-    "tern-limit",
-    max,
     "bwrap",
     ...bwrapArgs(options),
+    ...binds,
+    "--new-session",
+    "--as-pid-1",
     "--",
-    ...inner,
+    bash,
+    flag,
+    prefix + script,
+    ...rest,
   ];
 }
 
 /** Runs `bwrap <sandbox> true` in a clean environment (PATH only: no LD_PRELOAD or the like). */
 function tryBwrap(userNamespace: boolean): Promise<Deno.CommandOutput> {
-  const args = [...bwrapArgs({ home: Deno.env.get("HOME"), network: false, userNamespace }), "--", "true"];
+  // --as-pid-1: `true` is the namespace's init, reaped by bwrap itself (no init of bwrap's left a zombie).
+  const home = Deno.env.get("HOME");
+  const args = [...bwrapArgs({ home, network: false, userNamespace }), "--as-pid-1", "--", "true"];
   return new Deno.Command("bwrap", { args, clearEnv: true, env: helperEnv(), stdin: "null", stdout: "null" })
     .output();
 }

@@ -122,6 +122,36 @@ testNeeding(
   },
 );
 
+Deno.test("walkTree() judges by name alone .gitignore files of bare name patterns, deeper ones still winning", async () => {
+  await using p = await tempProject();
+  await write(p.root, {
+    ".gitignore": "*.log\n*.tmp\nbuild/\n",
+    "src/.gitignore": "!keep.log\ncache/\n",
+    "a.log": "",
+    "a.ts": "",
+    "x.tmp/inner.txt": "",
+    "build/out.js": "",
+    "src/build/out.js": "",
+    "src/keep.log": "",
+    "src/other.log": "",
+    "src/cache/c.txt": "",
+    "src/deep/cache/c.txt": "",
+    "src/deep/keep.log": "",
+    "src/deep/b.tmp": "",
+    "src/deep/logs.txt": "",
+  });
+  const walked = await walkAll(p.root);
+  assertEquals(walked, [
+    ".gitignore",
+    "a.ts",
+    "src/.gitignore",
+    "src/deep/keep.log",
+    "src/deep/logs.txt",
+    "src/keep.log",
+  ]);
+  assertEquals(walked, await ripgrepFiles(p.root));
+});
+
 Deno.test("walkTree() skips .git, node_modules, .tern and the other skipped names at any depth", async () => {
   await using p = await tempProject();
   const files: Record<string, string> = { "src/a.ts": "" };

@@ -7,13 +7,17 @@ import { builtinTools } from "../../../src/tools/builtin.ts";
 import { createRegistry, runPrepared, type ToolCallRequest } from "../../../src/tools/registry.ts";
 import type { Outcome } from "../_helpers.ts";
 import { ternFlags } from "../../support/cli.ts";
+import { closeFileHelper, useFileHelper } from "../../../src/fs/file_helper.ts";
 
 /** Runs `calls` in a child Deno under tern's flags with cwd = `root`; resolves with the tool results. */
 export async function runUnderTernFlags(
   root: string,
   calls: [string, Record<string, unknown>][],
-  /** The child's environment (added to the test's own) and its sandbox mode (default auto). */
-  options: { env?: Record<string, string>; sandbox?: "auto" | "required" | "off" } = {},
+  /**
+   * The child's environment (added to the test's own), its sandbox mode (default auto), and whether the file
+   * tools use the long-lived file helper as the CLI does (default true) or their one-off scripts.
+   */
+  options: { env?: Record<string, string>; sandbox?: "auto" | "required" | "off"; fileHelper?: boolean } = {},
 ): Promise<Outcome[]> {
   const args = [
     "run",
@@ -22,7 +26,11 @@ export async function runUnderTernFlags(
     fileURLToPath(new URL("../../../deno.json", import.meta.url)),
     fileURLToPath(import.meta.url),
   ];
-  const env = { ...options.env, TERN_TEST_SANDBOX: options.sandbox ?? "auto" };
+  const env = {
+    ...options.env,
+    TERN_TEST_SANDBOX: options.sandbox ?? "auto",
+    TERN_TEST_FILE_HELPER: options.fileHelper === false ? "off" : "on",
+  };
   // The calls go in on stdin: thousands of them are over the kernel's limit for one argument.
   const child = new Deno.Command(Deno.execPath(), {
     args,
@@ -47,6 +55,7 @@ if (import.meta.main) {
   const sandbox = modes.find((mode) => mode === Deno.env.get("TERN_TEST_SANDBOX")) ?? "auto";
   const registry = createRegistry(builtinTools({ shell: { sandbox, secrets: [] } }));
   const ctx = { root: Deno.realPathSync("."), signal: new AbortController().signal };
+  if (Deno.env.get("TERN_TEST_FILE_HELPER") === "on") useFileHelper();
   const results = [];
   // `{TERN_PID}` in a call's arguments stands for this process's pid (tern's own, as a command sees it).
   for (const call of calls) {
@@ -55,5 +64,6 @@ if (import.meta.main) {
     const result = "tool" in prepared ? await runPrepared(prepared, ctx) : prepared;
     results.push({ content: result.content, isError: result.error !== undefined });
   }
+  await closeFileHelper();
   console.log(JSON.stringify(results));
 }

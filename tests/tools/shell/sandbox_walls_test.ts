@@ -27,8 +27,9 @@ async function confined(root: string, script: string, maxProcesses: number, time
   const { userNamespace } = await detectBubblewrap();
   let text = "";
   const finished = await runInGroup(
-    confinedArgv({ root, network: false, userNamespace, maxProcesses }, ["bash", "-c", script]),
+    await confinedArgv({ root, network: false, userNamespace, maxProcesses }, ["bash", "-c", script]),
     {
+      sandboxed: true,
       cwd: root,
       env: { PATH: "/usr/local/bin:/usr/bin:/bin", HOME: "/nonexistent" },
       signal: new AbortController().signal,

@@ -1,0 +1,55 @@
+/**
+ * Reading a command's output pipes into its sink, and the waits around it: shared by the two ways a command
+ * runs (process_group.ts unconfined, confined_run.ts in bubblewrap).
+ */
+import { OutputText } from "./output_text.ts";
+import type { OutputSink } from "./process_group.ts";
+
+/** A pipe being read: done when it ended, `cancel` stops reading it, `text` its decoder and counts. */
+export interface Capture {
+  done: Promise<void>;
+  cancel(): void;
+  text: OutputText;
+}
+
+/** Streams `stream` into `into` as text, calling `after` after each chunk; never calls `into.end()`. */
+export function capture(stream: ReadableStream<Uint8Array>, into: OutputSink, after: () => void): Capture {
+  const reader = stream.getReader();
+  const text = new OutputText();
+  const done = (async () => {
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      into.push(text.push(value));
+      after();
+    }
+    into.push(text.flush());
+  })();
+  return { done, cancel: () => void reader.cancel().catch(() => {}), text };
+}
+
+/** Resolves "late" after `ms`, unless cleared first. */
+export function delay(ms: number): { wait: Promise<"late">; clear(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const wait = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), ms));
+  return { wait, clear: () => clearTimeout(timer) };
+}
+
+/** How long output may keep flowing after the command exits (stray background writers) before they are killed. */
+const DRAIN_GRACE_MS = 300;
+
+/** Waits for the output to end; stray processes still holding it are killed, then abandoned. */
+export async function drain(
+  output: { done: Promise<void>; cancel(): void },
+  kill: () => Promise<void>,
+): Promise<void> {
+  for (const last of [false, true]) {
+    const grace = delay(DRAIN_GRACE_MS);
+    const outcome = await Promise.race([output.done, grace.wait]);
+    grace.clear();
+    if (outcome !== "late") return;
+    if (last) output.cancel();
+    else await kill();
+  }
+  await output.done;
+}
