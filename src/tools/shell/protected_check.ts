@@ -35,10 +35,10 @@ export interface ProtectedRecord {
 }
 
 /** What is at `path`; with `keep`, a small file's bytes too (to put it back). */
-async function see(path: string, keep: boolean): Promise<Seen | undefined> {
+function see(path: string, keep: boolean): Seen | undefined {
   let info: Deno.FileInfo;
   try {
-    info = await Deno.lstat(path);
+    info = Deno.lstatSync(path); // sync: every command looks at a few dozen paths (see guarded_paths.ts)
   } catch {
     return undefined;
   }
@@ -49,15 +49,31 @@ async function see(path: string, keep: boolean): Promise<Seen | undefined> {
     ctimeMs: info.ctime?.getTime() ?? 0,
     ino: info.ino ?? 0,
   };
-  if (info.isSymlink) return { kind: "link", ...base, target: await Deno.readLink(path).catch(() => "") };
+  if (info.isSymlink) return { kind: "link", ...base, target: readLinkOr(path, "") };
   if (info.isDirectory) return { kind: "dir", ...base };
   if (!info.isFile) return { kind: "other", ...base };
   const small = keep && info.size <= MAX_KEPT_BYTES;
   return {
     kind: "file",
     ...base,
-    bytes: small ? await Deno.readFile(path).catch(() => undefined) : undefined,
+    bytes: small ? readFileOr(path) : undefined,
   };
+}
+
+function readLinkOr(path: string, fallback: string): string {
+  try {
+    return Deno.readLinkSync(path);
+  } catch {
+    return fallback;
+  }
+}
+
+function readFileOr(path: string): Uint8Array | undefined {
+  try {
+    return Deno.readFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
