@@ -8,7 +8,7 @@
 import type { Config, ModelRequest } from "../config/config.ts";
 import { KEY_VARIABLES } from "../config/providers.ts";
 import type { ApproveMode } from "../config/settings.ts";
-import { mcpTools } from "../tools/mcp/adapter.ts";
+import { McpWatch } from "./mcp_watch.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
 import { type ContextPreview, previewContext } from "./context_fit.ts";
@@ -53,6 +53,7 @@ export class AgentSession {
   #emit?: (event: AgentEvent) => void;
   readonly #plan = new PlanKeeper((event) => this.#emit?.(event));
   readonly #subAgents: SubAgents;
+  readonly #mcp?: McpWatch;
 
   private constructor(options: AgentSessionOptions, snapshots: Snapshots | null) {
     this.#options = options;
@@ -63,6 +64,7 @@ export class AgentSession {
     const { env, contextWindow, advise } = options;
     this.#models = new SessionModels(options.config, { env, contextWindow, advise });
     this.usage = new SessionUsage(this.#models.setup.info);
+    if (options.mcpServers) this.#mcp = new McpWatch(options.mcpServers);
     this.#starter = conversationStarter({
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#models.secrets },
@@ -70,7 +72,7 @@ export class AgentSession {
       images: () => this.#models.setup.info.images,
       // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
       extraTools: () => [
-        ...options.mcpServers ? mcpTools(options.mcpServers(), this.#mcpSecrets()).tools : [],
+        ...this.#mcp?.tools(this.#mcpSecrets()) ?? [],
         ...options.extraTools?.() ?? [],
         ...options.child ? [] : [this.#subAgents.tool(), this.#plan.tool()],
       ],
@@ -216,6 +218,7 @@ export class AgentSession {
     };
     this.#emit = onEvent;
     try {
+      this.#joinLateServers(onEvent);
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
       const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#models.config;
@@ -359,6 +362,14 @@ export class AgentSession {
       onNotice,
     });
     if (next) this.#adopt(next);
+  }
+
+  /** MCP servers ready since the tools were built join now; each change is one notice. */
+  #joinLateServers(onEvent: (event: AgentEvent) => void): void {
+    if (this.#options.child) return; // a child's tools are built when it starts; its parent says the rest
+    const changes = this.#mcp?.changes();
+    if (changes?.rebuild) this.#current.registry = this.#starter.tools(this.#current.conversation.files);
+    for (const message of changes?.lines ?? []) onEvent({ type: "notice", level: "info", message });
   }
 
   /** What MCP results never show: the keys in use and every provider key variable's value. */

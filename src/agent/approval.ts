@@ -25,8 +25,8 @@ export interface ApprovalRequest {
 }
 
 /**
- * Why a call needs a yes: a plain edit, a protected path, a command outside the sandbox, network, or a
- * command that deletes or discards project state.
+ * Why a call needs a yes: a plain edit, a protected path, a command outside the sandbox, network, a
+ * command that deletes or discards project state, a command a deny rule may cover, or an MCP server's tool.
  */
 export type AskReason =
   | "edit"
@@ -34,7 +34,8 @@ export type AskReason =
   | "unsandboxed"
   | "network"
   | "destructive"
-  | "unclear_rule";
+  | "unclear_rule"
+  | "mcp";
 
 /** The policy's verdict on one request. */
 export type Assessment =
@@ -118,8 +119,13 @@ function protectedTarget(request: ApprovalRequest): { path: string; reason: stri
  * runs. Plain edits ask under `ask` only.
  */
 export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest): Assessment {
-  const { effect, sandboxed, destructive } = request.inspection;
+  const { effect, sandboxed, destructive, server } = request.inspection;
   if (effect === "read" || policy === "all") return { ask: false };
+  // An outside program's tool: what it does is the server's business, so it asks, saying where it runs.
+  if (server !== undefined) {
+    const detail = `a tool of the MCP server "${server.name}" (${server.runsIn})`;
+    return { ask: true, why: "mcp", detail, flag: "--approve all", rememberable: true };
+  }
   if (effect === "write") {
     const target = protectedTarget(request);
     if (target !== undefined) {

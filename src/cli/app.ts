@@ -22,7 +22,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   });
   if (headless) {
     const { runHeadlessCli } = await import("./headless/cli.ts");
-    return await runHeadlessCli(session, { config, sandbox, args });
+    return await runHeadlessCli(session, { config, sandbox, args, mcp: mcp.hub });
   }
   const { runReplCli } = await import("./repl_cli.ts");
   const trustedProject = trust.project;

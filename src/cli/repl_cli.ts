@@ -84,6 +84,7 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
       `project root: ${session.root}`,
       sandboxLine(sandbox),
       ...(config.notice ? [config.notice] : []),
+      ...mcpLine(mcp),
       saved,
       ...(session.canRestoreFiles
         ? []
@@ -91,6 +92,14 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
       ...recap,
     ];
   }
+}
+
+/** The banner's line on MCP servers: they start beside the REPL, and their tools join when ready. */
+function mcpLine(mcp: McpStartup): string[] {
+  const count = mcp.hub?.servers.length ?? 0;
+  if (count === 0) return [];
+  const servers = `${count} MCP server${count === 1 ? "" : "s"}`;
+  return [`${servers} starting (their tools join at your next prompt once ready; /mcp shows them)`];
 }
 
 /** The entries still in the conversation (undone turns and summarised ones left out). */

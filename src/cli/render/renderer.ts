@@ -112,7 +112,7 @@ export class Renderer {
         this.#line(this.#paint("yellow", retryWords(event)));
         break;
       case "notice":
-        this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", event.message));
+        this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", terminalSafe(event.message)));
         break;
       case "final":
         this.#children.clear();
