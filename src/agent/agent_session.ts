@@ -54,6 +54,9 @@ export class AgentSession {
   readonly #plan = new PlanKeeper((event) => this.#emit?.(event));
   readonly #subAgents: SubAgents;
   readonly #mcp?: McpWatch;
+  /** The memory new conversations get (read again by `reloadMemory`), and what the current one carries. */
+  #memory: ProjectMemory | null;
+  #carried: ProjectMemory | null;
 
   private constructor(options: AgentSessionOptions, snapshots: Snapshots | null) {
     this.#options = options;
@@ -65,6 +68,9 @@ export class AgentSession {
     this.#models = new SessionModels(options.config, { env, contextWindow, advise });
     this.usage = new SessionUsage(this.#models.setup.info);
     if (options.mcpServers) this.#mcp = new McpWatch(options.mcpServers);
+    this.#memory = this.#carried = options.memory ?? null;
+    // deno-lint-ignore no-this-alias -- the starter reads the memory of the moment at each new conversation
+    const self = this;
     this.#starter = conversationStarter({
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#models.secrets },
@@ -78,7 +84,9 @@ export class AgentSession {
       ],
       child: options.child,
       skills: options.skills,
-      memory: options.memory ?? null,
+      get memory() {
+        return self.#memory;
+      },
       meta: () => this.#meta(),
       save: options.save,
       onSaveError: options.onNotice,
@@ -118,9 +126,14 @@ export class AgentSession {
     return this.#models.setup.info;
   }
 
-  /** The memory the system prompt carries. */
+  /** The memory the current conversation's system prompt carries. */
   get memory(): ProjectMemory | null {
-    return this.#options.memory ?? null;
+    return this.#carried;
+  }
+
+  /** Reads the project's memory file again (`/init` wrote one, say): the next conversation carries it. */
+  async reloadMemory(): Promise<void> {
+    if (this.#options.reloadMemory) this.#memory = await this.#options.reloadMemory();
   }
 
   /** The project's skills, listed in the system prompt. */
@@ -308,6 +321,7 @@ export class AgentSession {
   }
 
   #replace(next: Started): Started {
+    this.#carried = this.#memory;
     this.#current.session?.detach();
     this.#current = next;
     this.#plan.clear();

@@ -211,6 +211,10 @@ async function openSession(options: {
     frontEnd: options.repl ? "repl" : "headless",
     skills: trust.project ? project.skills : [],
     memory: project.memory && { ...project.memory, trusted: trust.project },
+    reloadMemory: async () => {
+      const memory = await loadMemory(config.root);
+      return memory && { ...memory, trusted: trust.project };
+    },
     agents: options.agents.agents,
     mcpServers: () => mcp.hub?.servers ?? [],
     allowLocalFetch: args.allowLocalFetch === true,
