@@ -8,7 +8,7 @@ import { statusLine } from "./render/status_line.ts";
 import { replGate } from "./prompts/repl_gate.ts";
 import type { LineReader } from "./input/line_reader.ts";
 import { listenForCancel } from "./input/keys.ts";
-import { formatUsage, partialNote, Renderer, type Sink } from "./render/renderer.ts";
+import { partialNote, Renderer, type Sink } from "./render/renderer.ts";
 import { runSlashCommand, slashCommands } from "./commands/table.ts";
 import type { SlashCommand } from "./commands/types.ts";
 import { offerPlan, presentsPlan } from "./prompts/plan_accept.ts";
@@ -55,7 +55,7 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
     const attached = await attachMentions(task, session.root, session.model);
     for (const note of attached.notes) screen.print(note, "dim");
     const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
-    screen.print(statusLine(session.usage), "dim");
+    screen.print(statusLine(session.usage, result.usage), "dim");
     if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
   };
   const slash = { session, screen, runTask, ask };
@@ -123,5 +123,4 @@ function report(result: TaskResult, screen: Renderer, debug: boolean): void {
   } else if (result.error) screen.print(`error: ${result.error}`, "red");
   else if (result.partial) screen.print(partialNote(result.exitReason), "yellow");
   if (debug && result.debug) screen.print(result.debug, "dim");
-  if (result.turns > 1) screen.print(`task total: ${formatUsage(result.usage)}`, "dim");
 }

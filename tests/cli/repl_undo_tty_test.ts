@@ -32,7 +32,7 @@ testNeeding(
     await tern.waitFor("First turn, nothing changed.");
     await tern.send("change things", "Enter");
     await tern.waitFor("Edited and removed.");
-    await tern.waitFor("task total:");
+    await tern.waitFor("unknown price", { count: 2 }); // the second task's status line: it has ended
     assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello Agent\n");
     await tern.send("/undo", "Enter");
     const asked = await tern.waitFor("[a]ll");
@@ -101,7 +101,7 @@ Deno.test("/undo under tmux names a file the user changed after the turn and kee
   );
   await tern.waitFor("›");
   await tern.send("update the notes", "Enter");
-  await tern.waitFor("task total:");
+  await tern.waitFor("unknown price"); // the status line: the task has ended
   // The user reads the answer, then edits (the turn's end is snapshotted in the background meanwhile).
   await new Promise((resolve) => setTimeout(resolve, 2000));
   await Deno.writeTextFile(`${project.root}/notes.txt`, "v3, the user's own edit\n");

@@ -27,7 +27,12 @@ export const costCommand: SlashCommand = {
           cachedInput ?? input
         } cached, $${output} out)`,
       );
-    } else ctx.screen.print("  cost    unknown: tern has no prices for this model", "dim");
+    } else {
+      const why = info.provider === "custom"
+        ? "tern does not know what this custom endpoint charges for it"
+        : "tern has no prices for this model";
+      ctx.screen.print(`  cost    unknown price: ${why}`, "dim");
+    }
     return "continue";
   },
 };
