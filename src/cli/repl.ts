@@ -12,6 +12,7 @@ import { partialNote, Renderer, type Sink } from "./render/renderer.ts";
 import { runSlashCommand, slashCommands } from "./commands/table.ts";
 import type { SlashCommand } from "./commands/types.ts";
 import { offerPlan, presentsPlan } from "./prompts/plan_accept.ts";
+import { chooseOne } from "./prompts/choice.ts";
 
 /** What the REPL needs besides its session. */
 export interface ReplOptions {
@@ -58,7 +59,13 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
     screen.print(statusLine(session.usage, result.usage), "dim");
     if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
   };
-  const slash = { session, screen, runTask, ask };
+  // On a terminal, commands ask with the approval prompt's one-key menu.
+  const useColor = options.sink.isTerminal && !Deno.env.get("NO_COLOR");
+  const choose = options.sink.isTerminal
+    ? <T extends string>(message: string, choices: { name: string; value: T }[]) =>
+      chooseOne(message, choices, { useColor })
+    : undefined;
+  const slash = { session, screen, runTask, ask, choose };
   const modes = modeCycle(session.mode);
   // Shift+Tab cycles the approval mode; the prompt always shows it.
   const cycle = () => {
