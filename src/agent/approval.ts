@@ -207,14 +207,16 @@ export function createApprovalGate(
           "or substitution as a command name), or ask the user.",
       };
     }
-    if (need.rememberable && session.allows(request.call.name)) return { allow: true };
+    // "Don't ask again for this tool" never covers unconfined commands: the banner says they always ask.
+    const sessionWide = need.rememberable && need.why !== "unsandboxed";
+    if (sessionWide && session.allows(request.call.name)) return { allow: true };
     if (need.rememberable && await options.rules?.match("allow", request)) return { allow: true };
     if (!askHuman) {
       const reason = options.refusal?.(request, need) ?? headlessRefusal(policy, request, need);
       return { allow: false, reason, needs: need.flag };
     }
     const answer = toAnswer(await askHuman(request, need));
-    if (answer.kind === "session" && need.rememberable) session.allow(request.call.name);
+    if (answer.kind === "session" && sessionWide) session.allow(request.call.name);
     if (answer.kind === "rule" && need.rememberable && options.rules?.add("allow", answer.rule)) {
       options.saveRule?.(answer.rule);
     }

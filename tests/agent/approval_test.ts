@@ -231,6 +231,16 @@ Deno.test("createApprovalGate() session approval never covers protected paths or
   ]);
 });
 
+Deno.test("createApprovalGate() never lets 'don't ask again' cover unconfined commands (they always ask)", async () => {
+  const human = scriptedHuman([{ kind: "session" }, true]);
+  const session = new ApprovalSession();
+  const gate = createApprovalGate("ask", human.ask, { session });
+  assertEquals(await gate(unsandboxedCommand()), { allow: true });
+  assertEquals(await gate(unsandboxedCommand()), { allow: true });
+  assertEquals(human.asked, ["execute_command", "execute_command"]);
+  assertEquals(session.list(), []);
+});
+
 Deno.test("createApprovalGate() does not remember a session answer given for a protected path", async () => {
   const human = scriptedHuman([{ kind: "session" }, true]);
   const gate = createApprovalGate("ask", human.ask);

@@ -103,7 +103,10 @@ export function approvalChoices(
     name: `Yes, and don't ask again for ${request.call.name} this session`,
     value: "session",
   };
-  if (!need.rememberable) {
+  if (need.why === "unsandboxed") {
+    // An unconfined command is asked each time (the rules below can still cover this very command).
+    session.disabled = "(unconfined commands are asked every time)";
+  } else if (!need.rememberable) {
     const every: Partial<Record<ApprovalNeed["why"], string>> = {
       network: "(network access is asked every time)",
       destructive: "(commands that delete work are asked every time)",
