@@ -171,6 +171,8 @@ export class Renderer {
     this.#endMarkdown();
     this.#stopSpinner();
     if (this.#mode !== mode && !this.#atLineStart) this.#write("\n");
+    // Grey tells thinking from the answer; without colour a label has to.
+    if (mode === "reasoning" && this.#mode !== mode && !this.#options.useColor) this.#write("thinking: ");
     this.#mode = mode;
     const safe = terminalSafe(text); // the model's words: no escape of theirs reaches the terminal
     this.#write(mode === "reasoning" ? this.#paint("gray", safe) : safe);
