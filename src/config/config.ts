@@ -2,6 +2,7 @@
  * Configuration: which model to talk to and how. Precedence, highest first: command-line flags, the real
  * environment, `.env` in the project root (variable by variable), then the provider preset.
  */
+import { unknownTernVariables } from "./env_names.ts";
 import { loadDotenv } from "./dotenv.ts";
 import { modelCallEnv, type ModelCallSettings } from "./model_call_env.ts";
 import type { RunSettings } from "./settings.ts";
@@ -121,7 +122,12 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
   if (calls.problem) throw new ConfigError(calls.problem);
   const common = {
     root,
-    warnings: dotenv.warnings,
+    // A misspelt TERN_* name would be ignored without a word: said once at start, with the nearest name.
+    warnings: [
+      ...dotenv.warnings,
+      ...unknownTernVariables(Object.keys(dotenv.values), ".env"),
+      ...unknownTernVariables(Object.keys(options.env), "the environment"),
+    ],
     ...calls.settings,
     approve: args.approve,
     sandbox: args.sandbox,
