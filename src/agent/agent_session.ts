@@ -8,7 +8,7 @@
 import type { Config, ModelRequest } from "../config/config.ts";
 import { KEY_VARIABLES } from "../config/providers.ts";
 import type { ApproveMode } from "../config/settings.ts";
-import { mcpTools } from "../tools/mcp/adapter.ts";
+import { McpWatch } from "./mcp_watch.ts";
 import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
 import { type ContextPreview, previewContext } from "./context_fit.ts";
@@ -65,6 +65,10 @@ export class AgentSession {
   #emit?: (event: AgentEvent) => void;
   readonly #plan = new PlanKeeper((event) => this.#emit?.(event));
   readonly #subAgents: SubAgents;
+  readonly #mcp?: McpWatch;
+  /** The memory new conversations get (read again by `reloadMemory`), and what the current one carries. */
+  #memory: ProjectMemory | null;
+  #carried: ProjectMemory | null;
 
   private constructor(options: AgentSessionOptions, snapshots: Snapshots | null) {
     this.#options = options;
@@ -83,6 +87,10 @@ export class AgentSession {
       onNotice: options.onNotice,
       signal: this.#closing.signal,
     });
+    if (options.mcpServers) this.#mcp = new McpWatch(options.mcpServers);
+    this.#memory = this.#carried = options.memory ?? null;
+    // deno-lint-ignore no-this-alias -- the starter reads the memory of the moment at each new conversation
+    const self = this;
     this.#starter = conversationStarter({
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#models.secrets, background: this.background },
@@ -90,13 +98,15 @@ export class AgentSession {
       images: () => this.#models.setup.info.images,
       // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
       extraTools: () => [
-        ...options.mcpServers ? mcpTools(options.mcpServers(), this.#mcpSecrets()).tools : [],
+        ...this.#mcp?.tools(this.#mcpSecrets()) ?? [],
         ...options.extraTools?.() ?? [],
         ...options.child ? [] : [this.#subAgents.tool(), this.#plan.tool()],
       ],
       child: options.child,
       skills: options.skills,
-      memory: options.memory ?? null,
+      get memory() {
+        return self.#memory;
+      },
       meta: () => this.#meta(),
       save: options.save,
       onSaveError: options.onNotice,
@@ -137,9 +147,14 @@ export class AgentSession {
     return this.#models.setup.info;
   }
 
-  /** The memory the system prompt carries. */
+  /** The memory the current conversation's system prompt carries. */
   get memory(): ProjectMemory | null {
-    return this.#options.memory ?? null;
+    return this.#carried;
+  }
+
+  /** Reads the project's memory file again (`/init` wrote one, say): the next conversation carries it. */
+  async reloadMemory(): Promise<void> {
+    if (this.#options.reloadMemory) this.#memory = await this.#options.reloadMemory();
   }
 
   /** The project's skills, listed in the system prompt. */
@@ -243,6 +258,7 @@ export class AgentSession {
     try {
       const prompted = await this.#hooks.beforePrompt(text, { signal, onEvent });
       if (prompted.block !== undefined) return notSent(`the prompt was not sent: ${prompted.block}`);
+      this.#joinLateServers(onEvent);
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
       const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#models.config;
@@ -343,6 +359,7 @@ export class AgentSession {
   }
 
   #replace(next: Started): Started {
+    this.#carried = this.#memory;
     this.#current.session?.detach();
     this.#current = next;
     this.#plan.clear();
@@ -385,6 +402,14 @@ export class AgentSession {
       onNotice,
     });
     if (next) this.#adopt(next);
+  }
+
+  /** MCP servers ready since the tools were built join now; each change is one notice. */
+  #joinLateServers(onEvent: (event: AgentEvent) => void): void {
+    if (this.#options.child) return; // a child's tools are built when it starts; its parent says the rest
+    const changes = this.#mcp?.changes();
+    if (changes?.rebuild) this.#current.registry = this.#starter.tools(this.#current.conversation.files);
+    for (const message of changes?.lines ?? []) onEvent({ type: "notice", level: "info", message });
   }
 
   /** What MCP results never show: the keys in use and every provider key variable's value. */

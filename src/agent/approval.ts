@@ -27,8 +27,8 @@ export interface ApprovalRequest {
 }
 
 /**
- * Why a call needs a yes: a plain edit, a protected path, a command outside the sandbox, network, or a
- * command that deletes or discards project state.
+ * Why a call needs a yes: a plain edit, a protected path, a command outside the sandbox, network, a
+ * command that deletes or discards project state, a command a deny rule may cover, or an MCP server's tool.
  */
 export type AskReason =
   | "edit"
@@ -36,7 +36,8 @@ export type AskReason =
   | "unsandboxed"
   | "network"
   | "destructive"
-  | "unclear_rule";
+  | "unclear_rule"
+  | "mcp";
 
 /** The policy's verdict on one request. */
 export type Assessment =
@@ -120,8 +121,13 @@ function protectedTarget(request: ApprovalRequest): { path: string; reason: stri
  * runs. Plain edits ask under `ask` only.
  */
 export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest): Assessment {
-  const { effect, sandboxed, destructive } = request.inspection;
+  const { effect, sandboxed, destructive, server } = request.inspection;
   if (effect === "read" || policy === "all") return { ask: false };
+  // An outside program's tool: what it does is the server's business, so it asks, saying where it runs.
+  if (server !== undefined) {
+    const detail = `a tool of the MCP server "${server.name}" (${server.runsIn})`;
+    return { ask: true, why: "mcp", detail, flag: "--approve all", rememberable: true };
+  }
   if (effect === "write") {
     const target = protectedTarget(request);
     if (target !== undefined) {
@@ -204,16 +210,17 @@ export function createApprovalGate(
           "or substitution as a command name), or ask the user.",
       };
     }
-    if (need.rememberable && (request.allowedByHook || session.allows(request.call.name))) {
-      return { allow: true };
-    }
+    // "Don't ask again for this tool" never covers unconfined commands: the banner says they always ask.
+    const sessionWide = need.rememberable && need.why !== "unsandboxed";
+    if (request.allowedByHook && need.rememberable) return { allow: true };
+    if (sessionWide && session.allows(request.call.name)) return { allow: true };
     if (need.rememberable && await options.rules?.match("allow", request)) return { allow: true };
     if (!askHuman) {
       const reason = options.refusal?.(request, need) ?? headlessRefusal(policy, request, need);
       return { allow: false, reason, needs: need.flag };
     }
     const answer = toAnswer(await askHuman(request, need));
-    if (answer.kind === "session" && need.rememberable) session.allow(request.call.name);
+    if (answer.kind === "session" && sessionWide) session.allow(request.call.name);
     if (answer.kind === "rule" && need.rememberable && options.rules?.add("allow", answer.rule)) {
       options.saveRule?.(answer.rule);
     }

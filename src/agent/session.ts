@@ -367,9 +367,26 @@ export async function pruneSessions(
   return removed;
 }
 
-/** One line for a list or a picker: time, turns, model, first prompt. */
-export function describeSession(session: SessionSummary): string {
-  const when = new Date(session.modifiedMs).toISOString().replace("T", " ").slice(0, 16);
-  const prompt = session.firstPrompt.replace(/\s+/g, " ").slice(0, 60);
-  return `${session.id}  ${when}  ${session.turns} turn(s)  ${session.model}  ${prompt}`;
+/** One line for a list or a picker: age, REPL or `-p`, prompts, the first prompt, model, id. */
+export function describeSession(session: SessionSummary, now = Date.now()): string {
+  const prompt = session.firstPrompt.replace(/\s+/g, " ").trim();
+  const shown = prompt === ""
+    ? "(no prompt)"
+    : `"${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}"`;
+  const kind = session.frontEnd === "headless" ? "-p" : session.frontEnd === "repl" ? "REPL" : "?";
+  const prompts = `${session.turns} prompt${session.turns === 1 ? "" : "s"}`;
+  return `${
+    age(now - session.modifiedMs)
+  } · ${kind} · ${prompts} · ${shown} · ${session.model} · ${session.id}`;
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago". */
+function age(ms: number): string {
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.floor(hours / 24);
+  return `${days} day${days === 1 ? "" : "s"} ago`;
 }

@@ -74,7 +74,8 @@ export function modelSetup(
     api,
     baseUrl,
     contextWindow: options.contextWindow ?? knownContextWindow(config.model) ?? config.contextWindow,
-    price: findPrice(config.model),
+    // A model only guessed for a custom endpoint has no known price there.
+    price: config.guessedModel ? undefined : findPrice(config.model),
     images,
   };
   // A custom endpoint's key is TERN_API_KEY, never the preset's own variable.

@@ -36,6 +36,8 @@ export interface AgentSessionOptions {
   snapshots?: boolean;
   skills?: readonly Skill[];
   memory?: ProjectMemory | null;
+  /** Reads the memory file again, as `memory` was read (`/clear` after `/init` carries the new one). */
+  reloadMemory?: () => Promise<ProjectMemory | null>;
   /** The MCP servers started for this run; their tools are asked for at each new conversation, so a server
    * that became ready later joins. */
   mcpServers?: () => readonly McpServer[];

@@ -11,6 +11,8 @@ import type { Entry } from "./conversation.ts";
 /** The model facts the figures are measured against. */
 export interface UsageModel {
   model: string;
+  /** The preset's name, or "custom" for a base URL the user gave. */
+  provider?: string;
   contextWindow?: number;
   price?: ModelPrice;
 }

@@ -30,7 +30,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   if (headless) {
     // Not awaited first: the task starts while the probe runs (headless prints its line when it has it).
     const { runHeadlessCli } = await import("./headless/cli.ts");
-    return await runHeadlessCli(session, { config, sandbox, args });
+    return await runHeadlessCli(session, { config, sandbox, args, mcp: mcp.hub });
   }
   const { runReplCli } = await import("./repl_cli.ts");
   const trustedProject = trust.project;
@@ -52,7 +52,7 @@ async function firstSession(
   headless: boolean,
 ): Promise<LoadedSession | undefined> {
   if (!args.continue && args.resume === undefined) return undefined;
-  const ask = headless ? undefined : async (list: string[]) => {
+  const ask = headless ? undefined : Deno.stdin.isTerminal() ? pickOnTerminal : async (list: string[]) => {
     console.error(list.join("\n"));
     const reader = createLineReader();
     try {
@@ -64,4 +64,12 @@ async function firstSession(
   const loaded = await chooseSession(root, { ...args, repl: !headless }, ask);
   for (const repair of loaded.repairs) console.error(`tern: session ${loaded.header.id}: ${repair}`);
   return loaded;
+}
+
+/** `tern -r` on a terminal: the sessions as a menu (arrows and Enter, or a digit); Esc picks none. */
+async function pickOnTerminal(list: string[]): Promise<string | null> {
+  const { chooseOne } = await import("./prompts/choice.ts");
+  const choices = list.map((line, i) => ({ name: line.replace(/^\s*\d+\.\s/, ""), value: String(i + 1) }));
+  const useColor = Deno.stdout.isTerminal() && !Deno.env.get("NO_COLOR");
+  return await chooseOne("Resume which session? (Esc: none)", choices, { useColor }) ?? null;
 }

@@ -1,7 +1,7 @@
 /**
  * Starting the project's MCP servers at launch: read `.mcp.json` (`readMcp`), and once the project's trust
- * is settled (agent/project_trust.ts) start the servers in parallel, waiting for them at most `limitMs` so a
- * slow server never delays the first prompt by more.
+ * is settled (agent/project_trust.ts) start the servers in parallel without waiting for them. Only a
+ * headless task that could need them waits, up to `TERN_MCP_STARTUP_MS`.
  */
 import type { SandboxMode } from "../config/settings.ts";
 import {
@@ -12,7 +12,7 @@ import {
 } from "../tools/mcp/config.ts";
 import type { McpHub } from "../tools/mcp/client.ts";
 
-/** Default wait for servers at launch, in milliseconds (`TERN_MCP_STARTUP_MS` overrides it). */
+/** Longest wait of a `-p` task for the servers it could need, in milliseconds (`TERN_MCP_STARTUP_MS`). */
 export const MCP_STARTUP_MS = 5000;
 
 /** What launch learned: the hub (when servers started) and lines for stderr. */
@@ -50,29 +50,51 @@ export async function readMcp(
 /** Options of `startMcp`. */
 export interface McpStartupOptions {
   root: string;
-  env: Record<string, string>;
   sandbox: SandboxMode;
-  /** The servers to start: only a trusted project's. */
+  /** The servers to start: only a trusted `.mcp.json`'s (or one the user let start with a flag). */
   config: McpConfigFile;
-  limitMs?: number;
+  /** The user trusted the project: its servers get the user's HOME and network (see server_sandbox.ts). */
+  trusted: boolean;
 }
 
-/** Starts the servers of a trusted `.mcp.json`; never throws for a bad server. */
+/**
+ * Starts the servers of a trusted `.mcp.json` and returns at once: start-up never waits for them. A server
+ * ready later joins the conversation at the next prompt (the session says so); never throws for a bad one.
+ */
 export async function startMcp(options: McpStartupOptions): Promise<McpStartup> {
-  const { root, env, config } = options;
-  const notes: string[] = [];
+  const { root, config } = options;
   // The SDK is loaded only for a project that has trusted servers: every other run starts without it.
   const { McpHub } = await import("../tools/mcp/client.ts");
-  const hub = new McpHub(config.servers, { root, sandbox: options.sandbox });
-  const limit = Number(env.TERN_MCP_STARTUP_MS) > 0 ? Number(env.TERN_MCP_STARTUP_MS) : MCP_STARTUP_MS;
-  await hub.ready(options.limitMs ?? limit);
-  for (const server of hub.servers) {
-    if (server.state === "failed") notes.push(`MCP server "${server.config.name}" failed: ${server.error}`);
-    if (server.state === "starting") {
-      notes.push(
-        `MCP server "${server.config.name}" is still starting; its tools come with the next conversation`,
-      );
-    }
-  }
-  return { hub, notes };
+  const hub = new McpHub(config.servers, { root, sandbox: options.sandbox, trusted: options.trusted });
+  return { hub, notes: [] };
+}
+
+/**
+ * Whether a headless task could need the MCP servers: it names one of them (its name, `-` and `_` read as
+ * spaces too) or says "MCP", or `--require-tools` names an MCP tool. Only then does `-p` wait for them.
+ */
+export function taskCouldNeedMcp(
+  task: string,
+  servers: readonly string[],
+  requireTools: string[] = [],
+): boolean {
+  if (requireTools.some((tool) => tool.startsWith("mcp__"))) return true;
+  const text = ` ${task.toLowerCase().replace(/[^a-z0-9]+/g, " ")} `;
+  const names = ["mcp", ...servers.map((name) => name.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim())];
+  return names.some((name) => name !== "" && text.includes(` ${name} `));
+}
+
+/**
+ * Waits for the servers a headless task could need, up to `TERN_MCP_STARTUP_MS` (default MCP_STARTUP_MS);
+ * returns one line for each server still starting, for stderr (the session says which joined or failed).
+ */
+export async function waitForMcp(hub: McpHub, env: Record<string, string>): Promise<string[]> {
+  const limit = Number(env.TERN_MCP_STARTUP_MS) >= 0 && env.TERN_MCP_STARTUP_MS !== undefined
+    ? Number(env.TERN_MCP_STARTUP_MS)
+    : MCP_STARTUP_MS;
+  await hub.ready(limit);
+  return hub.servers.filter((server) => server.state === "starting").map((server) =>
+    `MCP server "${server.config.name}" is still starting after ${limit} ms (TERN_MCP_STARTUP_MS); going ` +
+    "on without its tools"
+  );
 }

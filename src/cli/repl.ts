@@ -8,10 +8,12 @@ import { statusLine } from "./render/status_line.ts";
 import { replGate } from "./prompts/repl_gate.ts";
 import type { LineReader } from "./input/line_reader.ts";
 import { listenForCancel } from "./input/keys.ts";
-import { formatUsage, partialNote, Renderer, type Sink } from "./render/renderer.ts";
+import { Renderer, type Sink } from "./render/renderer.ts";
+import { partialNote } from "./render/task_words.ts";
 import { runSlashCommand, slashCommands } from "./commands/table.ts";
 import type { SlashCommand } from "./commands/types.ts";
 import { offerPlan, presentsPlan } from "./prompts/plan_accept.ts";
+import { chooseOne } from "./prompts/choice.ts";
 
 /** What the REPL needs besides its session. */
 export interface ReplOptions {
@@ -55,10 +57,16 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
     const attached = await attachMentions(task, session.root, session.model);
     for (const note of attached.notes) screen.print(note, "dim");
     const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
-    screen.print(statusLine(session.usage), "dim");
+    screen.print(statusLine(session.usage, result.usage), "dim");
     if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
   };
-  const slash = { session, screen, runTask, ask };
+  // On a terminal, commands ask with the approval prompt's one-key menu.
+  const useColor = options.sink.isTerminal && !Deno.env.get("NO_COLOR");
+  const choose = options.sink.isTerminal
+    ? <T extends string>(message: string, choices: { name: string; value: T }[]) =>
+      chooseOne(message, choices, { useColor })
+    : undefined;
+  const slash = { session, screen, runTask, ask, choose };
   const modes = modeCycle(session.mode);
   // Shift+Tab cycles the approval mode; the prompt always shows it.
   const cycle = () => {
@@ -123,5 +131,4 @@ function report(result: TaskResult, screen: Renderer, debug: boolean): void {
   } else if (result.error) screen.print(`error: ${result.error}`, "red");
   else if (result.partial) screen.print(partialNote(result.exitReason), "yellow");
   if (debug && result.debug) screen.print(result.debug, "dim");
-  if (result.turns > 1) screen.print(`task total: ${formatUsage(result.usage)}`, "dim");
 }

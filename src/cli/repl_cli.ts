@@ -80,17 +80,20 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
       : prompts > 0
       ? `session: ${current.session.id} (resumed, ${prompts} prompt(s))`
       : `session: ${current.session.id}`;
-    const { model, label } = session.model;
+    const { model, label, provider, baseUrl } = session.model;
+    // A custom endpoint is named by its host: "custom" alone says nothing about where requests go.
+    const where = provider === "custom" ? `custom endpoint ${hostOf(baseUrl)}` : label;
     // A resumed conversation shows where it left off, and the totals it ran up so far.
     const recap = prompts > 0
       ? [...recapLines(liveEntries(current.conversation)), statusLine(session.usage)]
       : [];
     return [
-      `tern ${VERSION} · ${model} via ${label} · approval: ${session.mode}`,
+      `tern ${VERSION} · ${model} via ${where} · approval: ${session.mode}`,
       `project root: ${session.root}`,
       sandboxLine(sandbox),
       ...(config.notice ? [config.notice] : []),
       ...hookLine(session),
+      ...mcpLine(mcp),
       saved,
       ...(session.canRestoreFiles
         ? []
@@ -104,6 +107,19 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
 function hookLine(session: AgentSession): string[] {
   const events = [...new Set(session.hooks.list().map((hook) => hook.event))];
   return events.length === 0 ? [] : [`hooks: ${events.join(", ")} (/hooks lists them)`];
+}
+
+/** The host (and port) of a base URL, e.g. "127.0.0.1:8000". */
+function hostOf(baseUrl: string): string {
+  return URL.canParse(baseUrl) ? new URL(baseUrl).host : baseUrl;
+}
+
+/** The banner's line on MCP servers: they start beside the REPL, and their tools join when ready. */
+function mcpLine(mcp: McpStartup): string[] {
+  const count = mcp.hub?.servers.length ?? 0;
+  if (count === 0) return [];
+  const servers = `${count} MCP server${count === 1 ? "" : "s"}`;
+  return [`${servers} starting (their tools join at your next prompt once ready; /mcp shows them)`];
 }
 
 /** The entries still in the conversation (undone turns and summarised ones left out). */

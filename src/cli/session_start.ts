@@ -101,8 +101,9 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
   checkProjectEndpoint(config, trust.endpoint);
   const untrusted = untrustedNote(supplies, trust);
   if (untrusted) warn(untrusted);
+  // Started, not awaited: the prompt is ready at once and a server's tools join when it is (mcp_watch.ts).
   const mcp: McpStartup = trust.mcp && project.mcp.config
-    ? await startMcp({ root, env, sandbox: config.sandbox, config: project.mcp.config })
+    ? await startMcp({ root, sandbox: config.sandbox, config: project.mcp.config, trusted: trust.project })
     : { notes: [] };
   if (mcp.hub) options.atExit.push(() => mcp.hub!.close());
   for (const note of [...project.mcp.notes, ...mcp.notes]) warn(note);
@@ -124,7 +125,10 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
   });
   // The session's background processes are killed before tern exits.
   options.atExit.push(() => session.close());
-  if (config.requireTools) checkRequiredTools(config.requireTools, session.current.registry.specs());
+  if (config.requireTools) {
+    const servers = mcp.hub?.servers.map((server) => server.config.name) ?? [];
+    checkRequiredTools(config.requireTools, session.current.registry.specs(), servers);
+  }
   const skillProblems = trust.project ? project.skillProblems : [];
   return { config, session, mcp, sandbox: probing, skillProblems, agents, trust, hookNotes: hooks.notes };
 }
@@ -153,7 +157,10 @@ async function readProject(root: string, env: Record<string, string>) {
 function projectSupplies(project: Project, config: Config): ProjectSupplies {
   return {
     endpoint: config.untrustedEndpoint,
-    mcp: project.mcp.config && { text: project.mcp.config.text, lines: describeServers(project.mcp.config) },
+    mcp: project.mcp.config && {
+      text: project.mcp.config.text,
+      lines: describeServers(project.mcp.config, config.sandbox),
+    },
     allowRules: project.settings.permissions.allow,
     memory: project.memory?.source,
     skills: project.skills.map((skill) => skill.name),
@@ -240,6 +247,10 @@ async function openSession(options: {
     frontEnd: options.repl ? "repl" : "headless",
     skills: trust.project ? project.skills : [],
     memory: project.memory && { ...project.memory, trusted: trust.project },
+    reloadMemory: async () => {
+      const memory = await loadMemory(config.root);
+      return memory && { ...memory, trusted: trust.project };
+    },
     agents: options.agents.agents,
     mcpServers: () => mcp.hub?.servers ?? [],
     allowLocalFetch: args.allowLocalFetch === true,
@@ -262,10 +273,14 @@ function fallbackRequest(value: string) {
   );
 }
 
-/** `--require-tools` names a tool that does not exist: bad usage (exit 2), naming the known tools. */
-function checkRequiredTools(required: string[], tools: { name: string }[]): void {
+/**
+ * `--require-tools` names a tool that does not exist: bad usage (exit 2), naming the known tools. A tool of
+ * a starting MCP server (`mcp__<server>__…`) is not known yet: it is left to the run.
+ */
+function checkRequiredTools(required: string[], tools: { name: string }[], servers: string[]): void {
   const known = tools.map((tool) => tool.name);
-  const unknown = unknownTools(required, known);
+  const starting = (name: string) => servers.some((server) => name.startsWith(`mcp__${server}__`));
+  const unknown = unknownTools(required.filter((name) => !starting(name)), known);
   if (unknown.length === 0) return;
   throw new UsageError(
     `--require-tools names unknown tool(s) ${unknown.join(", ")}; known tools: ${known.join(", ")}`,

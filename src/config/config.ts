@@ -2,6 +2,7 @@
  * Configuration: which model to talk to and how. Precedence, highest first: command-line flags, the real
  * environment, `.env` in the project root (variable by variable), then the provider preset.
  */
+import { unknownTernVariables } from "./env_names.ts";
 import { loadDotenv } from "./dotenv.ts";
 import { type ProbeLocal, probeLocalServers } from "./local_servers.ts";
 import { modelCallEnv, type ModelCallSettings } from "./model_call_env.ts";
@@ -43,6 +44,11 @@ export interface Config extends RunSettings, ModelCallSettings {
   root: string;
   /** One line for the banner when tern chose something the user did not ask for (a local server). */
   notice?: string;
+  /**
+   * A custom endpoint was given without a model: `model` is the preset's default, a guess. Its price is
+   * not taken as known (what that server charges, or even serves, is not known).
+   */
+  guessedModel?: true;
   /**
    * Set when the project's `.env` chose the endpoint (TERN_BASE_URL or TERN_PROVIDER) while the key came
    * from the user's own environment: the key must not go there unasked. `variable` is what .env set.
@@ -92,7 +98,16 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
     ? wireApi("TERN_API", env.TERN_API)
     : undefined;
   const apiKey = env.TERN_API_KEY ?? (preset.keyEnv === null ? undefined : env[preset.keyEnv]);
-  const common = { root, warnings: dotenv.warnings, ...runSettings(args, env) };
+  const common = {
+    root,
+    // A misspelt TERN_* name would be ignored without a word: said once at start, with the nearest name.
+    warnings: [
+      ...dotenv.warnings,
+      ...unknownTernVariables(Object.keys(dotenv.values), ".env"),
+      ...unknownTernVariables(Object.keys(options.env), "the environment"),
+    ],
+    ...runSettings(args, env),
+  };
   if (apiKey !== undefined || preset.keyEnv === null || baseUrl !== undefined) {
     const untrustedEndpoint = apiKey === undefined ? undefined : projectEndpoint({
       args,
@@ -101,9 +116,15 @@ export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
       keyVariable: env.TERN_API_KEY !== undefined ? "TERN_API_KEY" : preset.keyEnv!,
       endpoint: baseUrl ?? presetBaseUrl(preset, options.env),
     });
+    const guessed = baseUrl !== undefined && model === undefined;
     return {
       ...common,
       ...(untrustedEndpoint && { untrustedEndpoint }),
+      ...(guessed && {
+        guessedModel: true,
+        notice: `no model named: asking the custom endpoint for ${preset.defaultModel} (${preset.name}'s ` +
+          "default); --model or TERN_MODEL names the model it serves",
+      }),
       provider: preset.name,
       model: model ?? preset.defaultModel,
       baseUrl: baseUrl ?? presetBaseUrl(preset, options.env),
@@ -203,7 +224,12 @@ export async function switchProvider(
 ): Promise<Config> {
   const sameEndpoint = choice.provider === undefined ||
     (findProvider(choice.provider)?.name === config.provider && config.label !== CUSTOM_LABEL);
-  if (sameEndpoint) return { ...config, model: choice.model ?? config.model, notice: undefined };
+  if (sameEndpoint) {
+    const { guessedModel: _guessed, ...rest } = config;
+    return choice.model === undefined
+      ? { ...config, notice: undefined }
+      : { ...rest, model: choice.model, notice: undefined };
+  }
   const preset = presetNamed(choice.provider!, "/model");
   const baseUrl = presetBaseUrl(preset, realEnv);
   const env = mergeEnv((await loadDotenv(config.root)).values, realEnv);
@@ -220,7 +246,8 @@ export async function switchProvider(
         `(TERN_API_KEY is only sent to the endpoint tern started with)`,
     );
   }
-  const { apiKey: _old, notice: _notice, untrustedEndpoint: _asked, ...rest } = config;
+  const { apiKey: _old, notice: _notice, untrustedEndpoint: _asked, guessedModel: _guessed, ...rest } =
+    config;
   return {
     ...rest,
     provider: preset.name,

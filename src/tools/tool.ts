@@ -70,6 +70,11 @@ export interface CallInspection {
   destructive?: string;
   /** One short line naming the call's target for the UI, e.g. "src/a.ts" or the command's first line. */
   summary: string;
+  /**
+   * A tool of an outside program (an MCP server): its name and where it runs, in words ("sandboxed: writes
+   * only in the project and your HOME, network on"). Such a call asks unless the mode is `all`.
+   */
+  server?: { name: string; runsIn: string };
   preview?: CallPreview;
 }
 
@@ -108,6 +113,15 @@ export interface ToolDetails {
   needs?: string;
   /** The background process a call started, read or stopped (execute_command, command_output, command_kill). */
   background?: string;
+  /** An MCP tool's result: what it holds, summed up for its tool line. */
+  mcp?: McpResultSummary;
+}
+
+/** What an MCP tool's result holds: lines and bytes of text, and blocks not shown as text ("1 image"). */
+export interface McpResultSummary {
+  lines: number;
+  bytes: number;
+  other?: string[];
 }
 
 /** A tool's answer: text for the model, facts for the UI, and for a failure its kind. */

@@ -25,6 +25,11 @@ const edit = (path = "src/a.ts") => request("edit_file", "write", [path]);
 const sandboxedCommand = () => request("execute_command", "exec", [], true);
 const networkCommand = () => request("execute_command", "network", [], true);
 const unsandboxedCommand = () => request("execute_command", "exec", [], false);
+const mcpTool = () => {
+  const base = request("mcp__fs__write_file", "exec", [], true);
+  const server = { name: "fs", runsIn: "sandboxed: writes only in the project and your HOME, network on" };
+  return { ...base, inspection: { ...base.inspection, server } };
+};
 const destructiveCommand = () => {
   const base = request("execute_command", "exec", [], true);
   return { ...base, inspection: { ...base.inspection, destructive: "git clean -f deletes untracked files" } };
@@ -41,6 +46,7 @@ const POLICY_TABLE: Row[] = [
   ["ask", "a sandboxed command asking for network", networkCommand, "network", "--approve all"],
   ["ask", "an unsandboxed command", unsandboxedCommand, "unsandboxed", "--approve all"],
   ["ask", "a sandboxed command that deletes work", destructiveCommand, "destructive", "--approve all"],
+  ["ask", "a sandboxed MCP server's tool", mcpTool, "mcp", "--approve all"],
   ["edits", "a read", read, "runs"],
   ["edits", "an edit", edit, "runs"],
   ["edits", "an edit of a protected path", () => edit(".git/config"), "protected_path", "--approve all"],
@@ -48,12 +54,14 @@ const POLICY_TABLE: Row[] = [
   ["edits", "a sandboxed command asking for network", networkCommand, "network", "--approve all"],
   ["edits", "an unsandboxed command", unsandboxedCommand, "unsandboxed", "--approve all"],
   ["edits", "a sandboxed command that deletes work", destructiveCommand, "destructive", "--approve all"],
+  ["edits", "a sandboxed MCP server's tool", mcpTool, "mcp", "--approve all"],
   ["all", "a read", read, "runs"],
   ["all", "an edit", edit, "runs"],
   ["all", "an edit of a protected path", () => edit(".github/workflows/ci.yml"), "runs"],
   ["all", "a sandboxed command asking for network", networkCommand, "runs"],
   ["all", "an unsandboxed command", unsandboxedCommand, "runs"],
   ["all", "a sandboxed command that deletes work", destructiveCommand, "runs"],
+  ["all", "a sandboxed MCP server's tool", mcpTool, "runs"],
 ];
 
 Deno.test("assessRequest() follows the policy table for every policy and kind of call", () => {
@@ -66,8 +74,17 @@ Deno.test("assessRequest() follows the policy table for every policy and kind of
     }
     assert(verdict.ask, `${label} should ask`);
     assertEquals([verdict.why, verdict.flag], [expected, flag], label);
-    assertEquals(verdict.rememberable, expected === "edit" || expected === "unsandboxed", label);
+    assertEquals(verdict.rememberable, ["edit", "unsandboxed", "mcp"].includes(expected), label);
   }
+});
+
+Deno.test("assessRequest() states where an MCP server runs, not 'outside the sandbox'", () => {
+  const verdict = assessRequest("ask", mcpTool());
+  assert(verdict.ask);
+  assertEquals(
+    verdict.detail,
+    'a tool of the MCP server "fs" (sandboxed: writes only in the project and your HOME, network on)',
+  );
 });
 
 Deno.test("assessRequest() treats a request without sandbox information as unsandboxed", () => {
@@ -212,6 +229,16 @@ Deno.test("createApprovalGate() session approval never covers protected paths or
     "execute_command",
     "execute_command",
   ]);
+});
+
+Deno.test("createApprovalGate() never lets 'don't ask again' cover unconfined commands (they always ask)", async () => {
+  const human = scriptedHuman([{ kind: "session" }, true]);
+  const session = new ApprovalSession();
+  const gate = createApprovalGate("ask", human.ask, { session });
+  assertEquals(await gate(unsandboxedCommand()), { allow: true });
+  assertEquals(await gate(unsandboxedCommand()), { allow: true });
+  assertEquals(human.asked, ["execute_command", "execute_command"]);
+  assertEquals(session.list(), []);
 });
 
 Deno.test("createApprovalGate() does not remember a session answer given for a protected path", async () => {

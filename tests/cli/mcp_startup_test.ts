@@ -1,22 +1,29 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
-import { runTern } from "../support/cli.ts";
+import { finished, finishedWithin, runTern, spawnTern } from "../support/cli.ts";
 import { tempProject } from "../support/temp_project.ts";
 
 const SERVER = new URL("../support/mcp_server.ts", import.meta.url).pathname;
 
-/** A project whose .mcp.json starts the test server (outside the sandbox: tern's Deno lives in a private /tmp). */
-function mcpProject() {
+/**
+ * A project whose .mcp.json starts the test server (outside the sandbox: tern's Deno may live where a
+ * sandbox hides it); `mode` as tests/support/mcp_server.ts takes it.
+ */
+function mcpProject(mode = "ok") {
   const mcp = {
     mcpServers: {
       local: {
         command: Deno.execPath(),
-        args: ["run", "--quiet", "--no-config", "--allow-read", SERVER],
+        args: ["run", "--quiet", "--no-config", "--allow-read", SERVER, mode],
         sandbox: false,
       },
     },
   };
   return tempProject({ ".mcp.json": JSON.stringify(mcp) });
+}
+
+function toolNames(request: Record<string, unknown>): string[] {
+  return (request.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
 }
 
 const SCRIPT: ScriptedTurn[] = [
@@ -45,27 +52,26 @@ Deno.test("tern -p calls a stdio MCP server's tools end to end with --trust-proj
   await using model = await startFakeModel(SCRIPT);
   const run = await runTern({
     cwd: project.root,
-    args: ["-p", "use the server", "--trust-project-mcp", "--approve", "all"],
+    args: ["-p", "use the local server", "--trust-project-mcp", "--approve", "all"],
     env: env(model.url),
   });
   assertEquals(run.code, 0, run.stderr);
   assertEquals(run.stdout, "Done.\n");
-  const tools = (model.requests[0].tools as { function: { name: string } }[]).map((t) => t.function.name);
+  const tools = toolNames(model.requests[0]);
   assert(tools.includes("mcp__local__echo") && tools.includes("mcp__local__add_note"), tools.join(","));
-  const system = (model.requests[0].messages as Message[])[0].content;
-  assertStringIncludes(system, '- mcp__local__echo: a tool of the MCP server "local" (read-only).');
+  assertStringIncludes(run.stderr, 'MCP server "local" is ready: its 2 tools join this conversation');
   const [echo, note] = toolMessages(model);
   assertMatch(echo, /^<tool_result>/);
   assertStringIncludes(echo, "echo: hello from the model");
   assertStringIncludes(note, "noted");
 });
 
-Deno.test("tern -p keeps approval: a read-only MCP tool runs, a writing one is refused without a terminal", async () => {
+Deno.test("tern -p keeps approval: a trusted server's read-only tool runs, a writing one is refused without a terminal", async () => {
   await using project = await mcpProject();
   await using model = await startFakeModel(SCRIPT);
   const run = await runTern({
     cwd: project.root,
-    args: ["-p", "use the server", "--trust-project-mcp"],
+    args: ["-p", "use the local server", "--trust-project"],
     env: env(model.url),
   });
   assertEquals(run.code, 3, run.stderr); // finished without the refused call, named on stderr
@@ -88,4 +94,71 @@ Deno.test("tern -p refuses an untrusted .mcp.json: no server starts and stderr s
   assertStringIncludes(run.stderr, "--trust-project");
   const tools = (model.requests[0].tools as { function: { name: string } }[]).map((t) => t.function.name);
   assert(!tools.some((name) => name.startsWith("mcp__")), tools.join(","));
+});
+
+Deno.test("an untrusted project's server (--trust-project-mcp alone): readOnlyHint does not skip the question", async () => {
+  await using project = await mcpProject();
+  await using model = await startFakeModel(SCRIPT);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-p", "use the local server", "--trust-project-mcp"],
+    env: env(model.url),
+  });
+  assertEquals(run.code, 3, run.stderr);
+  assertStringIncludes(run.stderr, "2 calls were refused: mcp__local__echo");
+  const [echo] = toolMessages(model);
+  assertStringIncludes(echo, "mcp__local__echo was not run: it needs approval");
+  assertStringIncludes(echo, 'a tool of the MCP server "local" (NOT sandboxed ("sandbox": false)');
+});
+
+Deno.test("tern -p does not wait for MCP servers when the task does not name them", async () => {
+  // The gate never opens and the wait allowed is 10 minutes: only a run that does not wait can finish.
+  await using project = await mcpProject("gate=/nonexistent/gate");
+  await using model = await startFakeModel([{ text: "ok" }]);
+  const run = await finishedWithin(
+    await spawnTern({
+      cwd: project.root,
+      args: ["-p", "say ok", "--trust-project"],
+      env: { ...env(model.url), TERN_MCP_STARTUP_MS: "600000" },
+    }),
+  );
+  assert(run !== null, "tern waited for a server the task does not name");
+  assertEquals([run.code, run.stdout], [0, "ok\n"], run.stderr);
+  assert(!toolNames(model.requests[0]).some((name) => name.startsWith("mcp__")));
+});
+
+Deno.test("tern -p waits for a server the task names, up to TERN_MCP_STARTUP_MS, and says when it gave up", async () => {
+  await using project = await mcpProject("gate=/nonexistent/gate");
+  await using model = await startFakeModel([{ text: "ok" }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-p", "use the local server", "--trust-project"],
+    env: { ...env(model.url), TERN_MCP_STARTUP_MS: "300" },
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(
+    run.stderr,
+    'tern: MCP server "local" is still starting after 300 ms (TERN_MCP_STARTUP_MS); going on without its tools',
+  );
+});
+
+Deno.test("tern -p waits for a server the task names until it is ready: its tools are in the first request", async () => {
+  await using project = await mcpProject();
+  const gate = `${project.outside}/gate`;
+  await Deno.writeTextFile(
+    `${project.root}/.mcp.json`,
+    (await Deno.readTextFile(`${project.root}/.mcp.json`)).replace('"ok"', JSON.stringify(`gate=${gate}`)),
+  );
+  await using model = await startFakeModel([{ text: "ok" }]);
+  const child = await spawnTern({
+    cwd: project.root,
+    args: ["-p", "list what the local MCP server offers", "--trust-project"],
+    env: { ...env(model.url), TERN_MCP_STARTUP_MS: "600000" },
+  });
+  // Opened only once tern is running: before, the server cannot be ready.
+  await Deno.writeTextFile(gate, "");
+  const run = await finished(child);
+  assertEquals(run.code, 0, run.stderr);
+  assertEquals(model.requests.length, 1);
+  assert(toolNames(model.requests[0]).includes("mcp__local__echo"), toolNames(model.requests[0]).join(","));
 });

@@ -33,13 +33,21 @@ testNeeding(
       const question = await tern.waitFor("Trust this project (remembered for this directory)?");
       assertStringIncludes(question, ".mcp.json starts these MCP servers:");
       assertStringIncludes(question, "local: runs");
-      assertStringIncludes(question, "(NOT sandboxed)");
+      assertStringIncludes(question, '(NOT sandboxed ("sandbox": false): full access to files and network)');
       assertStringIncludes(question, "skills the model is told to follow: deploy");
       await tern.send("y", "Enter");
       await tern.waitFor("›");
-      await tern.send("/mcp", "Enter");
-      const listed = await tern.waitFor("in this conversation)");
-      assertStringIncludes(listed, "local (stdio, not sandboxed): ready · 3 tools (2 in this conversation)");
+      // Servers start beside the REPL: their tools join the conversation at the next prompt.
+      let listed = "";
+      for (let tries = 0; tries < 600 && !listed.includes(": ready ·"); tries++) {
+        await tern.send("/mcp", "Enter");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        listed = await tern.screen();
+      }
+      assertStringIncludes(
+        listed,
+        'local (stdio, NOT sandboxed ("sandbox": false): full access to files and network): ready · 3 tools',
+      );
       await tern.send("/skills", "Enter");
       await tern.waitFor("deploy: Deploy to staging. (.tern/skills/deploy/SKILL.md)");
       await tern.send("C-d");
@@ -69,7 +77,8 @@ testNeeding(
     const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
     await using tern = await startTmux(`cd ${project.root} && env ${env} ${await ternCommandLine()}`);
     const question = await tern.waitFor("Trust this project");
-    assertStringIncludes(question, "helper: runs touch pwned (NOT sandboxed; env: 'X?[2K?[1A?");
+    assertStringIncludes(question, 'helper: runs touch pwned (NOT sandboxed ("sandbox": false): full access');
+    assertStringIncludes(question, "files and network; env: 'X?[2K?[1A?");
     assert(!/^\s*helper: runs safe-tool \(sandboxed\)/m.test(question), question);
     await tern.send("n", "Enter");
     await tern.waitFor("›");

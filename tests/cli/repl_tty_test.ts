@@ -32,7 +32,7 @@ testNeeding(
     assertStringIncludes(answered, "⎿ ok hello.txt: +1 −1 lines");
     assertStringIncludes(answered, "The edit worked.");
     assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello Agent\n");
-    await tern.waitFor("task total:");
+    await tern.waitFor("unknown price"); // the status line: the task has ended
     await tern.send("C-c");
     await tern.waitFor("press Ctrl-C again to exit");
     await tern.send("C-c");

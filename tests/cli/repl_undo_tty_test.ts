@@ -30,16 +30,18 @@ testNeeding(
     await tern.waitFor("›");
     await tern.send("first task", "Enter");
     await tern.waitFor("First turn, nothing changed.");
-    await tern.send("change things", "Enter");
+    await tern.send("change things in @hello.txt", "Enter");
     await tern.waitFor("Edited and removed.");
-    await tern.waitFor("task total:");
+    await tern.waitFor("unknown price", { count: 2 }); // the second task's status line: it has ended
     assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello Agent\n");
     await tern.send("/undo", "Enter");
-    const asked = await tern.waitFor("[a]ll");
-    assertStringIncludes(asked, 'Undo the turn "change things"');
+    const asked = await tern.waitFor("4. No");
+    assertStringIncludes(asked, 'Undo the turn "change things in @hello.txt"\n');
+    assert(!asked.includes("attached_file"), asked); // the attachment tern added is not shown
     assertStringIncludes(asked, "keep.txt");
     assertStringIncludes(asked, "made.txt");
-    await tern.send("a", "Enter");
+    assertStringIncludes(asked, "? Undo what?");
+    await tern.send("1"); // one key, as in the approval menu
     await tern.waitFor("Undone: 3 file(s) restored, conversation rewound.");
     assertEquals(await Deno.readTextFile(`${project.root}/hello.txt`), "Hello World\n");
     assertEquals(await Deno.readTextFile(`${project.root}/keep.txt`), "precious\n");
@@ -101,19 +103,19 @@ Deno.test("/undo under tmux names a file the user changed after the turn and kee
   );
   await tern.waitFor("›");
   await tern.send("update the notes", "Enter");
-  await tern.waitFor("task total:");
+  await tern.waitFor("unknown price"); // the status line: the task has ended
   // The user reads the answer, then edits (the turn's end is snapshotted in the background meanwhile).
   await new Promise((resolve) => setTimeout(resolve, 2000));
   await Deno.writeTextFile(`${project.root}/notes.txt`, "v3, the user's own edit\n");
   await tern.send("/undo", "Enter");
-  await tern.waitFor("[a]ll");
-  await tern.send("a", "Enter");
-  const asked = await tern.waitFor("[o]verwrite them too");
+  await tern.waitFor("4. No");
+  await tern.send("1");
+  const asked = await tern.waitFor("3. No undo");
   assertStringIncludes(
     asked,
     "Changed after that turn (by you, or something other than the turn): notes.txt",
   );
-  await tern.send("k", "Enter");
+  await tern.send("2"); // keep them
   await tern.waitFor("Undone: 1 file(s) restored, 1 newer file(s) kept, conversation rewound.");
   assertEquals(await Deno.readTextFile(`${project.root}/notes.txt`), "v3, the user's own edit\n");
   await Deno.stat(`${project.root}/made.txt`).then(() => assert(false, "made.txt is gone"), () => {});

@@ -251,6 +251,10 @@ Deno.test("loadConfig() accepts a base URL override without any key and sends no
     api: "chat",
     label: "custom",
     contextWindow: 128_000,
+    // No model named for the custom endpoint: the preset's default is a guess, and said.
+    guessedModel: true,
+    notice: "no model named: asking the custom endpoint for deepseek-chat (deepseek's default); --model or " +
+      "TERN_MODEL names the model it serves",
   });
   assertStrictEquals("apiKey" in config, false);
 });

@@ -70,6 +70,23 @@ export async function finished(child: Deno.ChildProcess): Promise<CliRun> {
   return { code, signal, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
 }
 
+/**
+ * Collects a spawned tern's output once it exits, or kills it after `timeoutMs` (generous: only a tern that
+ * waits for something it should not reaches it) and resolves with null.
+ */
+export async function finishedWithin(child: Deno.ChildProcess, timeoutMs = 60_000): Promise<CliRun | null> {
+  const output = finished(child);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), timeoutMs));
+  const run = await Promise.race([output, late]);
+  clearTimeout(timer);
+  if (run === null) {
+    child.kill("SIGKILL");
+    await output;
+  }
+  return run;
+}
+
 /** Runs `tern ARGS` in `cwd` with only the given environment (plus PATH/HOME); stdin is `input` or closed. */
 export async function runTern(options: TernOptions): Promise<CliRun> {
   return await finished(await spawnTern(options));

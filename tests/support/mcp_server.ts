@@ -1,11 +1,20 @@
 /**
  * A small MCP server for the tests, speaking JSON-RPC over stdio (newline-delimited) by hand, so it can also
  * misbehave. `deno run tests/support/mcp_server.ts [MODE]`; MODE `crash` exits on the first tool call,
- * `hang` never answers one, anything else behaves. Tools: `echo` (read-only) and `add_note` (writes).
+ * `hang` never answers one, `gate=PATH` answers nothing until the file PATH exists (a server that becomes
+ * ready when the test says so), anything else behaves. Tools: `echo` (read-only) and `add_note` (writes).
  */
 import { mcpReply } from "./mcp_protocol.ts";
 
 const mode = Deno.args[0] ?? "ok";
+
+/** Resolves once the gate file exists (at once without a gate). */
+async function gateOpen(): Promise<void> {
+  if (!mode.startsWith("gate=")) return;
+  while (!(await Deno.stat(mode.slice(5)).then(() => true, () => false))) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 let buffer = "";
@@ -17,6 +26,7 @@ for await (const chunk of Deno.stdin.readable) {
     buffer = buffer.slice(newline + 1);
     if (line.trim() === "") continue;
     const message = JSON.parse(line);
+    await gateOpen();
     if (message.method === "tools/call" && mode === "crash") {
       console.error("test server: crashing on purpose");
       Deno.exit(3);

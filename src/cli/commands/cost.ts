@@ -1,7 +1,7 @@
 /** /cost: tokens and the cost estimate of this conversation. */
 import type { SlashCommand } from "./types.ts";
 import { cacheHitPercent, dollars } from "../render/status_line.ts";
-import { thousands as n } from "../render/renderer.ts";
+import { thousands as n } from "../render/task_words.ts";
 
 /** Prints the session's tokens by kind, the cache-hit share and, where the model's prices are known, the cost. */
 export const costCommand: SlashCommand = {
@@ -26,7 +26,12 @@ export const costCommand: SlashCommand = {
           cachedInput ?? input
         } cached, $${output} out)`,
       );
-    } else ctx.screen.print("  cost    unknown: tern has no prices for this model", "dim");
+    } else {
+      const why = info.provider === "custom"
+        ? "tern does not know what this custom endpoint charges for it"
+        : "tern has no prices for this model";
+      ctx.screen.print(`  cost    unknown price: ${why}`, "dim");
+    }
     return "continue";
   },
 };

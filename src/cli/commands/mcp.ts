@@ -1,5 +1,6 @@
 /** `/mcp`: the project's MCP servers, their state and how many tools each offers. */
 import type { McpHub } from "../../tools/mcp/client.ts";
+import { sandboxWords } from "../../tools/mcp/server_sandbox.ts";
 import type { SlashCommand } from "./types.ts";
 
 /** Builds `/mcp` over the servers started at launch (none when `.mcp.json` is absent or untrusted). */
@@ -19,9 +20,9 @@ export function mcpCommand(hub: McpHub | undefined, notes: readonly string[] = [
         const { name, type } = server.config;
         const where = type === "http"
           ? "http"
-          : server.sandboxed
-          ? "stdio, sandboxed"
-          : "stdio, not sandboxed";
+          : server.sandbox
+          ? `stdio, ${sandboxWords(server.sandbox)}`
+          : "stdio";
         const inUse = server.tools.filter((tool) => offered.has(`mcp__${name}__${tool.name}`)).length;
         const tools = server.state === "ready"
           ? ` · ${server.tools.length} tools (${inUse} in this conversation)`

@@ -1,6 +1,7 @@
 /** `/memory` (what project memory the prompt carries) and `/init` (the model writes an AGENTS.md). */
-import { MEMORY_CAP_BYTES, MEMORY_FILES } from "../../agent/memory.ts";
+import { loadMemory, MEMORY_CAP_BYTES, MEMORY_FILES, type ProjectMemory } from "../../agent/memory.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
+import type { Renderer } from "../render/renderer.ts";
 
 /** The task `/init` gives the model; the write goes through approval like any other. */
 export const INIT_TASK = [
@@ -12,27 +13,45 @@ export const INIT_TASK = [
   "improve it rather than starting over. Write the file with write_file (or edit_file) when you are done.",
 ].join(" ");
 
-/** `/memory`: the memory file loaded into this run's system prompt, and from where. */
+/**
+ * `/memory`: the memory file loaded into this conversation's system prompt, and from where; a memory file
+ * written since (by `/init`, say) is shown too, with when it takes effect.
+ */
 export const memoryCommand: SlashCommand = {
   name: "/memory",
   help: `show the project memory in the system prompt (${MEMORY_FILES.join(", or else ")})`,
-  run: (ctx): SlashOutcome => {
+  run: async (ctx): Promise<SlashOutcome> => {
     const memory = ctx.session.memory;
-    if (!memory) {
+    const onDisk = await loadMemory(ctx.session.root).catch(() => null);
+    if (!memory && !onDisk) {
       ctx.screen.print(
         `No project memory: no ${MEMORY_FILES.join(" or ")} at the project root. /init writes one. ` +
           "(tern reads nothing outside the project, so there is no user-level memory file.)",
       );
       return "continue";
     }
-    const cut = memory.truncated ? `, cut at ${MEMORY_CAP_BYTES / 1024} KB` : "";
-    const imports = memory.imports ? ` and its imports ${memory.imports.join(", ")}` : "";
-    ctx.screen.print(`Project memory from ${memory.source}${imports} (${memory.bytes} bytes${cut}):`, "dim");
-    ctx.screen.print(memory.text);
-    for (const problem of memory.problems ?? []) ctx.screen.print(problem, "yellow");
+    if (memory) showMemory(ctx.screen, memory, "Project memory");
+    if (onDisk && (onDisk.source !== memory?.source || onDisk.text !== memory?.text)) {
+      const now = memory
+        ? "changed since this conversation started"
+        : "written since this conversation started";
+      ctx.screen.print(
+        `${onDisk.source} was ${now}: new conversations carry it (/clear, or the next tern).`,
+        "yellow",
+      );
+      showMemory(ctx.screen, onDisk, "On disk now");
+    }
     return "continue";
   },
 };
+
+function showMemory(screen: Renderer, memory: ProjectMemory, title: string): void {
+  const cut = memory.truncated ? `, cut at ${MEMORY_CAP_BYTES / 1024} KB` : "";
+  const imports = memory.imports ? ` and its imports ${memory.imports.join(", ")}` : "";
+  screen.print(`${title} from ${memory.source}${imports} (${memory.bytes} bytes${cut}):`, "dim");
+  screen.print(memory.text);
+  for (const problem of memory.problems ?? []) screen.print(problem, "yellow");
+}
 
 /** `/init`: asks the model to survey the project and write AGENTS.md (shown as a diff, approved). */
 export const initCommand: SlashCommand = {

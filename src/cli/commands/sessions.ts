@@ -12,10 +12,15 @@ import type { SlashCommand, SlashOutcome } from "./types.ts";
 import { recapLines } from "../render/recap.ts";
 import { statusLine } from "../render/status_line.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
+import { typedText } from "../input/attachments.ts";
 
-/** One numbered line of the list; session text (prompts, model names) reaches no terminal raw. */
+/**
+ * One numbered line of the list; session text (prompts, model names) reaches no terminal raw, and a first
+ * prompt shows as typed (without the files tern attached to it).
+ */
 function listLine(session: SessionSummary, i: number): string {
-  return `${String(i + 1).padStart(2)}. ${terminalSafe(describeSession(session))}`;
+  const typed = { ...session, firstPrompt: typedText(session.firstPrompt) };
+  return `${String(i + 1).padStart(2)}. ${terminalSafe(describeSession(typed))}`;
 }
 
 /** How a run asked for a session: the latest (`-c`), an id, or "" to pick one from a list. */

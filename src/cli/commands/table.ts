@@ -15,7 +15,8 @@ import { thinkingCommand } from "./thinking.ts";
 const clear: SlashCommand = {
   name: "/clear",
   help: "start a new conversation and session (forget the history, the files read and the approvals given)",
-  run: (ctx) => {
+  run: async (ctx): Promise<SlashOutcome> => {
+    await ctx.session.reloadMemory(); // a memory file written since (/init) goes into the new conversation
     const next = ctx.session.clear();
     ctx.screen.print(`Conversation cleared.${next.session ? ` New session ${next.session.id}.` : ""}`, "dim");
     return "continue";

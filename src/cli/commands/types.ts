@@ -15,6 +15,11 @@ export interface SlashContext {
   runTask?(text: string): Promise<void>;
   /** Asks a question on the terminal; null at end of input. Absent in tests of the table. */
   ask?(question: string): Promise<string | null>;
+  /**
+   * A one-key menu like the approval prompt's (digits, or arrows and Enter; Esc cancels: undefined). Absent
+   * off a terminal, where commands ask with `ask`.
+   */
+  choose?<T extends string>(message: string, choices: { name: string; value: T }[]): Promise<T | undefined>;
 }
 
 /** What the REPL does after a command. */

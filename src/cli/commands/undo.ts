@@ -5,8 +5,24 @@
  * turn (the user's newer work) are named and asked about before they are overwritten. Again goes one more
  * turn back.
  */
-import type { SlashCommand, SlashOutcome } from "./types.ts";
+import type { SlashCommand, SlashContext, SlashOutcome } from "./types.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
+import { typedText } from "../input/attachments.ts";
+
+/**
+ * One answer: a one-key menu on a terminal (as the approval prompt), else a line whose first letter picks
+ * (`[a]ll`, `[n]o`, …) or a digit. Undefined when cancelled or unanswered.
+ */
+async function pick<T extends string>(
+  ctx: SlashContext,
+  message: string,
+  choices: { name: string; value: T }[],
+): Promise<T | undefined> {
+  if (ctx.choose) return await ctx.choose(message, choices);
+  const letters = choices.map((choice) => `[${choice.value[0]}]${choice.value.slice(1)}`).join(", ");
+  const answer = (await ctx.ask?.(`${message} ${letters}? `))?.trim().toLowerCase() ?? "";
+  return choices.find((choice, i) => answer === String(i + 1) || answer === choice.value[0])?.value;
+}
 
 /** `/undo` over the session's snapshots (none when git is missing: then only the conversation rewinds). */
 export const undoCommand: SlashCommand = {
@@ -19,17 +35,25 @@ export const undoCommand: SlashCommand = {
       return "continue";
     }
     const { changes } = plan;
-    ctx.screen.print(`Undo the turn "${terminalSafe(plan.prompt.replace(/\s+/g, " ").slice(0, 70))}"`);
+    const typed = typedText(plan.prompt).replace(/\s+/g, " ");
+    ctx.screen.print(`Undo the turn "${terminalSafe(typed.slice(0, 70))}${typed.length > 70 ? "…" : ""}"`);
     if (changes === null) {
       ctx.screen.print("git is not installed: only the conversation can be rewound.", "yellow");
     } else if (changes.paths.length === 0) ctx.screen.print("No file changed since that prompt.", "dim");
     else ctx.screen.print(`Files to restore:\n${terminalSafe(changes.stat)}`);
-    const choices = changes?.paths.length
-      ? "[a]ll, [f]iles only, [c]onversation only, [n]o"
-      : "[c]onversation, [n]o";
-    const answer = (await ctx.ask(`${choices}? `))?.trim().toLowerCase() ?? "n";
-    const files = Boolean(changes?.paths.length) && (answer === "a" || answer === "f");
-    const talk = answer === "a" || answer === "c" || (answer === "y" && !changes?.paths.length);
+    const answer = changes?.paths.length
+      ? await pick(ctx, "Undo what?", [
+        { name: "All: restore the files and rewind the conversation", value: "all" },
+        { name: "Files only", value: "files" },
+        { name: "Conversation only", value: "conversation" },
+        { name: "No", value: "no" },
+      ])
+      : await pick(ctx, "Rewind the conversation?", [
+        { name: "Yes, rewind the conversation", value: "conversation" },
+        { name: "No", value: "no" },
+      ]);
+    const files = answer === "all" || answer === "files";
+    const talk = answer === "all" || answer === "conversation";
     let keepChangedSince = false;
     if (files && plan.changedSince.length > 0) {
       const names = plan.changedSince.slice(0, 10).map((path) => terminalSafe(path)).join(", ");
@@ -38,13 +62,16 @@ export const undoCommand: SlashCommand = {
         `Changed after that turn (by you, or something other than the turn): ${names}${more}`,
         "yellow",
       );
-      const keep = (await ctx.ask("[o]verwrite them too, [k]eep them as they are now, [n]o undo? "))?.trim()
-        .toLowerCase();
-      if (keep !== "o" && keep !== "k") {
+      const keep = await pick(ctx, "Those files:", [
+        { name: "Overwrite them too", value: "overwrite" },
+        { name: "Keep them as they are now", value: "keep" },
+        { name: "No undo", value: "no" },
+      ]);
+      if (keep !== "overwrite" && keep !== "keep") {
         ctx.screen.print("Nothing undone.", "dim");
         return "continue";
       }
-      keepChangedSince = keep === "k";
+      keepChangedSince = keep === "keep";
     }
     if (!files && !talk) {
       ctx.screen.print("Nothing undone.", "dim");

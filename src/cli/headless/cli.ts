@@ -9,11 +9,19 @@ import { headlessTask } from "./input.ts";
 import { StreamInput } from "./stream_input.ts";
 import { errorEvent } from "./stream_json.ts";
 import { streamSink } from "../render/renderer.ts";
+import type { McpHub } from "../../tools/mcp/client.ts";
+import { taskCouldNeedMcp, waitForMcp } from "../mcp_startup.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
 
 /** Runs the headless task(s) of `config.prompt` and `--input-format` on `session`; resolves with the exit code. */
 export async function runHeadlessCli(
   session: AgentSession,
-  { config, sandbox, args }: { config: Config; sandbox: Promise<SandboxStatus>; args?: CliArgs },
+  { config, sandbox, args, mcp }: {
+    config: Config;
+    sandbox: Promise<SandboxStatus>;
+    args?: CliArgs;
+    mcp?: McpHub;
+  },
 ): Promise<number> {
   // Headless has no banner: a sandbox that cannot start is still said, in one line, once the probe knows
   // (the task does not wait for it; every run prints it before it ends).
@@ -37,6 +45,13 @@ export async function runHeadlessCli(
     const { task: text, note } = await headlessTask(config.prompt!); // `-p -`, or piped input attached
     if (note) console.error(`tern: ${note}`);
     task = text;
+    // The servers start beside the run; only a task that could need them waits (TERN_MCP_STARTUP_MS).
+    const names = mcp?.servers.map((server) => server.config.name) ?? [];
+    if (mcp && taskCouldNeedMcp(text, names, config.requireTools)) {
+      for (const line of await waitForMcp(mcp, Deno.env.toObject())) {
+        console.error(`tern: ${terminalSafe(line)}`);
+      }
+    }
   }
   try {
     return await runHeadless(session, {

@@ -68,6 +68,12 @@ export async function attachMentions(
   return { task, notes, images };
 }
 
+/** A prompt as the user typed it: the `<attached_file>` blocks `attachMentions` appended taken off. */
+export function typedText(task: string): string {
+  const at = task.search(/\n\n<attached_file path="/);
+  return at < 0 ? task : task.slice(0, at);
+}
+
 /** Adds the image at `path` to `images` when the reader reads images; the note for the screen either way. */
 async function attachImage(root: string, path: string, reader: Reader, images: ImagePart[]): Promise<string> {
   if (!reader.images) {

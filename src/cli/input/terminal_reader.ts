@@ -234,8 +234,12 @@ class PromptRead {
         return this.#draw();
       case "complete":
         return await this.#complete();
-      case "none":
       case "clear-screen":
+        // As in a shell: the screen cleared (the scrollback kept), the prompt and its text drawn at the top.
+        this.#io.write("\x1b[H\x1b[2J");
+        this.#shownRow = 0;
+        return this.#draw();
+      case "none":
         return;
       default:
         return this.#draw();

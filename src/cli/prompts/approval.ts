@@ -103,7 +103,10 @@ export function approvalChoices(
     name: `Yes, and don't ask again for ${request.call.name} this session`,
     value: "session",
   };
-  if (!need.rememberable) {
+  if (need.why === "unsandboxed") {
+    // An unconfined command is asked each time (the rules below can still cover this very command).
+    session.disabled = "(unconfined commands are asked every time)";
+  } else if (!need.rememberable) {
     const every: Partial<Record<ApprovalNeed["why"], string>> = {
       network: "(network access is asked every time)",
       destructive: "(commands that delete work are asked every time)",
@@ -129,7 +132,8 @@ export function approvalChoices(
 
 /** How a command will run, as the prompt shows it. */
 export function sandboxLabel(request: ApprovalRequest): string {
-  const { effect, sandboxed } = request.inspection;
+  const { effect, sandboxed, server } = request.inspection;
+  if (server) return `(${terminalSafe(server.name)} runs ${server.runsIn})`;
   const network = effect === "network";
   if (!sandboxed) return network ? "(UNSANDBOXED, network access requested)" : "(UNSANDBOXED)";
   return network ? "(network access requested)" : "(sandboxed: no network)";
@@ -138,6 +142,7 @@ export function sandboxLabel(request: ApprovalRequest): string {
 /** The question: one line, the tool and its target; the detail is printed above it by `approvalView`. */
 export function describeCall(request: ApprovalRequest): string {
   const { preview, summary } = request.inspection;
+  if (request.inspection.server) return `Run ${terminalSafe(summary.split(" ").slice(0, 3).join(" "))}?`;
   if (preview?.kind === "command") return `Run this command ${sandboxLabel(request)}?`;
   // A new file's (or an unshown file's) size says what the diff cannot: how much is being written.
   const whole = preview?.kind === "write_blind" || (preview?.kind === "diff" && preview.created);
@@ -160,7 +165,8 @@ export function approvalView(
   const lines: string[] = [];
   const preview = request.inspection.preview;
   if (preview?.kind === "command") {
-    lines.push(paint("bold", `Command ${sandboxLabel(request)}:`));
+    const what = request.inspection.server ? "MCP tool" : "Command";
+    lines.push(paint("bold", `${what} ${sandboxLabel(request)}:`));
     lines.push(...terminalSafe(preview.command).split("\n").map((line) => `  ${line}`));
   } else if (preview?.kind === "write_blind") {
     lines.push(paint("dim", terminalSafe(`(current content not shown: ${preview.why})`)));
@@ -170,6 +176,9 @@ export function approvalView(
     lines.push(renderDiff(preview.path, preview.before, preview.after, view));
     lines.push(paint("dim", formatDiffSummary(diffSummary(preview.before, preview.after))));
   }
-  if (need.why !== "edit") lines.push(paint("yellow", `⚠ ${terminalSafe(need.detail)}`));
+  // An edit's diff says it all; an MCP tool's heading already says where its server runs.
+  if (need.why !== "edit" && need.why !== "mcp") {
+    lines.push(paint("yellow", `⚠ ${terminalSafe(need.detail)}`));
+  }
   return lines.join("\n");
 }

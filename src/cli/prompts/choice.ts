@@ -44,6 +44,10 @@ class ChoiceRead<T> {
   readonly #decoder = new InputDecoder();
   #selected: number;
   #drawn = false;
+  /** Why the last key picked nothing (a greyed-out choice's number), shown under the list until the next key. */
+  #note = "";
+  /** Rows drawn below the message: the choices, and the note when there is one. */
+  #rows = 0;
   #timer?: ReturnType<typeof setTimeout>;
 
   constructor(message: string, choices: Choice<T>[], io: ChoiceIo, resolve: (value: T | undefined) => void) {
@@ -70,15 +74,15 @@ class ChoiceRead<T> {
 
   #draw(): void {
     const paint = this.#paint.bind(this);
-    let out = this.#drawn
-      ? `\x1b[${this.#choices.length}A\r\x1b[J`
-      : `${paint("bold", "?")} ${this.#message}\r\n`;
+    let out = this.#drawn ? `\x1b[${this.#rows}A\r\x1b[J` : `${paint("bold", "?")} ${this.#message}\r\n`;
     this.#choices.forEach((choice, i) => {
       const label = `${i + 1}. ${choice.name}`;
       if (choice.disabled) out += `  ${paint("gray", `${label} ${choice.disabled}`)}\r\n`;
       else if (i === this.#selected) out += `${paint("cyan", `❯ ${label}`)}\r\n`;
       else out += `  ${label}\r\n`;
     });
+    if (this.#note) out += `  ${paint("gray", this.#note)}\r\n`;
+    this.#rows = this.#choices.length + (this.#note ? 1 : 0);
     this.#drawn = true;
     this.#write(out);
   }
@@ -88,7 +92,7 @@ class ChoiceRead<T> {
     this.#input.off("data", this.#onData);
     this.#input.setRawMode(false);
     this.#input.pause();
-    this.#write(`\x1b[${this.#choices.length}A\r\x1b[J`);
+    this.#write(`\x1b[${this.#rows}A\r\x1b[J`);
     this.#write(
       value === undefined
         ? `  ${this.#paint("gray", "cancelled")}\r\n`
@@ -98,6 +102,8 @@ class ChoiceRead<T> {
   }
 
   #onKey(key: InputKey): KeyOutcome<T> {
+    const had = this.#note;
+    this.#note = "";
     if (key.kind === "escape" || key.kind === "ctrl-c" || key.kind === "ctrl-d") {
       return { done: true, value: undefined };
     }
@@ -112,7 +118,12 @@ class ChoiceRead<T> {
     ) {
       this.#selected = Number(key.text) - 1;
       return { done: true, value: this.#choices[this.#selected].value };
-    }
+    } else if (key.kind === "text" && /^[1-9]$/.test(key.text) && this.#choices[Number(key.text) - 1]) {
+      // A greyed-out choice's number: say why it cannot be picked, instead of nothing.
+      const choice = this.#choices[Number(key.text) - 1];
+      this.#note = `${key.text} cannot be picked: ${choice.disabled!.replace(/^\((.*)\)$/, "$1")}`;
+      this.#draw();
+    } else if (had) this.#draw();
     return { done: false };
   }
 

@@ -82,6 +82,8 @@ function renderBlock(token: Token, options: MarkdownOptions): string[] | undefin
       const text = inline((token as Tokens.Heading).tokens, options);
       const depth = (token as Tokens.Heading).depth;
       const style: Color = depth === 1 ? ["bold", "underline"] : depth === 2 ? ["bold", "cyan"] : ["bold"];
+      // Without colour a heading keeps its markdown marks, or it would read as one more paragraph.
+      if (!options.color) return wrapText(`${"#".repeat(depth)} ${text}`, width);
       return wrapText(text, width).map((line) => paint(options, style, line));
     }
     case "paragraph":
@@ -148,6 +150,8 @@ function renderCode(code: Tokens.Code, options: MarkdownOptions): string[] {
   const lines = (colored ?? safe).split("\n").map((line) =>
     "  " + (colored ? line : paint(options, "yellow", line))
   );
+  // Without colour the fence stays, so the code stands apart from the text around it.
+  if (!options.color) return [`  \`\`\`${terminalSafe(language)}`, ...lines, "  ```"];
   return language === "" ? lines : [paint(options, "gray", `  ${terminalSafe(language)}`), ...lines];
 }
 
@@ -193,8 +197,10 @@ function inlineToken(token: Token, options: MarkdownOptions): string {
       return paint(options, "italic", inline((token as Tokens.Em).tokens, options));
     case "del":
       return paint(options, "strikethrough", inline((token as Tokens.Del).tokens, options));
-    case "codespan":
-      return paint(options, "yellow", plain((token as Tokens.Codespan).text));
+    case "codespan": {
+      const code = plain((token as Tokens.Codespan).text);
+      return options.color ? paint(options, "yellow", code) : `\`${code}\``;
+    }
     case "br":
       return "\n";
     case "link": {

@@ -1,9 +1,10 @@
 /** Turns AgentEvents into what a person reads in the terminal: streamed text, tool lines, usage, a spinner. */
 import { styleText } from "node:util";
 import type { AgentEvent } from "../../agent/events.ts";
-import type { Usage } from "../../llm/types.ts";
 import type { MarkdownOptions, MarkdownStream } from "./markdown.ts";
-import { callLine, type Paint, resultLine, tailLines } from "./tool_lines.ts";
+import { callLine, fit, type Paint, resultLine, tailLines } from "./tool_lines.ts";
+import { CallOrder } from "./call_order.ts";
+import { formatUsage, retryWords, thousands } from "./task_words.ts";
 import { terminalSafe } from "./terminal_safe.ts";
 import { ChildBoard } from "./child_lines.ts";
 import { planLines } from "./plan_lines.ts";
@@ -63,6 +64,8 @@ export class Renderer {
   readonly #painter: Paint = (color, text) => this.#paint(color, text);
   /** Running sub-agents, one live line each under the calls (drawn like a tail). */
   readonly #children = new ChildBoard();
+  /** Keeps each result under its own call line when calls run side by side. */
+  readonly #order = new CallOrder();
 
   constructor(sink: Sink, options: RenderOptions) {
     this.#sink = sink;
@@ -82,18 +85,23 @@ export class Renderer {
       case "text_delta":
         if (this.#options.showText) this.#stream("text", event.text);
         break;
-      case "tool_call":
-        this.#line(callLine(event, this.#painter));
+      case "tool_call": {
+        const plain = callLine(event, (_color, text) => text);
+        for (const line of this.#order.call(event.id, callLine(event, this.#painter), plain)) {
+          this.#line(line);
+        }
+        if (this.#order.pending.length > 0) this.#drawLive();
         break;
+      }
       case "tool_start":
         if (event.effect === "exec" || event.effect === "network") this.#startSpinner("running");
         break;
       case "tool_update":
-        this.#drawTail(tailLines(event.tail, this.#options.width?.() ?? 80, this.#painter));
+        this.#drawLive(tailLines(event.tail, this.#options.width?.() ?? 80, this.#painter));
         break;
       case "child_start":
       case "child_event":
-        if (this.#children.handle(event)) this.#drawChildren();
+        if (this.#children.handle(event)) this.#drawLive();
         break;
       case "plan":
         this.#line(planLines(event, this.#painter).join("\n"));
@@ -101,7 +109,12 @@ export class Renderer {
       case "tool_result":
         this.#lastResult = { name: event.name, content: event.content, spilledTo: event.details?.spilledTo };
         this.#children.end(event.id);
-        if (!event.details?.quiet || event.isError) this.#line(resultLine(event, this.#painter));
+        for (
+          const line of this.#order.result(
+            event.id,
+            !event.details?.quiet || event.isError ? resultLine(event, this.#painter) : null,
+          )
+        ) this.#line(line);
         break;
       case "usage":
         if (this.#options.showUsage !== false) {
@@ -112,9 +125,10 @@ export class Renderer {
         this.#line(this.#paint("yellow", retryWords(event)));
         break;
       case "notice":
-        this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", event.message));
+        this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", terminalSafe(event.message)));
         break;
       case "final":
+        for (const line of this.#order.flush()) this.#line(line);
         this.#children.clear();
         this.#endMarkdown();
         this.#stopSpinner();
@@ -171,6 +185,8 @@ export class Renderer {
     this.#endMarkdown();
     this.#stopSpinner();
     if (this.#mode !== mode && !this.#atLineStart) this.#write("\n");
+    // Grey tells thinking from the answer; without colour a label has to.
+    if (mode === "reasoning" && this.#mode !== mode && !this.#options.useColor) this.#write("thinking: ");
     this.#mode = mode;
     const safe = terminalSafe(text); // the model's words: no escape of theirs reaches the terminal
     this.#write(mode === "reasoning" ? this.#paint("gray", safe) : safe);
@@ -211,12 +227,17 @@ export class Renderer {
     if (!this.#atLineStart) this.#write("\n");
     this.#mode = "none";
     this.#write(text + "\n");
-    if (this.#children.active) this.#drawChildren();
+    if (this.#children.active || this.#order.pending.length > 0) this.#drawLive();
   }
 
-  /** The children's lines, and a spinner under them while any runs. */
-  #drawChildren(): void {
-    this.#drawTail(this.#children.lines(this.#options.width?.() ?? 80, this.#painter));
+  /**
+   * The live area: a running call's last lines (`tail`), the calls running beside the one shown last, and
+   * the running children, with a spinner under them while any child runs.
+   */
+  #drawLive(tail: string[] = []): void {
+    const width = this.#options.width?.() ?? 80;
+    const held = this.#order.pending.map((line) => this.#paint("dim", fit(line, width - 1)));
+    this.#drawTail([...tail, ...held, ...this.#children.lines(width, this.#painter)]);
     if (this.#children.active && !this.#spinner) this.#startSpinner("sub-agents working");
   }
 
@@ -275,46 +296,4 @@ export class Renderer {
     this.#spinner = undefined;
     this.#sink.write("\r\x1b[2K");
   }
-}
-
-/** "tokens: 1,234 in (1,000 cached) · 56 out (20 reasoning)". */
-export function formatUsage(usage: Usage): string {
-  const n = thousands;
-  const cached = usage.cachedTokens ? ` (${n(usage.cachedTokens)} cached)` : "";
-  const reasoning = usage.reasoningTokens ? ` (${n(usage.reasoningTokens)} reasoning)` : "";
-  return `tokens: ${n(usage.promptTokens)} in${cached} · ${n(usage.completionTokens)} out${reasoning}`;
-}
-
-const PARTIAL_REASONS: Record<string, string> = {
-  length: "the answer was cut off at the model's output limit; ask it to continue",
-  runaway: "the model kept repeating itself, so tern stopped it and asked for a report",
-  max_turns: "the --max-turns limit was reached",
-  token_budget: "the --token-budget limit was reached",
-  time_budget: "the --time-limit was reached",
-  context_full: "the conversation no longer fits the model's context window",
-};
-
-/** The label for an answer that is not the whole story: "⚠ partial: <why>". */
-export function partialNote(reason: string): string {
-  return `⚠ partial: ${PARTIAL_REASONS[reason] ?? `stopped early (${reason})`}`;
-}
-
-/** The retry line: why, how long, which attempt; an answer cut off halfway is said to be discarded. */
-export function retryWords(event: Extract<AgentEvent, { type: "retry" }>): string {
-  const seconds = `${(event.delayMs / 1000).toFixed(1)} s`;
-  const attempt = `attempt ${event.attempt}/${event.maxAttempts}`;
-  if (event.discarded) {
-    return `⚠ the answer above broke off (${event.reason}); it is discarded: retrying in ${seconds}, ${attempt}`;
-  }
-  return `retrying in ${seconds} (${event.reason}), ${attempt}`;
-}
-
-/**
- * An integer with thousands separators, "1,234,567". Not toLocaleString: that maps the runtime's locale data
- * (about 6 MB of memory and a few ms) into every run that prints one usage line.
- */
-export function thousands(value: number): string {
-  const [whole, fraction] = String(value).split(".");
-  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ",");
-  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
 }

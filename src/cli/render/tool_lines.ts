@@ -13,8 +13,11 @@ export type Paint = (color: "red" | "green" | "yellow" | "cyan" | "bold" | "dim"
 
 /** "⏺ name target": the call, with its tool's summary of the target or a short view of its arguments. */
 export function callLine(event: Extract<AgentEvent, { type: "tool_call" }>, paint: Paint): string {
-  const target = terminalSafe(clip(event.summary ?? summarizeArgs(event.arguments), 80));
-  return `${paint("cyan", "⏺")} ${paint("bold", event.name)} ${target}`;
+  // An MCP tool's summary starts with "server › tool": that is its name on screen, said once.
+  const label = event.name.startsWith("mcp__") ? /^(\S+ › \S+) ?(.*)$/.exec(event.summary ?? "") : null;
+  const name = label ? terminalSafe(label[1]) : event.name;
+  const rest = label ? label[2] : event.summary ?? summarizeArgs(event.arguments);
+  return `${paint("cyan", "⏺")} ${paint("bold", name)} ${terminalSafe(clip(rest, 80))}`.trimEnd();
 }
 
 /** A running call's last output lines, dim and indented, each cut to fit one row of `width` cells. */
@@ -50,6 +53,7 @@ export function resultLine(event: Extract<AgentEvent, { type: "tool_result" }>, 
   } else if (ran) first = "";
   else if (details?.shown && !event.isError) first = "";
   else if (details?.web) first = ""; // a page says its status, final address and size in its facts
+  else if (details?.mcp && !event.isError) first = ""; // an MCP result is summed up in its facts
   else first = event.content.split("\n").find((line) => line.trim() !== "") ?? "";
   let facts = resultFacts(details, ran ? outputLines(event.content) : undefined);
   // A sub-agent's answer is folded to its first line; the rest is counted (/expand shows the last one).
@@ -118,6 +122,11 @@ export function resultFacts(details: ToolDetails | undefined, lines?: number): s
   if (details.web) {
     const { status, url, bytes } = details.web;
     facts.push(`HTTP ${status}`, terminalSafe(clipUrl(url)), sizeWords(bytes));
+  }
+  if (details.mcp) {
+    const { lines, bytes, other } = details.mcp;
+    facts.push(lines === 0 ? "no text" : `${lines} line${lines === 1 ? "" : "s"}, ${sizeWords(bytes)}`);
+    if (other?.length) facts.push(terminalSafe(`${other.join(", ")} (not shown)`));
   }
   if (details.shown) {
     const { from, to, of, unit, more } = details.shown;

@@ -1,8 +1,8 @@
 /**
  * The MCP servers of one tern process, through the official SDK (it works under tern's narrowed flags: stdio
- * servers are spawned as `bash` or `bwrap`, HTTP goes through fetch). Servers start in parallel; a slow one
- * never holds up the caller past its time limit, and its tools count from the next conversation on. A
- * crashed or hung server turns into error results, never a hung tern.
+ * servers are spawned as `bash` or `bwrap`, HTTP goes through fetch). Servers start in parallel and nobody
+ * has to wait for them (`ready` waits at most a limit); a stdio server's sandbox follows its trust
+ * (server_sandbox.ts). A crashed or hung server turns into error results, never a hung tern.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -10,8 +10,10 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig, StdioServerConfig } from "./config.ts";
 import { childEnv } from "../shell/child_env.ts";
-import { bwrapArgs, confinement, detectBubblewrap, type SandboxDetector } from "../shell/sandbox.ts";
+import { bwrapArgs, detectBubblewrap, type SandboxDetector } from "../shell/sandbox.ts";
 import type { SandboxMode } from "../../config/settings.ts";
+import { SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
+import { type ServerSandbox, serverSandbox, startHint } from "./server_sandbox.ts";
 
 /** Where a server is in its life. */
 export type ServerState = "starting" | "ready" | "failed" | "closed";
@@ -44,6 +46,10 @@ export interface McpServer {
   readonly tools: RemoteTool[];
   /** True when a stdio server runs inside bubblewrap. */
   readonly sandboxed: boolean;
+  /** Where a stdio server runs (known once it was started; undefined for HTTP servers). */
+  readonly sandbox?: ServerSandbox;
+  /** The server comes from the user (their own settings, or a project they trusted). */
+  readonly trusted: boolean;
   /** Calls a tool; rejects when the server is gone, the call times out or `signal` fires. */
   call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<{
     content: RemoteContent[];
@@ -54,8 +60,13 @@ export interface McpServer {
 /** How servers are started. */
 export interface HubOptions {
   root: string;
-  /** tern's sandbox mode: stdio servers are confined like commands unless their entry opts out. */
+  /** tern's sandbox mode: stdio servers are confined unless their entry or the mode opts out. */
   sandbox: SandboxMode;
+  /**
+   * The servers come from the user (their own settings, or a project they trusted): they run with the
+   * user's HOME and the network inside the project-write sandbox. Otherwise the strict sandbox.
+   */
+  trusted?: boolean;
   /** Longest wait for one tool call, in milliseconds (default two minutes). */
   callTimeoutMs?: number;
   /** How bubblewrap is detected (tests). */
@@ -68,18 +79,26 @@ class Server implements McpServer {
   state: ServerState = "starting";
   error?: string;
   tools: RemoteTool[] = [];
-  sandboxed = false;
+  sandbox?: ServerSandbox;
   #client = new Client({ name: "tern", version: "0.1.0" });
   #stderr = "";
 
   constructor(readonly config: McpServerConfig, private readonly options: HubOptions) {}
+
+  get sandboxed(): boolean {
+    return this.sandbox !== undefined && this.sandbox.kind !== "none";
+  }
+
+  get trusted(): boolean {
+    return this.options.trusted === true;
+  }
 
   async start(): Promise<void> {
     try {
       const transport = await this.#transport();
       this.#client.onclose = () => {
         if (this.state === "closed") return;
-        const said = this.#stderr.trim().split("\n").at(-1) ?? "";
+        const said = lastWords(this.#stderr);
         this.#fail(`the server stopped${said ? ` (it said: ${said.slice(0, 200)})` : ""}`);
       };
       await this.#client.connect(transport, { timeout: 60_000 });
@@ -120,30 +139,46 @@ class Server implements McpServer {
     return transport;
   }
 
-  /** bash (exec, so the server is the process tern signals) inside bubblewrap unless the entry opts out. */
+  /** bash (exec, so the server is the process tern signals), inside bubblewrap as `serverSandbox` decides. */
   async #stdioCommand(config: StdioServerConfig): Promise<{ argv: string[]; env: Record<string, string> }> {
-    const mode = config.sandbox ? this.options.sandbox : "off";
+    const mode = config.sandbox === false ? "off" : this.options.sandbox;
     const probe = mode === "off" ? undefined : await (this.options.detect ?? detectBubblewrap)();
-    const how = confinement(mode, probe?.available === true, { network: config.network });
-    if (how === "refused") throw new Error(`--sandbox required, but ${probe?.reason}`);
-    this.sandboxed = how !== "none";
-    const env = { ...childEnv({ sandboxed: this.sandboxed }), ...config.env };
+    const how = serverSandbox(config, {
+      mode,
+      available: probe?.available,
+      unavailable: probe?.reason,
+      trusted: this.trusted,
+    });
+    if (typeof how === "string") throw new Error(how);
+    this.sandbox = how;
+    // Without the network, npm and uv are told so: npx fails at once, saying why, instead of retrying a minute.
+    const offline: Record<string, string> = this.sandboxed && !how.network
+      ? { npm_config_offline: "true", UV_OFFLINE: "1" }
+      : {};
+    const env = { ...childEnv({ sandboxed: this.sandboxed }), ...offline, ...config.env };
     const shell = ["bash", "-c", 'exec "$0" "$@"', config.command, ...config.args];
     if (!this.sandboxed) return { argv: shell, env };
     const jail = bwrapArgs({
       root: this.options.root,
       home: env.HOME,
+      ownHome: how.kind === "project",
       path: env.PATH,
-      network: config.network,
+      network: how.network,
+      // The project's protected files (tern's state among them) stay read-only, as for commands.
+      readOnly: [".git/config", ".git/hooks", ...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files],
     });
     return { argv: ["bwrap", ...jail, "--", ...shell], env };
   }
 
   #fail(message: string): void {
     if (this.state === "closed" || this.state === "failed") return;
+    // A server that never started says what it ran in and which keys of its entry change that.
+    const hint = this.state === "starting" && this.config.type === "stdio" && this.sandbox
+      ? ` — ${startHint(this.config, this.sandbox, this.trusted)}`
+      : "";
     this.state = "failed";
     // deno-lint-ignore no-control-regex -- matching control characters is the point
-    this.error = message.replace(/[\x00-\x1f\x7f]+/g, " ").slice(0, 300);
+    this.error = message.replace(/[\x00-\x1f\x7f]+/g, " ").slice(0, 300) + hint;
   }
 
   async call(name: string, args: Record<string, unknown>, signal: AbortSignal) {
@@ -163,6 +198,14 @@ class Server implements McpServer {
     if (this.state !== "failed") this.state = "closed";
     await this.#client.close().catch(() => {});
   }
+}
+
+/** The line of a server's stderr that says most: the last, unless it only points at a log file. */
+function lastWords(stderr: string): string {
+  const lines = stderr.split("\n").map((line) => line.trim()).filter((line) =>
+    line !== "" && !/complete log of this run/i.test(line)
+  );
+  return lines.at(-1) ?? "";
 }
 
 /** The servers of one tern process: started together, closed together. */

@@ -1,8 +1,10 @@
 /**
  * The project's `.mcp.json` (the format other agents read): `{"mcpServers": {"name": {...}}}`, each entry
  * either a stdio server (`command`, `args`, `env`) or a streamable HTTP one (`type: "http"`, `url`,
- * `headers`). tern adds two optional stdio fields: `sandbox: false` runs the server outside bubblewrap,
- * `network: true` keeps the network inside it. The file is untrusted input: every field is checked here.
+ * `headers`). tern adds two optional stdio fields: `sandbox` (`false` runs the server outside bubblewrap,
+ * `"strict"` gives it a private HOME and no network even when the project is trusted) and `network` (true or
+ * false: the network inside the sandbox; unset, a trusted project's servers have it and others do not). The
+ * file is untrusted input: every field is checked here.
  */
 
 /** Where the project's MCP servers are configured, relative to the root. */
@@ -16,10 +18,10 @@ export interface StdioServerConfig {
   args: string[];
   /** Variables passed to the server besides the clean basics (PATH, HOME, ...), `${VAR}` already expanded. */
   env: Record<string, string>;
-  /** False when the entry opts out of the shell sandbox. */
-  sandbox: boolean;
-  /** True when the server keeps the network inside the sandbox. */
-  network: boolean;
+  /** False when the entry opts out of the shell sandbox; "strict" when it asks for the strict one. */
+  sandbox: boolean | "strict";
+  /** The network inside the sandbox, as the entry says; undefined: the default for the server's trust. */
+  network?: boolean;
 }
 
 /** A server reached over streamable HTTP. */
@@ -151,8 +153,8 @@ function parseEntry(name: string, entry: unknown, env: Record<string, string>): 
   }
   const vars = stringRecord(entry.env, "env", env);
   if (typeof vars === "string") return vars;
-  if (entry.sandbox !== undefined && typeof entry.sandbox !== "boolean") {
-    return '"sandbox" must be true or false';
+  if (entry.sandbox !== undefined && typeof entry.sandbox !== "boolean" && entry.sandbox !== "strict") {
+    return '"sandbox" must be true, false or "strict"';
   }
   if (entry.network !== undefined && typeof entry.network !== "boolean") {
     return '"network" must be true or false';
@@ -163,8 +165,8 @@ function parseEntry(name: string, entry: unknown, env: Record<string, string>): 
     command: expand(entry.command, env),
     args: args.map((arg) => expand(arg, env)),
     env: vars,
-    sandbox: entry.sandbox !== false,
-    network: entry.network === true,
+    sandbox: entry.sandbox === "strict" ? "strict" : entry.sandbox !== false,
+    ...(typeof entry.network === "boolean" ? { network: entry.network } : {}),
   };
 }
 

@@ -5,21 +5,27 @@
  */
 import type { McpConfigFile, McpServerConfig } from "./config.ts";
 import { referencedVariables } from "./config.ts";
+import type { SandboxMode } from "../../config/settings.ts";
+import { sandboxWords, serverSandbox } from "./server_sandbox.ts";
 
-/** What the trust prompt shows: each server and what it would run or reach. */
-export function describeServers(config: McpConfigFile): string[] {
-  const lines = config.servers.map(describe);
+/**
+ * What the trust prompt shows: each server, what it would run or reach, and the sandbox it gets once the
+ * project is trusted under tern's `--sandbox` `mode` (where bubblewrap works).
+ */
+export function describeServers(config: McpConfigFile, mode: SandboxMode = "auto"): string[] {
+  const lines = config.servers.map((server) => describe(server, mode));
   const vars = referencedVariables(config.text);
   if (vars.length > 0) lines.push(`it passes these variables of yours to the servers: ${vars.join(", ")}`);
   return lines;
 }
 
-function describe(server: McpServerConfig): string {
+function describe(server: McpServerConfig, mode: SandboxMode): string {
   if (server.type === "http") {
     const headers = Object.keys(server.headers);
     return `${server.name}: HTTP ${server.url}${headers.length ? ` (headers: ${headers.join(", ")})` : ""}`;
   }
-  const where = server.sandbox ? `sandboxed${server.network ? " with network" : ""}` : "NOT sandboxed";
+  const sandbox = serverSandbox(server, { mode, available: true, trusted: true });
+  const where = typeof sandbox === "string" ? sandbox : sandboxWords(sandbox);
   const env = Object.keys(server.env).map(quoteForDisplay);
   const command = [server.command, ...server.args].map(quoteForDisplay).join(" ");
   return `${server.name}: runs ${command} (${where}${env.length ? `; env: ${env.join(", ")}` : ""})`;

@@ -37,8 +37,13 @@ export type Confinement = "sandbox" | "sandbox+network" | "none" | "refused";
 export interface SandboxOptions {
   /** The project root, bound writable (omitted only by the availability probe). */
   root?: string;
-  /** $HOME, replaced by an empty private directory. */
+  /** $HOME, replaced by an empty private directory (unless `ownHome`). */
   home?: string;
+  /**
+   * Keep the user's own $HOME, writable (an MCP server the user trusted: npx and uvx keep their caches
+   * there); its startup files (HOME_STARTUP) stay read-only.
+   */
+  ownHome?: boolean;
   /** $PATH: its directories inside $HOME stay visible (read-only), so tools installed there still run. */
   path?: string;
   /** Keep the host's network (the model asked with `network: true` and the user approved). */
@@ -92,6 +97,24 @@ const READ_ONLY_IN_ROOT = [".git/hooks", ".git/config"];
  */
 const HOME_TOOLCHAINS = [".deno", ".cache/deno", ".rustup", ".cargo/registry", ".cargo/git", "go/pkg/mod"];
 
+/** Files in $HOME that run code later (shell startup, git's config, ssh keys): read-only even in `ownHome`. */
+const HOME_STARTUP = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+  ".gitconfig",
+  ".config/git",
+  ".ssh",
+  ".config/autostart",
+  ".config/systemd",
+];
+
 /** Keeps DNS working with `network: true` where /etc/resolv.conf points into /run (systemd-resolved). */
 const KEPT_IN_RUN = ["/run/systemd/resolve"];
 
@@ -111,7 +134,10 @@ export function bwrapArgs(options: SandboxOptions): string[] {
   args.push("--tmpfs", "/run");
   for (const dir of KEPT_IN_RUN) args.push("--ro-bind-try", dir, dir);
   const home = options.home && isAbsolute(options.home) ? resolve(options.home) : undefined;
-  if (home && home !== "/") {
+  if (home && home !== "/" && options.ownHome) {
+    args.push("--bind", home, home);
+    for (const name of HOME_STARTUP) args.push("--ro-bind-try", join(home, name), join(home, name));
+  } else if (home && home !== "/") {
     args.push("--tmpfs", home);
     const onPath = (options.path ?? "").split(":").filter((dir) =>
       isAbsolute(dir) && inside(resolve(dir), home)

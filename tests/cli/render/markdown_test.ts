@@ -4,14 +4,14 @@ import { highlightCode, htmlToAnsi, loadHighlighter } from "../../../src/cli/ren
 
 const plain = { width: 40, color: false };
 
-Deno.test("renderMarkdown() shows headings, lists, quotes, fences and rules without their markup", () => {
+Deno.test("renderMarkdown() without colour draws lists, quotes and rules, and keeps heading marks, backticks and fences", () => {
   const text =
     "# Title\n\nSome **bold** and `code` and [docs](https://x.dev).\n\n- one\n- two\n  - nested\n\n" +
     "1. first\n2. second\n\n> quoted\n\n```ts\nconst x = 1;\n```\n\n---\n";
   assertEquals(renderMarkdown(text, plain).split("\n"), [
-    "Title",
+    "# Title",
     "",
-    "Some bold and code and docs",
+    "Some bold and `code` and docs",
     "(https://x.dev).",
     "",
     "• one",
@@ -23,8 +23,9 @@ Deno.test("renderMarkdown() shows headings, lists, quotes, fences and rules with
     "",
     "│ quoted",
     "",
-    "  ts",
+    "  ```ts",
     "  const x = 1;",
+    "  ```",
     "",
     "────────────────────────────────────────",
     "",
@@ -51,11 +52,11 @@ Deno.test("renderMarkdown() wraps to the width and makes control characters visi
 Deno.test("MarkdownStream prints each block once the next begins, and the rest at the end", () => {
   const stream = new MarkdownStream(plain);
   assertEquals(stream.push("# Head"), "");
-  assertEquals(stream.push("ing\n\nA para"), "Heading\n");
+  assertEquals(stream.push("ing\n\nA para"), "# Heading\n");
   assertEquals(stream.push("graph\n"), "");
   assertEquals(stream.push("```py\nx = 1\n"), "\nA paragraph\n");
   assertEquals(stream.push("```\n"), "");
-  assertEquals(stream.end(), "\n  py\n  x = 1\n");
+  assertEquals(stream.end(), "\n  ```py\n  x = 1\n  ```\n");
 });
 
 Deno.test("highlightCode() colours known languages once loaded; htmlToAnsi() restores the outer colour", async () => {

@@ -1,5 +1,6 @@
 import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
-import { formatUsage, Renderer, type Sink } from "../../../src/cli/render/renderer.ts";
+import { Renderer, type Sink } from "../../../src/cli/render/renderer.ts";
+import { formatUsage } from "../../../src/cli/render/task_words.ts";
 import { summarizeArgs } from "../../../src/cli/render/tool_lines.ts";
 import type { ToolDetails } from "../../../src/tools/tool.ts";
 
@@ -35,7 +36,7 @@ Deno.test("Renderer streams reasoning and text on separate lines and prints one 
   const sink = capture();
   const screen = new Renderer(sink, { showText: true, showReasoning: true, useColor: false });
   screen.handle({ type: "model_start", turn: 1 });
-  screen.handle({ type: "reasoning_delta", text: "thinking" });
+  screen.handle({ type: "reasoning_delta", text: "I should look" });
   screen.handle({ type: "text_delta", text: "Let me " });
   screen.handle({ type: "text_delta", text: "look." });
   screen.handle({
@@ -63,7 +64,7 @@ Deno.test("Renderer streams reasoning and text on separate lines and prints one 
   screen.dispose();
   assertEquals(
     sink.text(),
-    "thinking\nLet me look.\n⏺ read_file a.txt\n  ⎿ ok 1 hello\n  ⎿ error old_text not found\n",
+    "thinking: I should look\nLet me look.\n⏺ read_file a.txt\n  ⎿ ok 1 hello\n  ⎿ error old_text not found\n",
   );
 });
 

@@ -12,12 +12,16 @@ const SERVER = new URL("../../support/mcp_server.ts", import.meta.url).pathname;
 
 function stdio(name: string, mode = "ok", sandbox = false): McpServerConfig {
   const args = ["run", "--quiet", "--no-config", "--allow-read", SERVER, mode];
-  return { name, type: "stdio", command: Deno.execPath(), args, env: {}, sandbox, network: false };
+  return { name, type: "stdio", command: Deno.execPath(), args, env: {}, sandbox };
 }
 
-async function withHub(configs: McpServerConfig[], body: (hub: McpHub, root: string) => Promise<void>) {
+async function withHub(
+  configs: McpServerConfig[],
+  body: (hub: McpHub, root: string) => Promise<void>,
+  trusted = true,
+) {
   await using project = await tempProject();
-  const hub = new McpHub(configs, { root: project.root, sandbox: "auto", callTimeoutMs: 1500 });
+  const hub = new McpHub(configs, { root: project.root, sandbox: "auto", callTimeoutMs: 1500, trusted });
   try {
     await hub.ready(20_000);
     await body(hub, project.root);
@@ -53,6 +57,28 @@ Deno.test("McpHub starts a stdio server and its tools become mcp__<server>__<too
     const note = tool(tools, "mcp__local__add_note");
     const inspection = await note.inspect({ note: "x" }, testContext(root));
     assertEquals([inspection.effect, inspection.sandboxed], ["exec", false]);
+    assertEquals(inspection.summary, 'local › add_note note="x"');
+    assertEquals(inspection.server, {
+      name: "local",
+      runsIn: 'NOT sandboxed ("sandbox": false): full access to files and network',
+    });
+  });
+});
+
+Deno.test("an untrusted project's server: readOnlyHint alone does not skip the question", async () => {
+  await withHub([stdio("local")], async (hub, root) => {
+    const echo = tool(mcpTools(hub.servers).tools, "mcp__local__echo");
+    const inspection = await echo.inspect({ text: "hi" }, testContext(root));
+    assertEquals([inspection.effect, inspection.server?.name], ["exec", "local"]);
+    assertEquals(echo.guidance, 'mcp__local__echo: a tool of the MCP server "local".');
+  }, false);
+});
+
+Deno.test("an MCP result is summed up for its tool line: lines and size of its text, other blocks counted", async () => {
+  await withHub([stdio("local")], async (hub, root) => {
+    const echo = tool(mcpTools(hub.servers).tools, "mcp__local__echo");
+    const result = await call(echo, { text: "hi" }, root);
+    assertEquals(result.details?.mcp, { lines: 1, bytes: 8, other: ["1 image"] });
   });
 });
 
@@ -113,7 +139,9 @@ const SHELL_SERVER = `while IFS= read -r line; do
     *'"method":"initialize"'*) echo "$r"'{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"sh","version":"1"}}}';;
     *'"method":"tools/list"'*) echo "$r"'{"tools":[{"name":"probe","inputSchema":{"type":"object"}}]}}';;
     *'"method":"tools/call"'*) if [ -w /usr ]; then w=writable; else w=read-only; fi
-      echo "$r"'{"content":[{"type":"text","text":"usr is '$w'"}]}}';;
+      if [ -n "$MARK" ] && [ -e "$HOME/$MARK" ]; then h=own; else h=private; fi
+      n=$(grep -c : /proc/net/dev)
+      echo "$r"'{"content":[{"type":"text","text":"usr is '$w', home is '$h', '$n' interfaces"}]}}';;
   esac
 done
 `;
@@ -121,23 +149,54 @@ done
 const detectMissing = () => Promise.resolve({ available: false, reason: "bubblewrap is not installed" });
 const noBwrap = whyMissing("bwrap");
 
+/** What the shell server saw inside its sandbox: /usr, HOME (a marker file of the real one) and the network. */
+async function probeSandbox(trusted: boolean, entry: Partial<McpServerConfig> = {}) {
+  await using project = await tempProject({ "server.sh": SHELL_SERVER });
+  const mark = `.tern-test-${crypto.randomUUID()}`;
+  const home = Deno.env.get("HOME") ?? "/root";
+  await Deno.writeTextFile(`${home}/${mark}`, "");
+  const config = { ...stdio("boxed", "ok", true), ...entry } as McpServerConfig;
+  Object.assign(config, { command: "bash", args: [`${project.root}/server.sh`], env: { MARK: mark } });
+  const hub = new McpHub([config], { root: project.root, sandbox: "auto", trusted });
+  try {
+    await hub.ready(20_000);
+    assertEquals([hub.servers[0].state, hub.servers[0].sandboxed], ["ready", true], hub.servers[0].error);
+    const probe = tool(mcpTools(hub.servers).tools, "mcp__boxed__probe");
+    return { said: (await call(probe, {}, project.root)).content, sandbox: hub.servers[0].sandbox };
+  } finally {
+    await hub.close();
+    await Deno.remove(`${home}/${mark}`);
+  }
+}
+
+/** Network interfaces tern's own process sees (a sandbox without network sees only lo). */
+function hostInterfaces(): number {
+  return Deno.readTextFileSync("/proc/net/dev").split("\n").filter((line) => line.includes(":")).length;
+}
+
 Deno.test({
-  name: "a stdio server runs inside bubblewrap: the system is read-only to it" +
+  name: "a trusted project's stdio server runs in the project sandbox with the user's HOME and the network" +
     (noBwrap ? ` (skipped: ${noBwrap})` : ""),
   ignore: noBwrap !== null,
   fn: async () => {
-    await using project = await tempProject({ "server.sh": SHELL_SERVER });
-    const config = stdio("boxed", "ok", true);
-    Object.assign(config, { command: "bash", args: [`${project.root}/server.sh`] });
-    const hub = new McpHub([config], { root: project.root, sandbox: "auto" });
-    try {
-      await hub.ready(20_000);
-      assertEquals([hub.servers[0].state, hub.servers[0].sandboxed], ["ready", true], hub.servers[0].error);
-      const probe = tool(mcpTools(hub.servers).tools, "mcp__boxed__probe");
-      assertEquals((await call(probe, {}, project.root)).content, "usr is read-only");
-    } finally {
-      await hub.close();
-    }
+    const { said, sandbox } = await probeSandbox(true);
+    assertEquals(sandbox, { kind: "project", network: true });
+    assertEquals(said, `usr is read-only, home is own, ${hostInterfaces()} interfaces`);
+  },
+});
+
+Deno.test({
+  name: "an untrusted project's stdio server gets the strict sandbox: a private HOME, no network" +
+    (noBwrap ? ` (skipped: ${noBwrap})` : ""),
+  ignore: noBwrap !== null,
+  fn: async () => {
+    const { said, sandbox } = await probeSandbox(false);
+    assertEquals(sandbox, { kind: "strict", network: false });
+    assertEquals(said, "usr is read-only, home is private, 1 interfaces");
+    const opened = await probeSandbox(false, { network: true });
+    assertEquals(opened.said, `usr is read-only, home is private, ${hostInterfaces()} interfaces`);
+    const strict = await probeSandbox(true, { sandbox: "strict" });
+    assertEquals(strict.said, "usr is read-only, home is private, 1 interfaces");
   },
 });
 

@@ -20,11 +20,26 @@ Deno.test("parseMcpConfig() reads stdio and http entries, sorted, with ${VAR} ex
       args: ["-y", "server", "/home/u"],
       env: { LEVEL: "info" },
       sandbox: true,
-      network: false,
     },
     { name: "raw", type: "stdio", command: "srv", args: [], env: {}, sandbox: false, network: true },
     { name: "web", type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer t0k" } },
   ]);
+});
+
+Deno.test('parseMcpConfig() reads the sandbox keys: false, "strict", and network only when given', () => {
+  const text = JSON.stringify({
+    mcpServers: {
+      a: { command: "x", sandbox: "strict" },
+      b: { command: "x", network: false },
+      c: { command: "x", sandbox: "loose" },
+    },
+  });
+  const { servers, problems } = parseMcpConfig(text, {});
+  assertEquals(servers.map((server) => server.type === "stdio" && [server.sandbox, server.network]), [
+    ["strict", undefined],
+    [true, false],
+  ]);
+  assertEquals(problems, [`server "c": "sandbox" must be true, false or "strict"`]);
 });
 
 Deno.test("parseMcpConfig() skips bad entries and says why, keeping the good ones", () => {

@@ -11,7 +11,10 @@ Deno.test("describeServers() shows an unsandboxed server and an HTTP one plainly
       { name: "b", type: "http", url: "https://h/mcp", headers: { Authorization: "x" } },
     ],
   });
-  assertEquals(lines, ["a: runs x (NOT sandboxed)", "b: HTTP https://h/mcp (headers: Authorization)"]);
+  assertEquals(lines, [
+    'a: runs x (NOT sandboxed ("sandbox": false): full access to files and network)',
+    "b: HTTP https://h/mcp (headers: Authorization)",
+  ]);
 });
 
 Deno.test("describeServers() names the variables a config takes and quotes odd words", () => {
@@ -21,7 +24,7 @@ Deno.test("describeServers() names the variables a config takes and quotes odd w
   const { servers, problems } = parseMcpConfig(text, {});
   assertEquals(problems, []);
   assertEquals(describeServers({ servers, problems, text }), [
-    "tools: runs node srv.js 'a b' (sandboxed; env: K)",
+    "tools: runs node srv.js 'a b' (sandboxed: writes only in the project and your HOME, network on; env: K)",
     "it passes these variables of yours to the servers: GH_TOKEN",
   ]);
 });
@@ -35,5 +38,29 @@ Deno.test("describeServers() cannot be made to draw a fake line: escape codes in
   const { servers } = parseMcpConfig(text, {});
   const [line] = describeServers({ servers, problems: [], text });
   assertEquals(line.includes("\u001b") || line.includes("\r"), false);
-  assertEquals(line.includes("(NOT sandboxed; env: 'X?[2K?[1A?  srv: runs safe (sandboxed)')"), true, line);
+  assertEquals(
+    line.includes("full access to files and network; env: 'X?[2K?[1A?  srv: runs safe (sandboxed)')"),
+    true,
+    line,
+  );
+});
+
+Deno.test("describeServers() states the sandbox each server gets once trusted, and its keys", () => {
+  const text = JSON.stringify({
+    mcpServers: {
+      a: { command: "x", network: false },
+      b: { command: "x", sandbox: "strict" },
+      c: { command: "x", sandbox: "strict", network: true },
+    },
+  });
+  const { servers } = parseMcpConfig(text, {});
+  assertEquals(describeServers({ servers, problems: [], text }), [
+    "a: runs x (sandboxed: writes only in the project and your HOME, no network)",
+    "b: runs x (strict sandbox: writes only in the project, a private HOME, no network)",
+    "c: runs x (strict sandbox: writes only in the project, a private HOME, network on)",
+  ]);
+  assertEquals(
+    describeServers({ servers, problems: [], text }, "off")[0],
+    "a: runs x (NOT sandboxed (--sandbox off): full access to files and network)",
+  );
 });

@@ -54,6 +54,15 @@ Deno.test("bwrapArgs() keeps the network only when asked, and leaves a missing o
   assert(noHome.includes("--unshare-net"));
 });
 
+Deno.test("bwrapArgs() with ownHome binds the user's HOME writable, its startup files read-only", () => {
+  const args = bwrapArgs({ root: "/srv/p", home: "/home/me", ownHome: true, network: true }).join(" ");
+  assert(args.includes("--bind /home/me /home/me"), args);
+  assert(!args.includes("--tmpfs /home/me"), args);
+  for (const name of [".bashrc", ".profile", ".gitconfig", ".ssh"]) {
+    assert(args.includes(`--ro-bind-try /home/me/${name} /home/me/${name}`), `${name}: ${args}`);
+  }
+});
+
 Deno.test("confinement() and isSandboxed() say how a call runs in each mode", () => {
   const table = [
     ["off", true, false, "none"],
