@@ -69,6 +69,19 @@ export function protectedPathReason(relPath: string): string | undefined {
   return Object.hasOwn(PROTECTED_FILES, name) ? PROTECTED_FILES[name] : undefined;
 }
 
+/** Shell startup files: what a shell runs at its next start, in the project and in a home folder alike. */
+export const SHELL_STARTUP_FILES = [
+  ".bashrc",
+  ".bash_profile",
+  ".bash_login",
+  ".bash_logout",
+  ".profile",
+  ".zshrc",
+  ".zshenv",
+  ".zprofile",
+  ".zlogin",
+] as const;
+
 /**
  * Top-level names protected inside the shell sandbox (relative to the root): read-only where they exist,
  * not creatable where they do not, and compared before and after every command. `.git` itself stays
@@ -102,15 +115,7 @@ export const SANDBOX_PROTECTED = {
     "Jenkinsfile",
     ".pre-commit-config.yaml",
     ".vscode/tasks.json",
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".bash_logout",
-    ".profile",
-    ".zshrc",
-    ".zshenv",
-    ".zprofile",
-    ".zlogin",
+    ...SHELL_STARTUP_FILES,
   ],
   /** Inside `.git` (when it is a folder): what git reads as code or as a pointer to its config. */
   git: ["config", "hooks", "commondir", "config.worktree"],

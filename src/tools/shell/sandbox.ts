@@ -6,6 +6,7 @@
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { helperEnv } from "../../fs/helper_script.ts";
 import { pidsCgroup } from "./pids_cgroup.ts";
+import { SHELL_STARTUP_FILES } from "../../config/protected_paths.ts";
 import type { SandboxMode } from "../tool.ts";
 
 /** Whether bubblewrap can confine commands here; `reason` is short and names no path. */
@@ -99,15 +100,7 @@ const HOME_TOOLCHAINS = [".deno", ".cache/deno", ".rustup", ".cargo/registry", "
 
 /** Files in $HOME that run code later (shell startup, git's config, ssh keys): read-only even in `ownHome`. */
 const HOME_STARTUP = [
-  ".bashrc",
-  ".bash_profile",
-  ".bash_login",
-  ".bash_logout",
-  ".profile",
-  ".zshrc",
-  ".zshenv",
-  ".zprofile",
-  ".zlogin",
+  ...SHELL_STARTUP_FILES,
   ".gitconfig",
   ".config/git",
   ".ssh",
