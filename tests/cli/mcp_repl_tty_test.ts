@@ -47,7 +47,7 @@ testNeeding(
     let ready = false;
     for (let tries = 0; tries < 600 && !ready; tries++) {
       await tern.send("/mcp", "Enter");
-      ready = (await tern.screen()).includes("on): ready · 3 tools (0 in this conversation)");
+      ready = (await tern.screen()).includes("on): ready · 3 tools");
       if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     assert(ready, await tern.screen());
