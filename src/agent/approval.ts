@@ -149,7 +149,7 @@ export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest):
     return { ask: true, why: "destructive", detail, flag: "--approve all", rememberable: false };
   }
   if (effect === "network") {
-    const detail = "the command asks for network access";
+    const detail = `${request.call.name} asks for network access`;
     return { ask: true, why: "network", detail, flag: "--approve all", rememberable: false };
   }
   return { ask: false };
@@ -255,6 +255,7 @@ function headlessRefusal(
   need: Extract<Assessment, { ask: true }>,
 ): string {
   return `${request.call.name} was not run: it needs approval (${need.detail}), and tern has no terminal ` +
-    `to ask (approval policy "${policy}"). The user can allow it by rerunning tern with ${need.flag}. ` +
+    `to ask (approval policy "${policy}"). The user can allow it by rerunning tern with ${need.flag}, or ` +
+    `by running tern on a terminal (the REPL, or tern -p from a terminal), where tern asks. ` +
     `Continue without it, or tell the user what you wanted to do.`;
 }

@@ -88,22 +88,35 @@ export function describeSupplies(supplies: ProjectSupplies): string[] {
 }
 
 /** The digest a decision covers: the endpoint, the MCP config's bytes, the allow rules and the hooks. */
-async function supplyDigest(supplies: ProjectSupplies): Promise<string> {
-  const covered = JSON.stringify({
+function supplyDigest(supplies: ProjectSupplies): Promise<string> {
+  return sha256(JSON.stringify({
     endpoint: supplies.endpoint?.endpoint ?? null,
     mcp: supplies.mcp?.text ?? null,
     allow: [...supplies.allowRules].sort(),
     // Only when there are some: a decision taken before hooks existed stays valid for a project without.
     ...supplies.hooks?.length ? { hooks: supplies.hooks } : {},
-  });
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(covered));
+  }));
+}
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The digests of the parts a narrower flag trusts: the endpoint and the `.mcp.json` bytes. */
+async function partDigests(supplies: ProjectSupplies): Promise<{ endpoint?: string; mcp?: string }> {
+  return {
+    ...(supplies.endpoint && { endpoint: await sha256(supplies.endpoint.endpoint) }),
+    ...(supplies.mcp && { mcp: await sha256(supplies.mcp.text) }),
+  };
 }
 
 /**
  * Decides what of the project this run may use: nothing to decide; `--trust-project`; a remembered answer
- * for exactly these supplies; else the asker (its answer is remembered). Without an asker (headless), only
- * what a narrower flag names is trusted. Never throws for a state folder that cannot be written.
+ * for exactly these supplies; else the asker (its answer is remembered). A flag's trust is remembered too,
+ * in the same store: `--trust-project-mcp` in a `-p` run means the REPL does not ask about that `.mcp.json`
+ * again (nor about anything, when it is all the project supplies). Without an asker (headless), only what a
+ * flag names or a remembered part is trusted. Never throws for a state folder that cannot be written.
  */
 export async function decideProjectTrust(
   root: string,
@@ -114,26 +127,57 @@ export async function decideProjectTrust(
   if (!suppliesAnything(supplies)) {
     return { project: true, endpoint: true, mcp: true, how: "nothing_to_trust" };
   }
-  if (flags.project) return { project: true, endpoint: true, mcp: true, how: "flag" };
   const digest = await supplyDigest(supplies);
-  const answer = (trusted: boolean, how: ProjectTrust["how"]): ProjectTrust => ({
-    project: trusted,
-    endpoint: trusted || flags.env === true,
-    mcp: trusted || flags.mcp === true,
-    how,
-    ...(trusted ? {} : { refused: how !== "no_terminal" }),
-  });
+  if (flags.project) {
+    remember(root, { decision: "trusted", digest });
+    return { project: true, endpoint: true, mcp: true, how: "flag" };
+  }
   const remembered = readDecision(root);
-  if (remembered?.digest === digest) return answer(remembered.decision === "trusted", "remembered");
-  if (options.ask === undefined) return answer(false, "no_terminal");
+  const parts = await partDigests(supplies);
+  const same = (part: "mcp" | "endpoint") =>
+    parts[part] !== undefined && remembered?.parts?.[part] === parts[part];
+  const mcp = flags.mcp === true || same("mcp");
+  const endpoint = flags.env === true || same("endpoint");
+  const stored = {
+    ...remembered?.parts,
+    ...(flags.mcp && { mcp: parts.mcp }),
+    ...(flags.env && { endpoint: parts.endpoint }),
+  };
+  if (flags.mcp || flags.env) remember(root, { ...remembered, parts: stored });
+  const answer = (trusted: boolean, how: ProjectTrust["how"], refused = false): ProjectTrust => ({
+    project: trusted,
+    endpoint: trusted || endpoint,
+    mcp: trusted || mcp,
+    how,
+    ...(trusted ? {} : { refused }),
+  });
+  if (remembered?.digest === digest) {
+    const trusted = remembered.decision === "trusted";
+    return answer(trusted, "remembered", !trusted);
+  }
+  // What is left to decide once the parts trusted by a flag, or remembered, are set aside.
+  const byFlag = flags.mcp === true || flags.env === true;
+  const rest = { ...supplies, ...(mcp && { mcp: undefined }), ...(endpoint && { endpoint: undefined }) };
+  if (!suppliesAnything(rest)) return answer(false, byFlag ? "flag" : "remembered");
+  if (options.ask === undefined) return answer(false, byFlag ? "flag" : "no_terminal");
   const trusted = await options.ask(describeSupplies(supplies));
-  remember(root, { decision: trusted ? "trusted" : "refused", digest });
-  return answer(trusted, "asked");
+  // A no takes back the parts trusted before; this run keeps only what its own flags say.
+  remember(root, trusted ? { decision: "trusted", digest, parts: stored } : { decision: "refused", digest });
+  if (trusted) return answer(true, "asked");
+  return {
+    project: false,
+    endpoint: flags.env === true,
+    mcp: flags.mcp === true,
+    how: "asked",
+    refused: true,
+  };
 }
 
 interface Decision {
-  decision: "trusted" | "refused";
-  digest: string;
+  decision?: "trusted" | "refused";
+  digest?: string;
+  /** Parts trusted on their own, by `--trust-project-mcp` or `--trust-project-env`: their digests. */
+  parts?: { endpoint?: string; mcp?: string };
 }
 
 function readDecision(root: string): Decision | undefined {
@@ -141,9 +185,15 @@ function readDecision(root: string): Decision | undefined {
   if (file === undefined) return undefined;
   try {
     const json = JSON.parse(Deno.readTextFileSync(file));
-    if ((json?.decision === "trusted" || json?.decision === "refused") && typeof json.digest === "string") {
-      return { decision: json.decision, digest: json.digest };
-    }
+    const decision = json?.decision === "trusted" || json?.decision === "refused" ? json.decision : undefined;
+    const digest = typeof json?.digest === "string" ? json.digest : undefined;
+    const parts = typeof json?.parts === "object" && json.parts !== null
+      ? {
+        ...(typeof json.parts.endpoint === "string" && { endpoint: json.parts.endpoint as string }),
+        ...(typeof json.parts.mcp === "string" && { mcp: json.parts.mcp as string }),
+      }
+      : undefined;
+    return { ...(decision && digest && { decision, digest }), ...(parts && { parts }) };
   } catch { /* unreadable: asked again */ }
   return undefined;
 }
@@ -152,7 +202,7 @@ function remember(root: string, decision: Decision): void {
   try {
     const dir = stateDir(root, "");
     const temp = join(dir, `${TRUST_FILE}.${crypto.randomUUID()}.tmp`);
-    Deno.writeTextFileSync(temp, JSON.stringify({ version: 2, ...decision }, null, 2) + "\n");
+    Deno.writeTextFileSync(temp, JSON.stringify({ version: 3, ...decision }, null, 2) + "\n");
     Deno.renameSync(temp, join(dir, TRUST_FILE));
   } catch {
     // Not remembering only means asking again next time.

@@ -63,7 +63,23 @@ Deno.test("decideProjectTrust() remembers a no; --trust-project trusts all, the 
   const env = await decideProjectTrust(fresh.root, SUPPLIES, { flags: { env: true } });
   assertEquals([env.project, env.endpoint, env.mcp], [false, true, false]);
   const mcp = await decideProjectTrust(fresh.root, SUPPLIES, { flags: { mcp: true } });
-  assertEquals([mcp.project, mcp.endpoint, mcp.mcp], [false, false, true]);
+  assertEquals([mcp.project, mcp.endpoint, mcp.mcp], [false, true, true], "the env flag's trust was kept");
+});
+
+Deno.test("decideProjectTrust() remembers a narrower flag's part: no flag needed, nor a question, next time", async () => {
+  await using project = await tempProject();
+  const onlyMcp: ProjectSupplies = { mcp: SUPPLIES.mcp, allowRules: [], skills: [] };
+  const ask = () => Promise.reject(new Error("asked"));
+  const flagged = await decideProjectTrust(project.root, onlyMcp, { flags: { mcp: true } });
+  assertEquals(flagged, { project: false, endpoint: false, mcp: true, how: "flag", refused: false });
+  const later = await decideProjectTrust(project.root, onlyMcp, { flags: {}, ask });
+  assertEquals(later, { project: false, endpoint: false, mcp: true, how: "remembered", refused: false });
+  // Other parts still need the question; a no takes the remembered part back.
+  const more = { ...onlyMcp, memory: "AGENTS.md" };
+  const no = await decideProjectTrust(project.root, more, { flags: {}, ask: () => Promise.resolve(false) });
+  assertEquals([no.mcp, no.how, no.refused], [false, "asked", true]);
+  const changed = { ...onlyMcp, mcp: { text: '{"mcpServers":{"y":{}}}', lines: [] } };
+  assertEquals((await decideProjectTrust(project.root, changed, { flags: {} })).mcp, false);
 });
 
 Deno.test("decideProjectTrust() has nothing to ask when the project supplies nothing", async () => {

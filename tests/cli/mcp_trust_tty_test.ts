@@ -1,7 +1,7 @@
 /** The project trust question, /mcp and /skills on a real terminal, driven under tmux. */
-import { assert, assertStringIncludes } from "../support/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
-import { ternCommandLine } from "../support/cli.ts";
+import { runTern, ternCommandLine } from "../support/cli.ts";
 import { tempProject } from "../support/temp_project.ts";
 import { startTmux } from "../support/tmux.ts";
 import { testNeeding } from "../support/requires.ts";
@@ -55,8 +55,13 @@ testNeeding(
     }
     await using again = await startTmux(command);
     await again.waitFor("›");
-    await again.send("/mcp", "Enter");
-    const screen = await again.waitFor("in this conversation)");
+    let screen = "";
+    for (let tries = 0; tries < 600 && !screen.includes(": ready · 3 tools"); tries++) {
+      await again.send("/mcp", "Enter");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      screen = await again.screen();
+    }
+    assertStringIncludes(screen, ": ready · 3 tools");
     assert(!screen.includes("Trust this project"), "the answer was not remembered");
     await again.send("C-d");
     assert(await again.waitForExit(), "tern exits on Ctrl-D");
@@ -85,5 +90,38 @@ testNeeding(
     await tern.send("C-d");
     assert(await tern.waitForExit(), "tern exits on Ctrl-D");
     await Deno.stat(`${project.root}/pwned`).then(() => assert(false, "the server started"), () => {});
+  },
+);
+
+testNeeding(
+  ["tmux"],
+  "a .mcp.json trusted with --trust-project-mcp in -p is remembered: the REPL starts its server unasked",
+  async () => {
+    const mcp = {
+      mcpServers: {
+        local: {
+          command: Deno.execPath(),
+          args: ["run", "-q", "--no-config", "--allow-read", SERVER],
+          sandbox: false,
+        },
+      },
+    };
+    await using project = await tempProject({ ".mcp.json": JSON.stringify(mcp) });
+    await using model = await startFakeModel([{ text: "ok" }]);
+    const flagged = await runTern({
+      cwd: project.root,
+      args: ["-p", "say ok", "--trust-project-mcp"],
+      env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
+    });
+    assertEquals(flagged.code, 0, flagged.stderr);
+    const env = `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model`;
+    await using tern = await startTmux(`cd ${project.root} && env ${env} ${await ternCommandLine()}`);
+    const banner = await tern.waitFor("ask ›");
+    assert(!banner.includes("Trust this project"), banner);
+    assertStringIncludes(banner, "1 MCP server starting");
+    await tern.send("/mcp", "Enter");
+    await tern.waitFor("local (stdio, NOT sandboxed");
+    await tern.send("C-d");
+    assert(await tern.waitForExit(), "tern exits on Ctrl-D");
   },
 );

@@ -164,3 +164,26 @@ Deno.test("tern -p fetches a local page only with --allow-local-fetch", async ()
   assertStringIncludes(results[1], "--allow-local-fetch");
   assert(!results[1].includes("# Install"));
 });
+
+Deno.test("tern -p without a terminal refuses web_fetch naming network access and both ways to allow it", async () => {
+  await using project = await tempProject();
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "web_fetch", arguments: '{"url":"https://example.com/docs"}' }] },
+    { text: "Could not fetch." },
+  ]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["-p", "read the docs page"],
+    env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
+  });
+  assertEquals(run.code, 3, run.stderr);
+  const result = (model.requests[1].messages as { role: string; content: string }[])
+    .find((message) => message.role === "tool")!.content;
+  assertStringIncludes(result, "it needs approval (web_fetch asks for network access)");
+  assertStringIncludes(result, "rerunning tern with --approve all, or by running tern on a terminal");
+  assert(!result.includes("the command"), result);
+  assertStringIncludes(
+    run.stderr,
+    "1 call was refused: web_fetch https://example.com/docs; rerun with --approve all",
+  );
+});

@@ -143,6 +143,9 @@ export function sandboxLabel(request: ApprovalRequest): string {
 export function describeCall(request: ApprovalRequest): string {
   const { preview, summary } = request.inspection;
   if (request.inspection.server) return `Run ${terminalSafe(summary.split(" ").slice(0, 3).join(" "))}?`;
+  if (preview?.kind === "command" && request.call.name !== "execute_command") {
+    return `Allow ${request.call.name} ${sandboxLabel(request)}?`; // web_fetch: a request, not a command
+  }
   if (preview?.kind === "command") return `Run this command ${sandboxLabel(request)}?`;
   // A new file's (or an unshown file's) size says what the diff cannot: how much is being written.
   const whole = preview?.kind === "write_blind" || (preview?.kind === "diff" && preview.created);
@@ -165,7 +168,11 @@ export function approvalView(
   const lines: string[] = [];
   const preview = request.inspection.preview;
   if (preview?.kind === "command") {
-    const what = request.inspection.server ? "MCP tool" : "Command";
+    const what = request.inspection.server
+      ? "MCP tool"
+      : request.call.name === "execute_command"
+      ? "Command"
+      : request.call.name;
     lines.push(paint("bold", `${what} ${sandboxLabel(request)}:`));
     lines.push(...terminalSafe(preview.command).split("\n").map((line) => `  ${line}`));
   } else if (preview?.kind === "write_blind") {

@@ -63,6 +63,21 @@ export function wrapText(text: string, width: number): string[] {
   return out;
 }
 
+/**
+ * Lines printed as they are, except one wider than `width`: wrapped at word boundaries (a terminal would cut
+ * it mid-word), its leading indent kept and its continuations indented two cells more.
+ */
+export function wrapLines(text: string, width: number): string {
+  return text.split("\n").map((line) => {
+    if (visibleWidth(line) <= width) return line;
+    const indent = /^ */.exec(line)![0];
+    const room = Math.max(10, width - indent.length - 2);
+    return wrapText(line.slice(indent.length), room).map((part, i) =>
+      `${indent}${i === 0 ? "" : "  "}${part}`
+    ).join("\n");
+  }).join("\n");
+}
+
 /** Splits styled text after `cells` visible cells (at least one character). */
 function cutAt(text: string, cells: number): [string, string] {
   let width = 0;

@@ -5,6 +5,7 @@ import type { MarkdownOptions, MarkdownStream } from "./markdown.ts";
 import { callLine, fit, type Paint, resultLine, tailLines } from "./tool_lines.ts";
 import { CallOrder } from "./call_order.ts";
 import { formatUsage, retryWords, thousands } from "./task_words.ts";
+import { wrapLines } from "./_text_layout.ts";
 import { terminalSafe } from "./terminal_safe.ts";
 import { ChildBoard } from "./child_lines.ts";
 import { planLines } from "./plan_lines.ts";
@@ -226,7 +227,9 @@ export class Renderer {
     this.#stopSpinner();
     if (!this.#atLineStart) this.#write("\n");
     this.#mode = "none";
-    this.#write(text + "\n");
+    // On a terminal, a line wider than it is wrapped at words: the terminal would cut it mid-word.
+    const width = this.#options.width?.() ?? 80;
+    this.#write((this.#sink.isTerminal ? wrapLines(text, width) : text) + "\n");
     if (this.#children.active || this.#order.pending.length > 0) this.#drawLive();
   }
 

@@ -224,3 +224,16 @@ Deno.test("terminalAsker() aborts the turn on 'No, abort this turn' and on Ctrl-
   assert(!decision.allow && decision.abort === true);
   assertEquals(interrupted, ["interrupt", "interrupt"]);
 });
+
+Deno.test("a web_fetch approval speaks of network access and the fetch, not of a command", () => {
+  const request = command("fetch https://example.com/docs  (first fetch from example.com)", {
+    network: true,
+    sandboxed: true,
+  });
+  request.call.name = "web_fetch";
+  assertEquals(describeCall(request), "Allow web_fetch (network access requested)?");
+  const view = approvalView(request, needOf(request), { useColor: false });
+  assertEquals(view.split("\n")[0], "web_fetch (network access requested):");
+  assertStringIncludes(view, "⚠ web_fetch asks for network access");
+  assertEquals(view.includes("command"), false, view);
+});
