@@ -102,7 +102,7 @@ Deno.test("tern -p --fallback with a malformed value or a provider without a key
   );
 });
 
-Deno.test("tern's REPL banner names a custom endpoint 'custom'; /model lists the presets and refuses a keyless switch", async () => {
+Deno.test("tern's REPL banner names a custom endpoint by its host; /model lists the presets and refuses a keyless switch", async () => {
   await using project = await tempProject({});
   const run = await runTern({
     cwd: project.root,
@@ -111,7 +111,7 @@ Deno.test("tern's REPL banner names a custom endpoint 'custom'; /model lists the
     input: "/model\n/model xai/grok-x\n/exit\n",
   });
   assertEquals(run.code, 0, run.stderr);
-  assertStringIncludes(run.stdout, "deepseek-chat via custom · approval: ask");
+  assertStringIncludes(run.stdout, "deepseek-chat via custom endpoint 127.0.0.1:9 · approval: ask");
   assertStringIncludes(run.stdout, "Now: deepseek-chat via custom (anthropic wire).");
   assertMatch(run.stdout, /\n {2}anthropic +claude-sonnet-4-5 · anthropic · ANTHROPIC_API_KEY\n/);
   assertStringIncludes(run.stdout, "Not switched: no API key for xAI: set XAI_API_KEY in the environment");

@@ -64,7 +64,7 @@ Deno.test("a refused write is listed in --output json as a permission denial and
   assertEquals(result.permission_denials[0].tool_name, "write_file");
   assertEquals(result.permission_denials[0].reason.includes("--approve edits"), true);
   assertEquals(
-    run.stderr.includes("rerunning tern with --approve edits. Continue without it"),
+    run.stderr.includes("rerunning tern with --approve edits, or by running tern on a terminal"),
     true,
     run.stderr,
   );
