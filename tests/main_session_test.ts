@@ -148,7 +148,7 @@ Deno.test("--no-session saves nothing; -r without an id headless lists the sessi
   const pick = await runTern({ cwd: project.root, args: ["-p", "x", "-r"], env: env(model.url) });
   assertEquals(pick.code, 2);
   assertStringIncludes(pick.stderr, "--resume needs a session id here");
-  assertStringIncludes(pick.stderr, '1 prompt · "first" · fake-model');
+  assertStringIncludes(pick.stderr, '-p · 1 prompt · "first" · fake-model');
   const bad = await runTern({ cwd: project.root, args: ["-r", "nope", "-p", "x"], env: env(model.url) });
   assertEquals([bad.code, bad.stderr.trim()], [
     2,

@@ -102,7 +102,7 @@ Deno.test("tern -p --fallback with a malformed value or a provider without a key
   );
 });
 
-Deno.test("tern's REPL banner names a custom endpoint 'custom'; /model lists the presets and refuses a keyless switch", async () => {
+Deno.test("tern's REPL banner names a custom endpoint by its host; /model lists the presets and refuses a keyless switch", async () => {
   await using project = await tempProject({});
   const run = await runTern({
     cwd: project.root,

@@ -67,8 +67,7 @@ export class AgentSession {
   readonly #subAgents: SubAgents;
   readonly #mcp?: McpWatch;
   /** The memory new conversations get (read again by `reloadMemory`), and what the current one carries. */
-  #memory: ProjectMemory | null;
-  #carried: ProjectMemory | null;
+  readonly #memory: { next: ProjectMemory | null; carried: ProjectMemory | null };
 
   private constructor(options: AgentSessionOptions, snapshots: Snapshots | null) {
     this.#options = options;
@@ -88,9 +87,7 @@ export class AgentSession {
       signal: this.#closing.signal,
     });
     if (options.mcpServers) this.#mcp = new McpWatch(options.mcpServers);
-    this.#memory = this.#carried = options.memory ?? null;
-    // deno-lint-ignore no-this-alias -- the starter reads the memory of the moment at each new conversation
-    const self = this;
+    const memory = this.#memory = { next: options.memory ?? null, carried: options.memory ?? null };
     this.#starter = conversationStarter({
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#models.secrets, background: this.background },
@@ -104,8 +101,8 @@ export class AgentSession {
       ],
       child: options.child,
       skills: options.skills,
-      get memory() {
-        return self.#memory;
+      get memory() { // read at each new conversation: after `reloadMemory`, the new file
+        return memory.next;
       },
       meta: () => this.#meta(),
       save: options.save,
@@ -149,12 +146,12 @@ export class AgentSession {
 
   /** The memory the current conversation's system prompt carries. */
   get memory(): ProjectMemory | null {
-    return this.#carried;
+    return this.#memory.carried;
   }
 
   /** Reads the project's memory file again (`/init` wrote one, say): the next conversation carries it. */
   async reloadMemory(): Promise<void> {
-    if (this.#options.reloadMemory) this.#memory = await this.#options.reloadMemory();
+    if (this.#options.reloadMemory) this.#memory.next = await this.#options.reloadMemory();
   }
 
   /** The project's skills, listed in the system prompt. */
@@ -359,7 +356,7 @@ export class AgentSession {
   }
 
   #replace(next: Started): Started {
-    this.#carried = this.#memory;
+    this.#memory.carried = this.#memory.next;
     this.#current.session?.detach();
     this.#current = next;
     this.#plan.clear();
