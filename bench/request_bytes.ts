@@ -9,7 +9,6 @@ import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_s
 import { ternRunArgs } from "../tests/support/cli.ts";
 import { bigText } from "./_big_file.ts";
 import { count, ratio } from "./_measure.ts";
-import { sharedLoop20Bytes } from "./_shared_bench.ts";
 
 /** One scenario's figure, its target and the best peer's figure (issue 10), in bytes; the other wires' rows
  * have neither (the issue measured chat completions). */
@@ -64,7 +63,7 @@ const answer: ScriptedTurn = { text: "Hello.", usage: { prompt_tokens: 100, comp
 
 /**
  * A tool-call id as real servers issue them (OpenAI: `call_` and 24 random letters and digits; the scripted
- * server of ../shared/bench does the same), fixed per turn so the bytes are the same every run. The fake
+ * server of the team's side-by-side comparison does the same), fixed per turn so the bytes are the same every run. The fake
  * server's own ids (`call_0_0`) are a third as long, and every later request repeats each id twice.
  */
 function providerId(turn: number): string {
@@ -100,7 +99,6 @@ export async function requestByteRows(): Promise<ByteRow[]> {
       toolCalls: [{ name: "read_file", arguments: JSON.stringify({ path: BIG_PATH }) }],
     };
     const big = await requestSizes(root, [read, answer]);
-    const shared = await sharedLoop20Bytes();
     // The rest of the file must stay reachable: the page ends with the offset to continue from.
     if (!/offset=\d+/.test(big.bodies.at(-1)!)) throw new Error("the 5 MB read gave no continuation hint");
     return [
@@ -112,12 +110,6 @@ export async function requestByteRows(): Promise<ByteRow[]> {
         peer: 171_765,
         before: 147_699,
       },
-      ...(shared === undefined ? [] : [{
-        scenario: "  the same against ../shared/bench",
-        bytes: shared,
-        target: 140_000,
-        before: 148_560,
-      }]),
       { scenario: "  the same over Anthropic Messages", bytes: sum(overAnthropic.sizes) },
       { scenario: "  the same over OpenAI Responses", bytes: sum(overResponses.sizes) },
       {

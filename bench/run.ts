@@ -1,6 +1,6 @@
 /**
  * `deno task bench`: tern -p against the local fake model server. First the request-body bytes (issue 10,
- * and the 20-turn scenario against ../shared/bench where it is); then the per-turn figures of issue 18
+ * the 20-turn scenario streamed and identified as the comparison server does); then the per-turn figures of issue 18
  * (bench/turns.ts: one-turn wall time and peak RSS, CPU and wall time per extra tool turn, the programs a
  * turn starts, a 220-turn session), each with its target and main's figure before the issue; then the tool
  * figures (bench/tools.ts: grep/glob on a 50,000-file tree against rg and find, read/edit of a 5 MB file) and

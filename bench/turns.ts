@@ -38,7 +38,7 @@ const BEFORE = {
 };
 
 /**
- * The stream is cut into pieces of 8 characters, as the scripted server of ../shared/bench (the side-by-side
+ * The stream is cut into pieces of 8 characters, as the scripted server of the team's side-by-side comparison (the side-by-side
  * comparison behind the targets) cuts it; the fake server's default is 4, and every piece is a network read.
  */
 const PIECE = 8;
