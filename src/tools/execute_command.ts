@@ -288,7 +288,7 @@ async function runCommand(
   const env = childEnv({ sandboxed });
   const shell = ["bash", "-c", args.command];
   // The one protected list: read-only inside the sandbox, and not to be created there either.
-  const guarded = sandboxed ? await guardedPaths(ctx.root) : undefined;
+  const guarded = sandboxed ? guardedPaths(ctx.root) : undefined;
   const confined = { root: ctx.root, home: env.HOME, path: env.PATH, network, userNamespace };
   const argv = guarded ? await confinedArgv({ ...confined, ...guarded }, shell) : shell;
   const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;

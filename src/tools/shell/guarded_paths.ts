@@ -8,31 +8,28 @@
  * skips that comparison: over its life it would undo the user's own changes made meanwhile; only what the
  * mounts cannot cover is removed if it appeared. A placeholder stays while any running command relies on it.
  */
+import { lstatSync, rmdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isEnvFileName, SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
-import { type ProtectedRecord, recordProtected, restoreProtected } from "./protected_check.ts";
+import { isEnvFileName, SANDBOX_PROTECTED, SHELL_STARTUP_FILES } from "../../config/protected_paths.ts";
+import {
+  entryAt,
+  type Listings,
+  type ProtectedRecord,
+  recordProtected,
+  restoreProtected,
+} from "./protected_check.ts";
 
 /** What the sandbox needs, and the clean-up to run when the command has ended. */
 export interface GuardedPaths {
   /** Writable folders mounted onto themselves: they cannot be renamed inside the sandbox. */
   pinned: string[];
   readOnly: string[];
-  guardMissing: { files: string[]; dirs: string[] };
+  guardMissing: { dirs: string[] };
   /**
    * Removes the placeholders bwrap created, then puts back what the command changed among the protected
    * paths; resolves with one phrase per path put back or removed (empty when nothing was touched).
    */
   cleanUp(): Promise<string[]>;
-}
-
-/** lstat, or null where nothing is. Synchronous: a few dozen of these run for every command, and a sync
- * lstat costs microseconds where an async one costs a round trip through the event loop. */
-function lstat(path: string): Deno.FileInfo | null {
-  try {
-    return Deno.lstatSync(path);
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -56,21 +53,40 @@ function release(paths: string[]): string[] {
   });
 }
 
-/** True for an empty folder: at a protected file's name it is a placeholder a killed run left behind. */
-function isEmptyDir(path: string): boolean {
+function isStartupFile(name: string): boolean {
+  return (SHELL_STARTUP_FILES as readonly string[]).includes(name);
+}
+
+/** True when `root` is the user's home folder, where a shell reads its startup files. */
+function isHome(root: string): boolean {
+  const home = Deno.env.get("HOME");
+  if (!home) return false;
   try {
-    for (const _ of Deno.readDirSync(path)) return false;
+    return Deno.realPathSync(home) === root;
   } catch {
     return false;
   }
-  return true;
+}
+
+/** True when something (a link included) is at `path`. */
+function exists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** Removes `path` if it is still an empty folder (rmdir touches nothing else: not a file, not a full folder). */
+function removeIfEmptyDir(path: string): void {
+  try {
+    rmdirSync(path);
+  } catch {
+    // Not empty, not a folder, or gone: not ours to remove.
+  }
 }
 
 /**
  * The guarded paths of `root` now (and the record of the protected set to compare with afterwards, unless
  * `compare` is false: a background process).
  */
-export async function guardedPaths(root: string, options: { compare?: boolean } = {}): Promise<GuardedPaths> {
+export function guardedPaths(root: string, options: { compare?: boolean } = {}): GuardedPaths {
   const pinned: string[] = [];
   const readOnly: string[] = [];
   const dirs: string[] = [];
@@ -78,61 +94,65 @@ export async function guardedPaths(root: string, options: { compare?: boolean } 
   const borrowed: string[] = [];
   /** Missing names the mounts cannot cover. */
   const uncovered: string[] = [];
-  const git = await lstat(join(root, ".git"));
+  const listings: Listings = new Map();
+  const git = entryAt(root, ".git", listings);
+  const top = listings.get("")!;
   const names: string[] = [...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files];
-  for await (const entry of Deno.readDir(root)) {
-    if (isEnvFileName(entry.name) && !names.includes(entry.name)) names.push(entry.name);
-  }
+  for (const name of top.keys()) if (isEnvFileName(name) && !names.includes(name)) names.push(name);
   if (git?.isDirectory) names.push(...SANDBOX_PROTECTED.git.map((name) => `.git/${name}`));
   else if (git?.isFile) readOnly.push(".git"); // a gitdir pointer: rewritten, it would lead git elsewhere
-  for (const name of SANDBOX_PROTECTED.pinned) {
-    if ((await lstat(join(root, name)))?.isDirectory) pinned.push(name);
-  }
-  const infos = await Promise.all(names.map((name) => lstat(join(root, name))));
-  for (const [i, name] of names.entries()) {
+  for (const name of SANDBOX_PROTECTED.pinned) if (top.get(name)?.isDirectory) pinned.push(name);
+  for (const name of names) {
     const path = join(root, name);
-    const info = infos[i];
+    const entry = entryAt(root, name, listings);
     const fileName = (SANDBOX_PROTECTED.files as readonly string[]).includes(name) || isEnvFileName(name);
     if (inUse.has(path)) borrowed.push(path);
-    if (info?.isDirectory && fileName && !inUse.has(path) && await isEmptyDir(path)) {
-      await Deno.remove(path).catch(() => {});
-    } else if (info?.isFile || info?.isDirectory) {
+    if (entry?.isDirectory && fileName && !inUse.has(path)) {
+      // An empty folder at a file's name is a placeholder a killed run left behind: gone, it is guarded anew.
+      removeIfEmptyDir(path);
+      if (exists(path)) {
+        readOnly.push(name);
+        continue;
+      }
+    } else if (entry?.isFile || entry?.isDirectory) {
       // Only plain files and folders: bwrap refuses a source under a file, and a link is not what it names.
       readOnly.push(name);
       continue;
-    } else if (info !== null) continue;
+    } else if (entry !== undefined) continue;
     // Missing: not to be created. `commondir` and `config.worktree` cannot be covered (git would read the
     // placeholder and fail): the comparison after the command removes them if they appear.
     if (name === ".git/commondir" || name === ".git/config.worktree" || name === ".git/config") {
       uncovered.push(name);
       continue;
     }
-    const parent = await lstat(dirname(path));
+    // A shell's startup file runs only in a home folder: elsewhere one made during the command harms no one
+    // and is removed after it (the comparison), so it gets no placeholder (a mount, a mkdir and an rmdir).
+    if (isStartupFile(name) && !isHome(root)) continue;
+    const parent = dirname(name);
     // A parent that is missing, a file or a link cannot hold a mount point: cover the parent instead.
-    if (parent?.isDirectory) dirs.push(name);
-    else if (parent === null && dirname(name) === ".vscode") dirs.push(".vscode");
+    if (parent === "." || entryAt(root, parent, listings)?.isDirectory) dirs.push(name);
+    else if (entryAt(root, parent, listings) === undefined && parent === ".vscode") dirs.push(".vscode");
   }
   const placeholders = [...new Set(dirs)];
   hold([...placeholders.map((name) => join(root, name)), ...borrowed]);
   const record: ProtectedRecord | undefined = options.compare === false
     ? undefined
-    : await recordProtected(root);
+    : recordProtected(root, undefined, true, listings);
   const cleanUp = async () => {
     for (const path of release([...placeholders.map((name) => join(root, name)), ...borrowed])) {
-      // Only what is still the empty placeholder: anything else is not ours to remove.
-      if ((await lstat(path))?.isDirectory && await isEmptyDir(path)) await Deno.remove(path).catch(() => {});
+      removeIfEmptyDir(path); // only what is still the empty placeholder
     }
     if (record) return await restoreProtected(root, record);
     return await removeAppeared(root, uncovered);
   };
-  return { pinned, readOnly, guardMissing: { files: [], dirs: placeholders }, cleanUp };
+  return { pinned, readOnly, guardMissing: { dirs: placeholders }, cleanUp };
 }
 
 /** Removes those of `names` (missing at the start, and not coverable by a mount) that exist now; says which. */
 async function removeAppeared(root: string, names: string[]): Promise<string[]> {
   const removed: string[] = [];
   for (const name of names) {
-    if ((await lstat(join(root, name))) === null) continue;
+    if (!exists(join(root, name))) continue;
     await Deno.remove(join(root, name), { recursive: true }).catch(() => {});
     removed.push(`removed ${name}`);
   }

@@ -58,7 +58,7 @@ export async function runHookCommand(
   const mark = `tern-hook-${crypto.randomUUID()}`;
   const env: Record<string, string> = { ...childEnv({ sandboxed }), TERN_PROJECT_DIR: root };
   const shell = ["bash", "-c", SPLIT, "tern-hook", command];
-  const guarded = sandboxed ? await guardedPaths(root) : undefined;
+  const guarded = sandboxed ? guardedPaths(root) : undefined;
   let argv = shell;
   if (guarded) {
     const { userNamespace } = await detectBubblewrap();

@@ -76,51 +76,77 @@ function readFileOr(path: string): Uint8Array | undefined {
   }
 }
 
+/** Listings of folders below a root, by path relative to it ("" for the root itself). */
+export type Listings = Map<string, Map<string, Deno.DirEntry>>;
+
 /**
- * The names to look at: the fixed protected names, every `.env*` at the top, and `.git`'s protected parts
- * as `.git` is (or, after a command, as it was before it: a repository the command made with `git init` is
- * the command's own).
+ * The entries of folder `dir` by name (none when it is not a readable folder). One listing answers for every
+ * protected name in it: most of them are missing, and an lstat that fails costs an exception each.
  */
-async function candidates(root: string, git: ProtectedRecord["git"]): Promise<string[]> {
+function listing(dir: string): Map<string, Deno.DirEntry> {
+  const entries = new Map<string, Deno.DirEntry>();
+  try {
+    for (const entry of Deno.readDirSync(dir)) entries.set(entry.name, entry);
+  } catch {
+    // Not a folder (or gone): nothing is in it.
+  }
+  return entries;
+}
+
+/** What is at `name` (relative to the root, at most one folder deep), from the listing of its folder. */
+export function entryAt(root: string, name: string, listings: Listings): Deno.DirEntry | undefined {
+  const slash = name.indexOf("/");
+  const folder = slash < 0 ? "" : name.slice(0, slash);
+  let entries = listings.get(folder);
+  if (entries === undefined) listings.set(folder, entries = listing(join(root, folder)));
+  return entries.get(slash < 0 ? name : name.slice(slash + 1));
+}
+
+/**
+ * The names to look at that exist: the fixed protected names, every `.env*` at the top, and `.git`'s
+ * protected parts as `.git` is (or, after a command, as it was before it: a repository the command made
+ * with `git init` is the command's own).
+ */
+function candidates(root: string, git: ProtectedRecord["git"], listings: Listings): string[] {
   const names: string[] = [...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files];
-  for await (const entry of Deno.readDir(root)) {
-    if (isEnvFileName(entry.name) && !names.includes(entry.name)) names.push(entry.name);
+  for (const name of listings.get("")?.keys() ?? []) {
+    if (isEnvFileName(name) && !names.includes(name)) names.push(name);
   }
   if (git === "dir") names.push(...SANDBOX_PROTECTED.git.map((name) => `.git/${name}`));
   else if (git === "file") names.push(".git");
-  return names;
+  return names.filter((name) => entryAt(root, name, listings) !== undefined);
 }
 
 /**
  * Records the protected set of `root` (folders walked, links not followed), small files' bytes included;
  * `git` as found, by default. `keep: false` records what is there without reading any file (the check after
- * a command: the kernel's change time and inode tell a change).
+ * a command: the kernel's change time and inode tell a change). `listings`: of the root and `.git` now, when
+ * the caller has them.
  */
-export async function recordProtected(
+export function recordProtected(
   root: string,
   git?: ProtectedRecord["git"],
   keep = true,
-): Promise<ProtectedRecord> {
-  const info = await Deno.lstat(join(root, ".git")).catch(() => undefined);
+  listings: Listings = new Map(),
+): ProtectedRecord {
+  const dotGit = entryAt(root, ".git", listings);
   const record: ProtectedRecord = {
     entries: new Map(),
-    git: git ?? (info?.isDirectory ? "dir" : info ? "file" : "none"),
+    git: git ?? (dotGit === undefined ? "none" : dotGit.isDirectory ? "dir" : "file"),
   };
-  // Visited in parallel (most names are missing: one lstat each); the map is sorted for a stable order.
   let count = 0;
   const found: [string, Seen][] = [];
-  const visit = async (rel: string): Promise<void> => {
+  const visit = (rel: string): void => {
     if (count >= MAX_ENTRIES || SKIPPED.has(rel)) return;
-    const seen = await see(join(root, rel), keep);
+    const seen = see(join(root, rel), keep);
     if (seen === undefined) return;
     count++;
     found.push([rel, seen]);
     if (seen.kind !== "dir") return;
-    const children: string[] = [];
-    for await (const entry of Deno.readDir(join(root, rel))) children.push(entry.name);
-    await Promise.all(children.map((child) => visit(`${rel}/${child}`)));
+    for (const child of listing(join(root, rel)).keys()) visit(`${rel}/${child}`);
   };
-  await Promise.all((await candidates(root, record.git)).map(visit));
+  for (const name of candidates(root, record.git, listings)) visit(name);
+  // Sorted, for a stable order.
   for (const [rel, seen] of found.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     record.entries.set(rel, seen);
   }
@@ -240,7 +266,7 @@ async function tameNewRepository(root: string): Promise<string[]> {
  */
 export async function restoreProtected(root: string, record: ProtectedRecord): Promise<string[]> {
   const before = record.entries;
-  const after = (await recordProtected(root, record.git, false)).entries;
+  const after = recordProtected(root, record.git, false).entries;
   const said: string[] = [];
   // Deepest first: a created folder goes with what it holds.
   const created = [...after.keys()].filter((rel) => !before.has(rel)).sort((a, b) => b.length - a.length);

@@ -15,6 +15,8 @@ export interface SandboxProbe {
   reason: string;
   /** bwrap can also give commands a user namespace of their own (`--unshare-user`). */
   userNamespace?: boolean;
+  /** bwrap takes `--perms` for a tmpfs (0.5 and later): a read-only placeholder costs one mount, not two. */
+  tmpfsPerms?: boolean;
 }
 
 /** Finds out whether bubblewrap works; injectable so tests can simulate a machine without it. */
@@ -63,8 +65,10 @@ export interface SandboxOptions {
    * point cannot be renamed, so a command cannot move `.git` away (with its read-only parts) and make a copy.
    */
   pinned?: string[];
-  /** Missing paths below the root a command must not create: covered by an empty read-only file or folder. */
-  guardMissing?: { files: string[]; dirs: string[] };
+  /** Missing paths below the root a command must not create: covered by an empty read-only folder. */
+  guardMissing?: { dirs: string[] };
+  /** bwrap takes `--perms` for a tmpfs (from the probe). */
+  tmpfsPerms?: boolean;
 }
 
 /**
@@ -151,11 +155,12 @@ export function bwrapArgs(options: SandboxOptions): string[] {
       args.push("--ro-bind-try", `${root}/${name}`, `${root}/${name}`);
     }
     // A mount point must exist: bwrap makes an empty one on the host, which the caller removes afterwards.
-    for (const name of options.guardMissing?.files ?? []) {
-      args.push("--ro-bind", "/dev/null", `${root}/${name}`);
-    }
+    // A tmpfs of mode 0555 refuses every write (no capability inside overrides it); chmod'ed by the command,
+    // it takes writes into memory that vanish with the sandbox: the host never sees them. One mount each:
+    // a bind or a remount costs bwrap a parse of the mount table, ten times the price (issue 18).
     for (const name of options.guardMissing?.dirs ?? []) {
-      args.push("--tmpfs", `${root}/${name}`, "--remount-ro", `${root}/${name}`);
+      if (options.tmpfsPerms) args.push("--perms", "0555", "--tmpfs", `${root}/${name}`);
+      else args.push("--tmpfs", `${root}/${name}`, "--remount-ro", `${root}/${name}`);
     }
   }
   // One kill of bwrap reaches everything inside: --die-with-parent kills the PID namespace's init, and with
@@ -185,6 +190,7 @@ const CGROUP_PROCS = "/run/tern-cgroup.procs";
 export async function confinedArgv(options: SandboxOptions, shell: string[]): Promise<string[]> {
   const max = options.maxProcesses ?? MAX_PROCESSES;
   const cgroup = await pidsCgroup(max);
+  const { tmpfsPerms } = await detectBubblewrap();
   // -try: should the cgroup be gone (removed by hand), the command runs, without the limit, as it always has.
   const binds = cgroup ? ["--bind-try", `${cgroup}/cgroup.procs`, CGROUP_PROCS] : [];
   const limits = [
@@ -196,23 +202,55 @@ export async function confinedArgv(options: SandboxOptions, shell: string[]): Pr
   const [bash, flag, script, ...rest] = shell;
   return [
     "bwrap",
-    ...bwrapArgs(options),
+    ...bwrapArgs({ tmpfsPerms, ...options }),
     ...binds,
     "--new-session",
     "--as-pid-1",
     "--",
-    bash,
+    onPath(bash, options.path),
     flag,
     prefix + script,
     ...rest,
   ];
 }
 
-/** Runs `bwrap <sandbox> true` in a clean environment (PATH only: no LD_PRELOAD or the like). */
-function tryBwrap(userNamespace: boolean): Promise<Deno.CommandOutput> {
+const found = new Map<string, string>();
+
+/**
+ * Where `program` is on `path` (the command's PATH), found once: bwrap's own search would try each folder
+ * in turn, an exec that fails for every one before it. The sandbox sees the same files (/ read-only, and
+ * the folders of PATH inside $HOME kept), so the host's answer holds inside. `program` itself if not found.
+ */
+function onPath(program: string, path = ""): string {
+  const key = `${program}\0${path}`;
+  let where = found.get(key);
+  if (where === undefined) {
+    const dirs = path.split(":").filter((dir) => isAbsolute(dir));
+    where = dirs.map((dir) => join(dir, program)).find(isExecutable) ?? program;
+    found.set(key, where);
+  }
+  return where;
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    const info = Deno.statSync(file);
+    return info.isFile && ((info.mode ?? 0) & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `bwrap <sandbox> true` in a clean environment (PATH only: no LD_PRELOAD or the like); with
+ * `tmpfsPerms`, over a placeholder of the read-only kind commands use.
+ */
+function tryBwrap(userNamespace: boolean, tmpfsPerms: boolean): Promise<Deno.CommandOutput> {
   // --as-pid-1: `true` is the namespace's init, reaped by bwrap itself (no init of bwrap's left a zombie).
   const home = Deno.env.get("HOME");
-  const args = [...bwrapArgs({ home, network: false, userNamespace }), "--as-pid-1", "--", "true"];
+  const placeholder = tmpfsPerms ? ["--perms", "0555", "--tmpfs", "/tmp/tern-probe"] : [];
+  const sandbox = bwrapArgs({ home, network: false, userNamespace });
+  const args = [...sandbox, ...placeholder, "--as-pid-1", "--", "true"];
   return new Deno.Command("bwrap", { args, clearEnv: true, env: helperEnv(), stdin: "null", stdout: "null" })
     .output();
 }
@@ -223,11 +261,17 @@ function tryBwrap(userNamespace: boolean): Promise<Deno.CommandOutput> {
  */
 async function probe(): Promise<SandboxProbe> {
   try {
-    if ((await tryBwrap(true)).success) {
-      return { available: true, reason: "bubblewrap works", userNamespace: true };
+    const first = await tryBwrap(true, true);
+    if (first.success) {
+      return { available: true, reason: "bubblewrap works", userNamespace: true, tmpfsPerms: true };
     }
-    const { success, stderr } = await tryBwrap(false);
-    if (success) return { available: true, reason: "bubblewrap works", userNamespace: false };
+    // bwrap before 0.5 knows no --perms: placeholders are then mounted and remounted read-only.
+    const tmpfsPerms = !new TextDecoder().decode(first.stderr).includes("--perms");
+    if (!tmpfsPerms && (await tryBwrap(true, false)).success) {
+      return { available: true, reason: "bubblewrap works", userNamespace: true, tmpfsPerms };
+    }
+    const { success, stderr } = await tryBwrap(false, tmpfsPerms);
+    if (success) return { available: true, reason: "bubblewrap works", userNamespace: false, tmpfsPerms };
     const said = new TextDecoder().decode(stderr).split("\n")[0].replace(/\/\S*/g, "…").slice(0, 160);
     return {
       available: false,

