@@ -1,10 +1,13 @@
 /**
  * web_fetch: read one web page. http and https only; HTML becomes markdown, other text passes through,
  * binary is refused; size and time are capped; every redirect is checked again. Public addresses only
- * unless the user allowed local fetches. It sends no cookies and no keys, and asks before the first fetch of
- * each host (then that host runs without asking for the rest of the conversation).
+ * unless the user allowed local fetches; each hop's host is resolved once and the connection goes to an
+ * address that was checked, so a DNS answer that changes in between cannot reach a local one. It sends no
+ * cookies and no keys, and asks before the first fetch of each host (then that host runs without asking
+ * for the rest of the conversation).
  */
 import { isLocalAddress, isLocalName } from "./web/address.ts";
+import { pinnedFetch, type PinnedResponse, type PinOptions } from "./web/pinned_fetch.ts";
 import type { CallInspection, Tool, ToolContext, ToolDetails, ToolResult } from "./tool.ts";
 import { ToolError } from "./tool.ts";
 
@@ -31,10 +34,12 @@ const parameters = {
 /** Arguments of web_fetch, as validated against its schema. */
 export type WebFetchArgs = { url: string; max_chars?: number };
 
-/** Settings of web_fetch. */
-export interface WebFetchOptions {
+/** Settings of web_fetch (the pin's own settings are for tests). */
+export interface WebFetchOptions extends PinOptions {
   /** Allow loopback, private and link-local addresses (`--allow-local-fetch`). */
   allowLocal?: boolean;
+  /** The addresses of a host name (default: its DNS A and AAAA answers); tests replace it. */
+  resolve?: (host: string) => Promise<string[]>;
 }
 
 /** Builds web_fetch; its memory of approved hosts lasts as long as the tool (one conversation). */
@@ -58,12 +63,18 @@ export function createWebFetchTool(options: WebFetchOptions = {}): Tool<WebFetch
     approvedHosts.add(url.host); // run only follows approval: later calls to this host need no new yes
     const started = performance.now();
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]);
-    const response = await fetchChecked(url, signal, options.allowLocal === true).catch((error) => {
+    await using fetched = await fetchChecked(url, signal, options).catch((error): never => {
       if (error instanceof ToolError) throw error;
       if (ctx.signal.aborted) throw new ToolError("cancelled by the user", "cancelled");
       if (signal.aborted) throw new ToolError(`no answer within ${FETCH_TIMEOUT_MS / 1000} s`, "timeout");
-      throw new ToolError(`could not fetch ${url.href}: ${(error as Error).message}`, "io");
+      // Deno's own message is "fetch failed"; the cause says why (refused, certificate not valid, …).
+      const { message, cause } = error as Error;
+      throw new ToolError(
+        `could not fetch ${url.href}: ${cause instanceof Error ? cause.message : message}`,
+        "io",
+      );
     });
+    const response = fetched.response;
     const text = await pageText(response, signal);
     const web = { status: response.status, url: response.url, bytes: text.bytes };
     const details = { durationMs: Math.round(performance.now() - started), web };
@@ -121,37 +132,49 @@ function checkedUrl(text: string): URL {
   return url;
 }
 
-/** Follows redirects by hand so each hop's scheme and address are checked before it is requested. */
-async function fetchChecked(start: URL, signal: AbortSignal, allowLocal: boolean): Promise<Response> {
+/**
+ * Follows redirects by hand so each hop's scheme and address are checked before it is requested, and
+ * connects each hop to the addresses checked for it (see pinned_fetch.ts).
+ */
+async function fetchChecked(
+  start: URL,
+  signal: AbortSignal,
+  options: WebFetchOptions,
+): Promise<PinnedResponse> {
   let url = start;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    if (!allowLocal) await refuseLocal(url);
-    const response = await fetch(url, {
+    const addresses = await checkedAddresses(url, options);
+    const fetched = await pinnedFetch(url, addresses, {
       redirect: "manual",
       signal,
       credentials: "omit",
       headers: { "user-agent": "tern-web-fetch/0.1", accept: "text/html, text/*;q=0.9, */*;q=0.5" },
-    });
-    const location = response.headers.get("location");
-    if (response.status < 300 || response.status > 399 || location === null) return response;
-    await response.body?.cancel();
+    }, options);
+    const location = fetched.response.headers.get("location");
+    const status = fetched.response.status;
+    if (status < 300 || status > 399 || location === null) return fetched;
+    await fetched.response.body?.cancel();
+    await fetched[Symbol.asyncDispose]();
     url = checkedUrl(new URL(location, url).href);
   }
   throw new ToolError(`more than ${MAX_REDIRECTS} redirects from ${start.href}`, "refused");
 }
 
-async function refuseLocal(url: URL): Promise<void> {
+/** The addresses `url` may be fetched from: its host resolved once, none of them local unless allowed. */
+async function checkedAddresses(url: URL, options: WebFetchOptions): Promise<string[]> {
+  const allowLocal = options.allowLocal === true;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   const local = "is a local or private address; tern fetches only public pages unless started with " +
     "--allow-local-fetch";
-  if (isLocalName(host)) throw new ToolError(`${url.host} ${local}`, "refused");
+  if (!allowLocal && isLocalName(host)) throw new ToolError(`${url.host} ${local}`, "refused");
   const literal = /^[\d.]+$/.test(host) || host.includes(":");
-  const addresses = literal ? [host] : await resolve(host);
+  const addresses = literal ? [host] : await (options.resolve ?? resolveDns)(host);
   if (addresses.length === 0) throw new ToolError(`${url.host} has no address`, "not_found");
-  if (addresses.some(isLocalAddress)) throw new ToolError(`${url.host} ${local}`, "refused");
+  if (!allowLocal && addresses.some(isLocalAddress)) throw new ToolError(`${url.host} ${local}`, "refused");
+  return addresses;
 }
 
-async function resolve(host: string): Promise<string[]> {
+async function resolveDns(host: string): Promise<string[]> {
   const answers = await Promise.allSettled([Deno.resolveDns(host, "A"), Deno.resolveDns(host, "AAAA")]);
   return answers.flatMap((answer) => (answer.status === "fulfilled" ? answer.value : []));
 }

@@ -1,11 +1,12 @@
 /**
  * Tests that need a program tern does not ship (tmux to drive a terminal, bwrap for the shell sandbox, rg,
- * git for undo's snapshots, python3 for a racing process): on a machine without it they are skipped, and
- * the skip says why in the test's name, instead of failing for a reason that is not tern's.
+ * git for undo's snapshots, python3 for a racing process, openssl for test certificates): on a machine
+ * without it they are skipped, and the skip says why in the test's name, instead of failing for a reason
+ * that is not tern's.
  */
 
 /** The programs some tests need. */
-export type Program = "tmux" | "bwrap" | "rg" | "git" | "python3";
+export type Program = "tmux" | "bwrap" | "rg" | "git" | "python3" | "openssl";
 
 /** Where tern's own helpers also look (see helperEnv): a program there counts as installed. */
 const SYSTEM_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];
