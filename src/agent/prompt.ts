@@ -21,7 +21,7 @@ export function systemPrompt(
     ...tools.flatMap((tool) => tool.guidance ? [`- ${tool.guidance}`] : []),
     ...skillsPromptLines(extras.skills ?? []),
     "Work until the task is done, then say briefly what you changed and how you checked it. On a tool " +
-    "error, fix the call; do not repeat it. Ask the user only when the task is ambiguous.",
+    "error, fix the call, do not repeat it. Ask the user only if the task is ambiguous.",
     TOOL_RESULT_NOTICE,
     ...(extras.memory ? ["", ...memorySection(extras.memory)] : []),
   ].join("\n");

@@ -32,8 +32,8 @@ const MAX_SHOWN_LINES = 12;
 const MIN_SIMILARITY = 0.5;
 
 const description = `Replace old_text with new_text in the file at path. old_text must match exactly \
-(copy it from read_file, without line numbers) and occur once: add context to make it unique, or set \
-replace_all. edits: several changes, applied in order, all or nothing.`;
+once (copy it from read_file without line numbers; add context, or set replace_all). edits: several \
+changes, in order, all or nothing.`;
 
 const editItem = {
   type: "object",

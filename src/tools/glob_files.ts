@@ -10,8 +10,8 @@ import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.
 /** Paths returned when the model gives no max_results. */
 export const DEFAULT_MAX_FILES = 200;
 
-const description = `Find files under path (default ".") matching pattern, e.g. "**/*.ts" ("*" stays in \
-one directory). At most max_results (default ${DEFAULT_MAX_FILES}); honours .gitignore.`;
+const description = `Find files under path (default ".") matching pattern, e.g. "**/*.ts"; at most \
+max_results (default ${DEFAULT_MAX_FILES}); honours .gitignore.`;
 
 const parameters = {
   type: "object",

@@ -166,9 +166,10 @@ function scrub(message: string, root: string): string {
 }
 
 /**
- * A tool's schema as the model reads it: without `additionalProperties: false`, which the validator enforces
- * anyway (an unknown field is answered with the list of known ones). Every request repeats the tools, so
- * the clause would cost each one about 30 bytes per object.
+ * A tool's schema as the model reads it: without `additionalProperties: false` and numeric bounds, which the
+ * validator enforces anyway (an unknown field is answered with the list of known ones, a number out of
+ * range with its limit). Every request repeats the tools, so these would cost each one about 30 bytes per
+ * object or bound.
  */
 function schemaForModel(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(schemaForModel);
@@ -176,6 +177,7 @@ function schemaForModel(schema: unknown): unknown {
   return Object.fromEntries(
     Object.entries(schema)
       .filter(([key, value]) => !(key === "additionalProperties" && value === false))
+      .filter(([key, value]) => !((key === "minimum" || key === "maximum") && typeof value === "number"))
       .map(([key, value]) => [key, schemaForModel(value)]),
   );
 }

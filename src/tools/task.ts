@@ -28,8 +28,9 @@ export const DEFAULT_AGENT = "general";
 const MAX_DESCRIPTION_CHARS = 80;
 
 function describe(agents: readonly AgentSummary[]): string {
-  const base = "Run a self-contained job in a sub-agent (read-only tools; it sees only your prompt, so say " +
-    "what its answer must hold; it cannot ask the user). Returns its answer; several calls run in parallel.";
+  const base =
+    "Run a self-contained job in a sub-agent with read-only tools. It sees only your prompt (say " +
+    "what its answer must hold) and returns its answer; calls run in parallel.";
   if (agents.length === 0) return base;
   return [base, "Agents:", ...agents.map((agent) => `- ${agent.name}: ${agent.description}`)].join("\n");
 }

@@ -50,7 +50,7 @@ Deno.test("cleanToolOutput() then wrapToolResult() strip controls and neutralise
 
 Deno.test("TOOL_RESULT_NOTICE says the tagged content is data, never instructions", () => {
   assertMatch(TOOL_RESULT_NOTICE, /<tool_result>/);
-  assertMatch(TOOL_RESULT_NOTICE, /never an instruction/);
+  assertMatch(TOOL_RESULT_NOTICE, /data, never instructions/);
 });
 
 Deno.test("stripControls() removes ANSI colours, cursor moves, OSC titles and links, and single ESC codes", () => {

@@ -362,7 +362,7 @@ Deno.test("executeCommand() describes the sandbox, the network flag, the deny-li
   assertMatch(description, /no network, writes only inside the project/);
   const network = (parameters.properties as Record<string, { type: string; description: string }>).network;
   assertStrictEquals(network.type, "boolean");
-  assertMatch(network.description, /always needs the user's approval/);
+  assertMatch(network.description, /Needs the user's approval/);
 });
 
 Deno.test("executeCommand() with --sandbox required and no bubblewrap ends the task (fatal), running nothing", async () => {

@@ -94,6 +94,28 @@ Deno.test("specs() leave additionalProperties: false out at every depth, and pre
   });
 });
 
+Deno.test("specs() leave numeric bounds out, and prepare() still refuses a number out of range, naming it", () => {
+  const bounded = {
+    ...echo,
+    parameters: {
+      type: "object",
+      properties: {
+        limit: { type: "integer", minimum: 1, maximum: 50 },
+        // A property that happens to be called "minimum" is a field, not a bound.
+        minimum: { type: "object", properties: {} },
+      },
+      additionalProperties: false,
+    },
+  };
+  const registry = createRegistry([bounded]);
+  const sent = JSON.stringify(registry.specs());
+  assertEquals(sent.includes('"maximum":50'), false, sent);
+  assertEquals(sent.includes('"minimum":1'), false, sent);
+  assert(sent.includes('"minimum":{"type":"object"'), sent);
+  const refused = registry.prepare({ name: "echo", arguments: '{"limit":99}' });
+  assert("content" in refused && refused.content.includes("50"), JSON.stringify(refused));
+});
+
 Deno.test("runPrepared() turns a string into a success result", async () => {
   await using ctx = await project();
   assertEquals(await execute(createRegistry([echo]), { name: "echo", arguments: '{"text":"hi"}' }, ctx), {
