@@ -20,7 +20,8 @@ async function main(argv: string[]): Promise<number> {
   const args = parseCliArgs(argv);
   if (args.help) return print(HELP_TEXT);
   if (args.version) return print(`tern ${VERSION} (${COMMIT})`);
-  // Everything else is loaded only for a real run: --help and --version answer at once.
+  // Everything else is loaded only for a real run: --help and --version answer at once, and without the
+  // network on a fresh Deno cache, as no module reachable from here imports an npm package (src/npm.ts).
   const { runApp } = await import("./src/cli/app.ts");
   return await runApp(args, atExit);
 }
@@ -46,9 +47,15 @@ if (import.meta.main) {
       console.error(`tern: ${terminalSafe(error.message)}${hint}`); // it may quote a project's files
       Deno.exit(2);
     }
+    // An npm package Deno could not download (src/npm.ts): one line, exit code 1.
+    if (error instanceof Error && error.name === "PackageError") {
+      console.error(`tern: ${terminalSafe(error.message)}`);
+      if (Deno.env.get("TERN_DEBUG")) console.error(error);
+      Deno.exit(1);
+    }
     // Anything else is a bug in tern: still one line, never a stack trace (TERN_DEBUG=1 shows it).
     const message = error instanceof Error ? error.message : String(error);
-    console.error(`tern: unexpected error: ${message}`);
+    console.error(`tern: unexpected error: ${message.split("\n")[0]}`);
     if (Deno.env.get("TERN_DEBUG")) console.error(error);
     Deno.exit(1);
   }

@@ -1,31 +1,9 @@
 import { assert, assertEquals, assertMatch } from "./support/assert.ts";
 import { tempProject } from "./support/temp_project.ts";
 import { startFakeModel } from "./support/fake_model_server.ts";
+import { refusingServer } from "./support/refusing_server.ts";
 
 const PROJECT = new URL("../", import.meta.url).pathname;
-
-/** A proxy that refuses everything and counts who tried. */
-function refusingProxy() {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const attempts: string[] = [];
-  const done = (async () => {
-    for await (const connection of listener) {
-      const buffer = new Uint8Array(512);
-      const read = await connection.read(buffer).catch(() => null);
-      attempts.push(new TextDecoder().decode(buffer.subarray(0, read ?? 0)).split("\r\n")[0]);
-      connection.close();
-    }
-  })();
-  const { port } = listener.addr as Deno.NetAddr;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    attempts,
-    [Symbol.asyncDispose]: async () => {
-      listener.close();
-      await done.catch(() => {});
-    },
-  };
-}
 
 Deno.test("deno task install leaves a wrapper that never phones home (behind a proxy refusing all)", async () => {
   await using root = await tempProject();
@@ -40,7 +18,7 @@ Deno.test("deno task install leaves a wrapper that never phones home (behind a p
 
   await using project = await tempProject({ "a.txt": "hi\n" });
   await using model = await startFakeModel([{ text: "fine" }]);
-  await using proxy = refusingProxy();
+  await using proxy = refusingServer();
   const run = await new Deno.Command(`${root.root}/bin/tern`, {
     args: ["-p", "hello"],
     cwd: project.root,

@@ -4,6 +4,7 @@
  */
 // @ts-types="@types/picomatch"
 import type picomatch from "picomatch";
+import { npmPackage } from "../npm.ts";
 
 /** The picomatch function, with its `scan` and other helpers. */
 export type Picomatch = typeof picomatch;
@@ -12,6 +13,6 @@ let loading: Promise<Picomatch> | undefined;
 
 /** picomatch, imported once per process. */
 export function loadPicomatch(): Promise<Picomatch> {
-  loading ??= import("picomatch").then((module) => module.default as Picomatch);
+  loading ??= npmPackage("picomatch").then((module) => module.default);
   return loading;
 }

@@ -2,9 +2,11 @@
  * `tern acp`: an Agent Client Protocol agent on stdin/stdout (newline-delimited JSON-RPC, the official SDK).
  * stdout carries protocol messages only: anything else tern would print goes to stderr, the log.
  */
-import * as acp from "@agentclientprotocol/sdk";
 import type { CliArgs } from "../args.ts";
 import { ternAgent } from "./agent.ts";
+import { npmPackage } from "../../npm.ts";
+
+const sdk = await npmPackage("@agentclientprotocol/sdk");
 
 /** Serves one editor until it closes stdin; resolves with the exit code (0). */
 export async function runAcp(args: CliArgs, atExit: (() => Promise<void>)[]): Promise<number> {
@@ -13,9 +15,9 @@ export async function runAcp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   console.info = console.error;
   console.debug = console.error;
   const allowed = Deno.realPathSync(Deno.cwd());
-  const stream = acp.ndJsonStream(Deno.stdout.writable, Deno.stdin.readable);
+  const stream = sdk.ndJsonStream(Deno.stdout.writable, Deno.stdin.readable);
   const connection = ternAgent({ args, allowed, atExit }).connect(stream);
-  console.error(`tern acp: serving ${allowed} (protocol version ${acp.PROTOCOL_VERSION})`);
+  console.error(`tern acp: serving ${allowed} (protocol version ${sdk.PROTOCOL_VERSION})`);
   await connection.closed.catch((error) => console.error(`tern acp: connection closed: ${error}`));
   return 0;
 }

@@ -3,7 +3,7 @@
  * `AgentSession` through the CLI's own start-up (session_start.ts) on the editor's cwd; a prompt runs on it
  * with the editor as the approval gate (and, when the client offers its fs methods, as the file system).
  */
-import * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../agent/agent_session.ts";
 import { loadSession } from "../../agent/session.ts";
 import type { ExitReason } from "../../agent/events.ts";
@@ -15,6 +15,9 @@ import { editorGate } from "./permission.ts";
 import { PromptContentError, promptText } from "./prompt_text.ts";
 import { projectRoot, ProjectRootError } from "./project_root.ts";
 import { replayUpdates, UpdateMapper } from "./updates.ts";
+import { npmPackage } from "../../npm.ts";
+
+const sdk = await npmPackage("@agentclientprotocol/sdk");
 
 /** The approval modes an editor can pick (`session/set_mode`). */
 export const MODES: acp.SessionMode[] = [
@@ -41,13 +44,13 @@ interface Open {
 /** The agent app of one connection: register the handlers, then `connect` it to a stream. */
 export function ternAgent(options: AcpAgentOptions): acp.AgentApp {
   const handlers = new Handlers(options);
-  return acp.agent({ name: "tern" })
-    .onRequest(acp.methods.agent.initialize, ({ params }) => handlers.initialize(params))
-    .onRequest(acp.methods.agent.session.new, ({ params }) => handlers.newSession(params))
-    .onRequest(acp.methods.agent.session.load, ({ params, client }) => handlers.loadSession(params, client))
-    .onRequest(acp.methods.agent.session.setMode, ({ params }) => handlers.setMode(params))
-    .onRequest(acp.methods.agent.session.prompt, ({ params, client }) => handlers.prompt(params, client))
-    .onNotification(acp.methods.agent.session.cancel, ({ params }) => handlers.cancel(params));
+  return sdk.agent({ name: "tern" })
+    .onRequest(sdk.methods.agent.initialize, ({ params }) => handlers.initialize(params))
+    .onRequest(sdk.methods.agent.session.new, ({ params }) => handlers.newSession(params))
+    .onRequest(sdk.methods.agent.session.load, ({ params, client }) => handlers.loadSession(params, client))
+    .onRequest(sdk.methods.agent.session.setMode, ({ params }) => handlers.setMode(params))
+    .onRequest(sdk.methods.agent.session.prompt, ({ params, client }) => handlers.prompt(params, client))
+    .onNotification(sdk.methods.agent.session.cancel, ({ params }) => handlers.cancel(params));
 }
 
 /** The state of one connection (its sessions, the client's capabilities) and a handler per method. */
@@ -63,7 +66,7 @@ class Handlers {
   initialize(params: acp.InitializeRequest): acp.InitializeResponse {
     this.#client = params.clientCapabilities ?? {};
     return {
-      protocolVersion: acp.PROTOCOL_VERSION,
+      protocolVersion: sdk.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { image: false, audio: false, embeddedContext: true },
@@ -87,7 +90,7 @@ class Handlers {
     const { conversation } = session.current;
     const live = conversation.live().indices.map((i) => conversation.entries[i]);
     for (const update of replayUpdates(session.root, live)) {
-      await editor.notify(acp.methods.client.session.update, { sessionId: id, update });
+      await editor.notify(sdk.methods.client.session.update, { sessionId: id, update });
     }
     return { modes };
   }
@@ -95,7 +98,7 @@ class Handlers {
   setMode(params: acp.SetSessionModeRequest): acp.SetSessionModeResponse {
     const open = this.#find(params.sessionId);
     if (!MODES.some((mode) => mode.id === params.modeId)) {
-      throw acp.RequestError.invalidParams(
+      throw sdk.RequestError.invalidParams(
         { modeId: params.modeId },
         `unknown mode "${params.modeId}": use one of ${MODES.map((mode) => mode.id).join(", ")}`,
       );
@@ -107,7 +110,7 @@ class Handlers {
   async prompt(params: acp.PromptRequest, editor: acp.AgentContext): Promise<acp.PromptResponse> {
     const open = this.#find(params.sessionId);
     if (open.running) {
-      throw acp.RequestError.invalidRequest(
+      throw sdk.RequestError.invalidRequest(
         { sessionId: params.sessionId },
         "a prompt is already running in this session: wait for it, or send session/cancel",
       );
@@ -117,7 +120,7 @@ class Handlers {
       text = promptText(params.prompt);
     } catch (error) {
       if (!(error instanceof PromptContentError)) throw error;
-      throw acp.RequestError.invalidParams(undefined, error.message);
+      throw sdk.RequestError.invalidParams(undefined, error.message);
     }
     const running = runPrompt(open.session, text, {
       sessionId: params.sessionId,
@@ -139,7 +142,7 @@ class Handlers {
   #find(sessionId: string): Open {
     const open = this.#sessions.get(sessionId);
     if (open) return open;
-    throw new acp.RequestError(
+    throw new sdk.RequestError(
       -32002,
       `no session "${sessionId}" on this connection: call session/new (or session/load) first`,
       { sessionId },
@@ -181,7 +184,7 @@ async function runPrompt(
   // Updates go out one after another, in the order the events came.
   let sent = Promise.resolve();
   const update = (item: acp.SessionUpdate) => {
-    sent = sent.then(() => editor.notify(acp.methods.client.session.update, { sessionId, update: item }))
+    sent = sent.then(() => editor.notify(sdk.methods.client.session.update, { sessionId, update: item }))
       .catch((error) => console.error(`tern: session/update failed: ${error}`));
     return sent;
   };
@@ -191,7 +194,7 @@ async function runPrompt(
     update,
     request: async (params) => {
       await sent; // the call's own updates reach the editor before the question about it
-      return await editor.request(acp.methods.client.session.requestPermission, params);
+      return await editor.request(sdk.methods.client.session.requestPermission, params);
     },
   });
   const result = await session.run(text, {
@@ -201,7 +204,7 @@ async function runPrompt(
   });
   await sent;
   if (result.exitReason === "error") {
-    throw acp.RequestError.internalError(undefined, result.error ?? "the turn failed");
+    throw sdk.RequestError.internalError(undefined, result.error ?? "the turn failed");
   }
   return { stopReason: stopReason(result.exitReason) };
 }
@@ -217,9 +220,9 @@ function editorFiles(
   if (!client.fs?.readTextFile || !client.fs?.writeTextFile) return undefined;
   return {
     readTextFile: async (path) =>
-      (await editor.request(acp.methods.client.fs.readTextFile, { sessionId, path })).content,
+      (await editor.request(sdk.methods.client.fs.readTextFile, { sessionId, path })).content,
     writeTextFile: async (path, content) => {
-      await editor.request(acp.methods.client.fs.writeTextFile, { sessionId, path, content });
+      await editor.request(sdk.methods.client.fs.writeTextFile, { sessionId, path, content });
     },
   };
 }
@@ -241,11 +244,11 @@ async function asRequestError<T>(task: () => Promise<T>): Promise<T> {
   try {
     return await task();
   } catch (error) {
-    if (error instanceof ProjectRootError) throw acp.RequestError.invalidParams(undefined, error.message);
+    if (error instanceof ProjectRootError) throw sdk.RequestError.invalidParams(undefined, error.message);
     if (!(error instanceof Error)) throw error;
-    if (error.name === "SessionError") throw new acp.RequestError(-32002, error.message);
-    if (error.name === "ConfigError") throw new acp.RequestError(-32000, error.message);
-    if (error.name === "UsageError") throw acp.RequestError.invalidParams(undefined, error.message);
-    throw acp.RequestError.internalError(undefined, error.message);
+    if (error.name === "SessionError") throw new sdk.RequestError(-32002, error.message);
+    if (error.name === "ConfigError") throw new sdk.RequestError(-32000, error.message);
+    if (error.name === "UsageError") throw sdk.RequestError.invalidParams(undefined, error.message);
+    throw sdk.RequestError.internalError(undefined, error.message);
   }
 }

@@ -4,13 +4,14 @@
  */
 import { type Config, ConfigError } from "../../config/config.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
+import { npmPackage } from "../../npm.ts";
 
 /**
  * Shows what the project supplies (every name, command and value through the terminal sanitiser, so an
  * escape code in a file cannot redraw the question) and asks whether to trust it; Ctrl-C is a no.
  */
 export async function askProjectTrustOnTerminal(lines: string[]): Promise<boolean> {
-  const { confirm } = await import("@inquirer/prompts");
+  const { confirm } = await npmPackage("@inquirer/prompts");
   console.error("This project supplies things tern only uses once you trust it:");
   for (const line of lines) console.error(`  ${terminalSafe(line)}`);
   try {

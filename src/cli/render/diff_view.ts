@@ -1,7 +1,10 @@
 /** Unified diffs for the terminal: coloured, capped, safe to print, and their "+N −M lines" summary. */
 import { styleText } from "node:util";
-import { structuredPatch, type StructuredPatchHunk } from "diff";
+import type { StructuredPatchHunk } from "diff";
 import { terminalSafe } from "./terminal_safe.ts";
+import { npmPackage } from "../../npm.ts";
+
+const { structuredPatch } = await npmPackage("diff");
 
 /** Lines added and removed by a change. */
 export interface DiffStat {

@@ -5,10 +5,13 @@
  * Parsing is marked's lexer; everything from the model is made terminal-safe before it is styled.
  */
 import { styleText } from "node:util";
-import { lexer, type Token, type Tokens } from "marked";
+import type { Token, Tokens } from "marked";
 import { terminalSafe } from "./terminal_safe.ts";
 import { decodeEntities, highlightCode, loadHighlighter } from "./highlight.ts";
 import { pad, visibleWidth, wrapText } from "./_text_layout.ts";
+import { npmPackage } from "../../npm.ts";
+
+const { lexer } = await npmPackage("marked");
 
 type Color = Parameters<typeof styleText>[0];
 

@@ -4,8 +4,10 @@
  * line-number prefixes. Uniqueness always counts overlapping occurrences.
  */
 
-import { diffLines } from "diff";
 import { characterAt, type NormalisedText, normaliseText, toOriginal } from "./normalise.ts";
+import { npmPackage } from "../../npm.ts";
+
+const { diffLines } = await npmPackage("diff");
 
 /** Which layer found the match. */
 export type MatchLayer = "exact" | "normalised" | "numbers" | "numbers+normalised";

@@ -4,9 +4,6 @@
  * has to wait for them (`ready` waits at most a limit); a stdio server's sandbox follows its trust
  * (server_sandbox.ts). A crashed or hung server turns into error results, never a hung tern.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { McpServerConfig, StdioServerConfig } from "./config.ts";
 import { childEnv } from "../shell/child_env.ts";
@@ -14,6 +11,13 @@ import { bwrapArgs, detectBubblewrap, type SandboxDetector } from "../shell/sand
 import type { SandboxMode } from "../../config/settings.ts";
 import { SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
 import { type ServerSandbox, serverSandbox, startHint } from "./server_sandbox.ts";
+import { npmPackage } from "../../npm.ts";
+
+const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+  npmPackage("@modelcontextprotocol/sdk/client/index.js"),
+  npmPackage("@modelcontextprotocol/sdk/client/stdio.js"),
+  npmPackage("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+]);
 
 /** Where a server is in its life. */
 export type ServerState = "starting" | "ready" | "failed" | "closed";

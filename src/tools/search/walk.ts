@@ -7,6 +7,7 @@ import type { Ignore } from "ignore";
 import { join } from "node:path";
 import { setImmediate } from "node:timers";
 import { MAX_FILE_BYTES } from "../../fs/path_guard.ts";
+import { npmPackage } from "../../npm.ts";
 
 /**
  * Names never walked into or listed below the starting directory, whatever .gitignore says: version
@@ -62,7 +63,7 @@ export function comparePaths(a: string, b: string): number {
 let ignoreLib: Promise<(options: { allowRelativePaths: boolean }) => Ignore> | undefined;
 
 function loadIgnore() {
-  ignoreLib ??= import("ignore").then((module) => module.default);
+  ignoreLib ??= npmPackage("ignore").then((module) => module.default);
   return ignoreLib;
 }
 

@@ -1,8 +1,12 @@
 // @ts-self-types="./_main_content.d.ts"
 // A JavaScript file with its own declaration: linkedom's and Readability's types reference the DOM lib,
 // which would break Deno's own types everywhere if the type checker saw them.
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
+import { npmPackage } from "../../npm.ts";
+
+const [{ Readability }, { parseHTML }] = await Promise.all([
+  npmPackage("@mozilla/readability"),
+  npmPackage("linkedom"),
+]);
 
 /** Text an article needs for Readability's pick to be trusted over the whole page. */
 const MIN_ARTICLE_CHARS = 200;

@@ -3,10 +3,11 @@
  * content (Readability over a linkedom DOM, see _main_content.js), tables as GitHub-flavoured markdown
  * (turndown with Joplin's GFM plugin), links and images absolute.
  */
-import { gfm } from "@joplin/turndown-plugin-gfm";
 import type TurndownService from "turndown";
 import { mainContent } from "./_main_content.js";
+import { npmPackage } from "../../npm.ts";
 
+const { gfm } = await npmPackage("@joplin/turndown-plugin-gfm");
 const Turndown = await loadTurndown();
 let service: TurndownService | undefined;
 
@@ -51,7 +52,7 @@ function makeService(): TurndownService {
  */
 async function loadTurndown(): Promise<typeof TurndownService> {
   const deno = Object.getOwnPropertyDescriptor(Object.prototype, "__proto__");
-  if (!deno?.configurable || !deno.set) return (await import("turndown")).default;
+  if (!deno?.configurable || !deno.set) return (await npmPackage("turndown")).default;
   const set = deno.set;
   Object.defineProperty(Object.prototype, "__proto__", {
     ...deno,
@@ -61,7 +62,7 @@ async function loadTurndown(): Promise<typeof TurndownService> {
     },
   });
   try {
-    return (await import("turndown")).default;
+    return (await npmPackage("turndown")).default;
   } finally {
     Object.defineProperty(Object.prototype, "__proto__", deno);
   }

@@ -1,0 +1,94 @@
+/**
+ * tern on a fresh Deno cache with no network (issue 21 §5.14): --help and --version answer without Deno
+ * resolving or downloading a single npm package first; a real run that needs packages it cannot download
+ * ends with one line.
+ */
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "./support/assert.ts";
+import { runTern } from "./support/cli.ts";
+import { refusingServer } from "./support/refusing_server.ts";
+import { tempProject } from "./support/temp_project.ts";
+import { HELP_TEXT, VERSION } from "../src/cli/args.ts";
+import { COMMIT } from "../src/cli/build_info.ts";
+
+/**
+ * Runs `tern ARGS` (the binary's flags, from source) with an empty DENO_DIR, the npm registry and every
+ * proxy pointed at a server that counts and refuses each connection: nothing remote is reachable.
+ */
+async function ternOffline(args: string[]) {
+  await using project = await tempProject();
+  await using unreachable = refusingServer();
+  const run = await runTern({
+    cwd: project.root,
+    args,
+    env: {
+      DENO_DIR: join(project.outside, "deno-dir"), // created by Deno, removed with the project
+      DENO_NO_UPDATE_CHECK: "1", // as every way of running tern sets it
+      NPM_CONFIG_REGISTRY: `${unreachable.url}/`,
+      HTTP_PROXY: unreachable.url,
+      HTTPS_PROXY: unreachable.url,
+      TERN_BASE_URL: `${unreachable.url}/v1`,
+      TERN_API_KEY: "k",
+      TERN_MODEL: "m",
+    },
+  });
+  return { ...run, attempts: [...unreachable.attempts] };
+}
+
+Deno.test("tern --version on an empty Deno cache answers without contacting the npm registry", async () => {
+  const run = await ternOffline(["--version"]);
+  assertEquals(run.stdout, `tern ${VERSION} (${COMMIT})\n`, run.stderr);
+  assertEquals(run.code, 0);
+  assertEquals(run.attempts, [], "Deno reached out before tern answered");
+});
+
+Deno.test("tern --help and tern acp --help on an empty Deno cache answer without contacting the npm registry", async () => {
+  for (const args of [["--help"], ["acp", "--help"]]) {
+    const run = await ternOffline(args);
+    assertEquals(run.stdout, `${HELP_TEXT}\n`, run.stderr);
+    assertEquals(run.code, 0);
+    assertEquals(run.attempts, [], `Deno reached out before tern answered ${args.join(" ")}`);
+  }
+});
+
+Deno.test("a real run on an empty Deno cache with the npm registry unreachable ends with one line", async () => {
+  const run = await ternOffline(["-p", "hello", "--no-session"]);
+  assertEquals(run.code, 1, run.stderr);
+  assertEquals(run.stdout, "");
+  const lines = run.stderr.trimEnd().split("\n");
+  assertEquals(lines.length, 1, run.stderr);
+  assertMatch(lines[0], /^tern: cannot load the npm package [^ ]+ \(.*\): .*npm registry/);
+  assert(!run.stderr.includes("\x1b"), "terminal codes in the message");
+});
+
+Deno.test("the npm packages src/npm.ts loads are the ones compile embeds and the install caches", async () => {
+  const read = (path: string) => Deno.readTextFile(new URL(`../${path}`, import.meta.url));
+  const npm = await read("src/npm.ts");
+  const block = npm.slice(
+    npm.indexOf("interface Packages {"),
+    npm.indexOf("\n}\n", npm.indexOf("interface Packages")),
+  );
+  const loaded = [...block.matchAll(/^ {2}"?([^"\s:/][^":]*)"?:(?: |$)/gm)].map((match) => match[1]).sort();
+  const listed = [...(await read("src/_npm_packages.js")).matchAll(/^import "([^"]+)";$/gm)]
+    .map((match) => match[1]).sort();
+  assert(loaded.length > 10, `npm.ts's list was not found: ${loaded}`);
+  assertEquals(listed, loaded, "src/_npm_packages.js and src/npm.ts list different packages");
+  const config = JSON.parse(await read("deno.json"));
+  const mapped = Object.keys(config.imports);
+  for (const name of loaded) {
+    assert(mapped.some((key) => name === key || name.startsWith(`${key}/`)), `${name} is not in deno.json`);
+  }
+  // Every build embeds them: tern loads them with a specifier deno compile cannot see.
+  const compiles = [
+    config.tasks.compile,
+    ...(await read(".github/workflows/release.yml")).split("\n"),
+    ...(await read(".github/workflows/action-e2e.yml")).split("\n"),
+  ].filter((line: string) => line.includes("deno compile "));
+  assertEquals(compiles.length, 3, compiles.join("\n"));
+  for (const line of compiles) assertMatch(line, / --include src\/_npm_packages\.js /);
+  // And the installed command has them in the cache before its first run.
+  assertMatch(
+    config.tasks.install,
+    /deno cache --config "\$PWD\/deno\.json" "\$PWD\/src\/_npm_packages\.js"/,
+  );
+});
