@@ -9,7 +9,7 @@
  * mounts cannot cover is removed if it appeared. A placeholder stays while any running command relies on it.
  */
 import { lstatSync, rmdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isEnvFileName, SANDBOX_PROTECTED, SHELL_STARTUP_FILES } from "../../config/protected_paths.ts";
 import {
   entryAt,
@@ -57,14 +57,27 @@ function isStartupFile(name: string): boolean {
   return (SHELL_STARTUP_FILES as readonly string[]).includes(name);
 }
 
-/** True when `root` is the user's home folder, where a shell reads its startup files. */
+const homes = new Map<string, boolean>();
+
+/**
+ * True when `root` (a real path) is the user's home folder, where a shell reads its startup files. Asked
+ * once per root: $HOME is often outside what tern may read, and a refused read costs an exception.
+ */
 function isHome(root: string): boolean {
-  const home = Deno.env.get("HOME");
-  if (!home) return false;
+  let answer = homes.get(root);
+  if (answer === undefined) {
+    const home = Deno.env.get("HOME");
+    answer = home !== undefined && isAbsolute(home) && (resolve(home) === root || realPathOf(home) === root);
+    homes.set(root, answer);
+  }
+  return answer;
+}
+
+function realPathOf(path: string): string | undefined {
   try {
-    return Deno.realPathSync(home) === root;
+    return Deno.realPathSync(path);
   } catch {
-    return false;
+    return undefined;
   }
 }
 

@@ -97,6 +97,7 @@ function listing(dir: string): Map<string, Deno.DirEntry> {
 export function entryAt(root: string, name: string, listings: Listings): Deno.DirEntry | undefined {
   const slash = name.indexOf("/");
   const folder = slash < 0 ? "" : name.slice(0, slash);
+  if (folder !== "" && entryAt(root, folder, listings)?.isDirectory !== true) return undefined;
   let entries = listings.get(folder);
   if (entries === undefined) listings.set(folder, entries = listing(join(root, folder)));
   return entries.get(slash < 0 ? name : name.slice(slash + 1));

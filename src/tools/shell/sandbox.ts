@@ -145,7 +145,12 @@ export function bwrapArgs(options: SandboxOptions): string[] {
         [installRoot(resolve(dir), home), resolve(dir)].filter((d) => d !== undefined)
       ),
     ]);
-    for (const dir of kept) args.push("--ro-bind-try", dir, dir);
+    // A folder inside another kept one is already there: each bind costs bwrap a parse of the mount table.
+    for (const dir of kept) {
+      if (![...kept].some((other) => other !== dir && inside(dir, other))) {
+        args.push("--ro-bind-try", dir, dir);
+      }
+    }
   }
   const root = options.root;
   if (root) {
@@ -207,38 +212,11 @@ export async function confinedArgv(options: SandboxOptions, shell: string[]): Pr
     "--new-session",
     "--as-pid-1",
     "--",
-    onPath(bash, options.path),
+    bash,
     flag,
     prefix + script,
     ...rest,
   ];
-}
-
-const found = new Map<string, string>();
-
-/**
- * Where `program` is on `path` (the command's PATH), found once: bwrap's own search would try each folder
- * in turn, an exec that fails for every one before it. The sandbox sees the same files (/ read-only, and
- * the folders of PATH inside $HOME kept), so the host's answer holds inside. `program` itself if not found.
- */
-function onPath(program: string, path = ""): string {
-  const key = `${program}\0${path}`;
-  let where = found.get(key);
-  if (where === undefined) {
-    const dirs = path.split(":").filter((dir) => isAbsolute(dir));
-    where = dirs.map((dir) => join(dir, program)).find(isExecutable) ?? program;
-    found.set(key, where);
-  }
-  return where;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    const info = Deno.statSync(file);
-    return info.isFile && ((info.mode ?? 0) & 0o111) !== 0;
-  } catch {
-    return false;
-  }
 }
 
 /**
