@@ -4,12 +4,14 @@
  * command's shell from inside its sandbox, and removed when tern exits. Cgroups left behind by a tern that
  * was killed are removed by the next one.
  */
+import { dirname } from "node:path";
 import { helperScript } from "../../fs/helper_script.ts";
 
 /**
  * As root only: finds this process's pids cgroup (cgroup v1 `pids`, or v2 with pids enabled below it),
  * removes `tern-sandbox-…-PID` cgroups whose tern is gone, makes `tern-sandbox-$2-$1` with pids.max $2 and
- * prints its path; prints nothing where it cannot. The pid comes last, as every tern has named them. Builtins but for mkdir and rmdir, which come from the
+ * prints the file a process joins it through (v1's `tasks`, v2's `cgroup.procs`); prints nothing where it
+ * cannot. The pid comes last, as every tern has named them. Builtins but for mkdir and rmdir, which come from the
  * system PATH (`command -p`): a project directory on the user's PATH must not supply them.
  */
 const SETUP = `[ "$EUID" = 0 ] || exit 0
@@ -27,7 +29,8 @@ for old in "$base"/tern-sandbox-*; do
   [ -d "$old" ] && ! kill -0 "\${old##*-}" 2>/dev/null && command -p rmdir "$old" 2>/dev/null
 done
 cg=$base/tern-sandbox-$2-$1
-{ [ -d "$cg" ] || command -p mkdir "$cg"; } 2>/dev/null && echo "$2" >"$cg/pids.max" 2>/dev/null && echo "$cg"`;
+{ [ -d "$cg" ] || command -p mkdir "$cg"; } 2>/dev/null && echo "$2" >"$cg/pids.max" 2>/dev/null || exit 0
+if [ -e "$cg/tasks" ]; then echo "$cg/tasks"; else echo "$cg/cgroup.procs"; fi`;
 
 const made = new Map<number, Promise<string | undefined>>();
 const created: string[] = [];
@@ -48,8 +51,9 @@ function removeAtExit(): void {
 }
 
 /**
- * The path of this process's pids cgroup with limit `max`, made on the first call for that limit;
- * undefined when not root or where the kernel offers no writable pids controller.
+ * The file that joins this process's pids cgroup with limit `max` (made on the first call for that limit)
+ * when a process writes "0" to it; undefined when not root or where the kernel offers no writable pids
+ * controller.
  */
 export function pidsCgroup(max: number): Promise<string | undefined> {
   let cgroup = made.get(max);
@@ -62,7 +66,7 @@ export function pidsCgroup(max: number): Promise<string | undefined> {
     }).output().then(({ stdout }) => {
       const path = new TextDecoder().decode(stdout).trim();
       if (path === "") return undefined;
-      created.push(path);
+      created.push(dirname(path));
       return path;
     }, () => undefined);
     made.set(max, cgroup);
