@@ -5,9 +5,16 @@
  */
 import { readSseEvents, type SseEvent } from "./sse.ts";
 import { type AssistantTurn, type ChatRequest, type LlmClient, LlmError, type StreamEvent } from "./types.ts";
-import type { Wire, WireAssembler } from "./wire.ts";
+import type { Wire, WireAssembler, WireRequest } from "./wire.ts";
 
 /** Where and how to send requests, whatever the wire. */
+/** A request body built and measured, kept for the send that follows. */
+interface Measured {
+  request: ChatRequest;
+  built: WireRequest;
+  text: string;
+}
+
 export interface TransportOptions {
   /** e.g. `https://api.deepseek.com/v1`; the wire's path is appended. */
   baseUrl: string;
@@ -49,6 +56,7 @@ class Watchdog {
 /** An LlmClient speaking `wire` over HTTP + SSE; see LlmClient for the contract. */
 export class WireClient implements LlmClient {
   readonly #wire: Wire;
+  #measured: Measured | undefined;
   readonly #baseUrl: string;
   readonly #options: TransportOptions;
 
@@ -83,13 +91,31 @@ export class WireClient implements LlmClient {
 
   /** The bytes of the JSON body `stream(request)` would POST (see LlmClient). */
   requestBytes(request: ChatRequest): number {
-    // No key: the body never carries it (auth goes in headers).
-    return utf8Length(JSON.stringify(this.#wire.buildRequest(request, {}).body));
+    // Built as `stream` will send it (the key goes in headers, never in the body), and kept for it.
+    const built = this.#wire.buildRequest(request, { apiKey: this.#options.apiKey });
+    const text = JSON.stringify(built.body);
+    this.#measured = { request, built, text };
+    return utf8Length(text);
+  }
+
+  /**
+   * The body last measured, if it was for a request equal to `request` field by field (the caller measures,
+   * then sends a copy): built and serialised once, not twice, per model call. Taken once: a resend after
+   * the wire learned something (recover) builds it afresh.
+   */
+  #takeMeasured(request: ChatRequest): Measured | undefined {
+    const measured = this.#measured;
+    this.#measured = undefined;
+    const same = measured !== undefined && measured.request.model === request.model &&
+      measured.request.messages === request.messages && measured.request.tools === request.tools &&
+      measured.request.toolChoice === request.toolChoice;
+    return same ? measured : undefined;
   }
 
   async #post(request: ChatRequest, signal: AbortSignal, watchdog: Watchdog): Promise<Response> {
     if (signal.aborted) throw aborted(false);
-    const wire = this.#wire.buildRequest(request, { apiKey: this.#options.apiKey });
+    const measured = this.#takeMeasured(request);
+    const wire = measured?.built ?? this.#wire.buildRequest(request, { apiKey: this.#options.apiKey });
     const headers: Record<string, string> = {
       "content-type": "application/json",
       accept: "text/event-stream",
@@ -102,7 +128,7 @@ export class WireClient implements LlmClient {
       response = await fetch(`${this.#baseUrl}${wire.path}`, {
         method: "POST",
         headers,
-        body: JSON.stringify(wire.body),
+        body: measured?.text ?? JSON.stringify(wire.body),
         signal: AbortSignal.any([signal, watchdog.signal]),
       });
     } catch (error) {

@@ -26,3 +26,17 @@ Deno.test("createClient() refuses an unknown wire format, naming the known ones"
     /unknown wire format 'grpc' \(known: chat, responses, anthropic\)/,
   );
 });
+
+Deno.test("requestBytes() measures the body stream() then sends, for a copy of the request or another model", async () => {
+  await using model = startFakeModel([{ text: "one" }, { text: "two" }]);
+  const client = createClient({ api: "chat", baseUrl: model.url, apiKey: "sk-1" });
+  const request = { model: "m", messages: [{ role: "user" as const, content: "héllo ✓" }], tools: [] };
+  const sent = () => new TextEncoder().encode(JSON.stringify(model.requests.at(-1))).length;
+  const measured = client.requestBytes(request);
+  await client.stream({ ...request }, new AbortController().signal, () => {});
+  assertStrictEquals(sent(), measured);
+  // Measured for one model, sent for another (a fallback): the body is built afresh, not the measured one.
+  client.requestBytes(request);
+  await client.stream({ ...request, model: "other" }, new AbortController().signal, () => {});
+  assertStrictEquals(model.requests.at(-1)?.model, "other");
+});

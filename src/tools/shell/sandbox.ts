@@ -115,9 +115,9 @@ const HOME_STARTUP = [
 /** Keeps DNS working with `network: true` where /etc/resolv.conf points into /run (systemd-resolved). */
 const KEPT_IN_RUN = ["/run/systemd/resolve"];
 
+/** True when normalised absolute path `child` is `parent` or below it (a string test: this runs per command). */
 function inside(child: string, parent: string): boolean {
-  const rel = relative(parent, child);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return child === parent || child.startsWith(parent.endsWith("/") ? parent : `${parent}/`);
 }
 
 /**
