@@ -8,6 +8,7 @@ import { assert, assertEquals, assertMatch } from "./support/assert.ts";
 import { runTern } from "./support/cli.ts";
 import { refusingServer } from "./support/refusing_server.ts";
 import { tempProject } from "./support/temp_project.ts";
+import { startFakeModel } from "./support/fake_model_server.ts";
 import { HELP_TEXT, VERSION } from "../src/cli/args.ts";
 import { COMMIT } from "../src/cli/build_info.ts";
 
@@ -15,7 +16,7 @@ import { COMMIT } from "../src/cli/build_info.ts";
  * Runs `tern ARGS` (the binary's flags, from source) with an empty DENO_DIR, the npm registry and every
  * proxy pointed at a server that counts and refuses each connection: nothing remote is reachable.
  */
-async function ternOffline(args: string[]) {
+async function ternOffline(args: string[], model?: string) {
   await using project = await tempProject();
   await using unreachable = refusingServer();
   const run = await runTern({
@@ -27,7 +28,9 @@ async function ternOffline(args: string[]) {
       NPM_CONFIG_REGISTRY: `${unreachable.url}/`,
       HTTP_PROXY: unreachable.url,
       HTTPS_PROXY: unreachable.url,
-      TERN_BASE_URL: `${unreachable.url}/v1`,
+      TERN_BASE_URL: model ?? `${unreachable.url}/v1`,
+      // The model on 127.0.0.1 is reached directly (as is the registry: it refuses, and counts, all the same).
+      ...model && { NO_PROXY: "127.0.0.1" },
       TERN_API_KEY: "k",
       TERN_MODEL: "m",
     },
@@ -51,13 +54,23 @@ Deno.test("tern --help and tern acp --help on an empty Deno cache answer without
   }
 });
 
-Deno.test("a real run on an empty Deno cache with the npm registry unreachable ends with one line", async () => {
-  const run = await ternOffline(["-p", "hello", "--no-session"]);
+Deno.test("a run on an empty Deno cache with the npm registry unreachable needs no package to answer", async () => {
+  await using model = startFakeModel([{ text: "hello back" }]);
+  const run = await ternOffline(["-p", "hello", "--no-session"], model.url);
+  assertEquals(run.code, 0, run.stderr);
+  assertEquals(run.stdout, "hello back\n");
+  assertEquals(run.attempts, [], "Deno reached out for a package the run did not need");
+});
+
+Deno.test("a run that needs a package it cannot download ends with one line naming it", async () => {
+  const write = { name: "write_file", arguments: JSON.stringify({ path: "a.txt", content: "x\n" }) };
+  await using model = startFakeModel([{ toolCalls: [write] }, { text: "written" }]);
+  const run = await ternOffline(["-p", "write a.txt", "--no-session", "--approve", "all"], model.url);
   assertEquals(run.code, 1, run.stderr);
   assertEquals(run.stdout, "");
-  const lines = run.stderr.trimEnd().split("\n");
-  assertEquals(lines.length, 1, run.stderr);
-  assertMatch(lines[0], /^tern: cannot load the npm package [^ ]+ \(.*\): .*npm registry/);
+  const said = run.stderr.trimEnd().split("\n").filter((line) => line.startsWith("tern:"));
+  assertEquals(said.length, 1, run.stderr);
+  assertMatch(said[0], /^tern: .*cannot load the npm package diff \(.*\): .*npm registry/);
   assert(!run.stderr.includes("\x1b"), "terminal codes in the message");
 });
 

@@ -15,8 +15,9 @@ export const DEFAULT_MAX_MATCHES = 100;
 export const MAX_GREP_LINE_CHARS = 300;
 
 const description = `Search files under path (default ".") for pattern (a ripgrep regex, or literal \
-text). glob filters files ("*.ts", "!*.md"); context_lines adds lines around matches; at most max_results \
-(default ${DEFAULT_MAX_MATCHES}). Prints path:line:text; honours .gitignore.`;
+text; case_sensitive, default true). glob filters files ("*.ts", "!*.md"); context_lines adds lines \
+around matches; at most max_results (default ${DEFAULT_MAX_MATCHES}). Prints path:line:text; honours \
+.gitignore.`;
 
 const parameters = {
   type: "object",

@@ -1,5 +1,6 @@
 /** write_file: create or overwrite a file with the given content, atomically. */
 
+import { needDiff } from "./_diff.ts";
 import { hardLinkNote, makeParentsChecked, refuseReadOnly } from "../fs/atomic_write.ts";
 import { editorSnapshot, editorView, writeThrough } from "./_editor.ts";
 import { withFileLock } from "../fs/file_lock.ts";
@@ -88,6 +89,7 @@ async function currentText(ctx: ToolContext, path: string): Promise<{ text: stri
 
 async function preview(args: WriteFileArgs, ctx: ToolContext, files?: FileTracker): Promise<CallInspection> {
   encode(args.content);
+  await needDiff(); // the diff view of this preview
   const target = await checkedTarget(args, ctx, files);
   const path = target.rel;
   const base = { effect: "write" as const, paths: [path], summary: path };
@@ -110,6 +112,7 @@ async function writeLocked(
   ctx: ToolContext,
   files?: FileTracker,
 ): Promise<ToolResult> {
+  await needDiff(); // the line counts of the result
   const target = await checkedTarget(args, ctx, files);
   const existing = target.info;
   const before = existing === null ? { text: "" } : await currentText(ctx, args.path);

@@ -2,9 +2,7 @@
 import { styleText } from "node:util";
 import type { StructuredPatchHunk } from "diff";
 import { terminalSafe } from "./terminal_safe.ts";
-import { npmPackage } from "../../npm.ts";
-
-const { structuredPatch } = await npmPackage("diff");
+import { diffPackage } from "../../text_diff.ts";
 
 /** Lines added and removed by a change. */
 export interface DiffStat {
@@ -32,7 +30,7 @@ const DIFF_TIMEOUT_MS = 1_000;
 type Color = "red" | "green" | "cyan" | "bold" | "dim";
 
 function hunksOf(oldText: string, newText: string, context: number): StructuredPatchHunk[] | undefined {
-  const patch = structuredPatch("a", "b", oldText, newText, undefined, undefined, {
+  const patch = diffPackage().structuredPatch("a", "b", oldText, newText, undefined, undefined, {
     context,
     timeout: DIFF_TIMEOUT_MS,
   });

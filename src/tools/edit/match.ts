@@ -5,9 +5,7 @@
  */
 
 import { characterAt, type NormalisedText, normaliseText, toOriginal } from "./normalise.ts";
-import { npmPackage } from "../../npm.ts";
-
-const { diffLines } = await npmPackage("diff");
+import { diffPackage } from "../../text_diff.ts";
 
 /** Which layer found the match. */
 export type MatchLayer = "exact" | "normalised" | "numbers" | "numbers+normalised";
@@ -59,7 +57,7 @@ export function lineDelta(from: string, to: string): LineDelta {
   }
   let added = 0;
   let removed = 0;
-  for (const part of diffLines(before, after)) {
+  for (const part of diffPackage().diffLines(before, after)) {
     if (part.added) added += part.count ?? 0;
     else if (part.removed) removed += part.count ?? 0;
   }

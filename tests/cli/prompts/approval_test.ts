@@ -16,6 +16,9 @@ import {
   sandboxLabel,
   terminalAsker,
 } from "../../../src/cli/prompts/approval.ts";
+import { loadDiff } from "../../../src/text_diff.ts";
+
+await loadDiff(); // as the edit tools load it before any diff
 
 /** A command as its tool inspects it: exec or network, sandboxed or not, the whole command as preview. */
 function command(text: string, options: { sandboxed?: boolean; network?: boolean } = {}): ApprovalRequest {

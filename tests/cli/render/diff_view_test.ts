@@ -1,6 +1,9 @@
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import { diffSummary, formatDiffSummary, renderDiff } from "../../../src/cli/render/diff_view.ts";
 import { terminalSafe } from "../../../src/cli/render/terminal_safe.ts";
+import { loadDiff } from "../../../src/text_diff.ts";
+
+await loadDiff(); // as the edit tools load it before any diff
 
 const GREEN = "\x1b[32m";
 const RED = "\x1b[31m";

@@ -7,6 +7,9 @@ import {
   lineNumbers,
   stripLineNumbers,
 } from "../../../src/tools/edit/match.ts";
+import { loadDiff } from "../../../src/text_diff.ts";
+
+await loadDiff(); // as the edit tools load it before any diff
 
 Deno.test("findAll() counts overlapping occurrences", () => {
   assertEquals(findAll("aaa", "aa"), [0, 1]);
