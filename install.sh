@@ -3,7 +3,7 @@
 # release's SHA256SUMS, and puts `tern` in ~/.local/bin (or $TERN_INSTALL_DIR). Nothing is installed unless
 # the checksum matches.
 #
-#   curl -fsSL https://github.com/OWNER/REPO/releases/latest/download/install.sh | sh
+#   curl -fsSL https://github.com/@REPO@/releases/latest/download/install.sh | sh
 #
 # Environment:
 #   TERN_INSTALL_DIR    where to put tern (default: ~/.local/bin)
@@ -34,7 +34,7 @@ asset="tern-$os-$arch.tar.gz"
 
 if [ -n "${TERN_DOWNLOAD_BASE:-}" ]; then
   base="${TERN_DOWNLOAD_BASE%/}"
-elif [ "$REPO" = "@REPO@" ]; then
+elif [ "${REPO#@}" != "$REPO" ]; then # still the placeholder (spelt so that stamping leaves this line)
   die "this copy of install.sh does not know its repository: use the one attached to a release, or set TERN_DOWNLOAD_BASE"
 elif [ -n "${TERN_VERSION:-}" ]; then
   base="https://github.com/$REPO/releases/download/$TERN_VERSION"

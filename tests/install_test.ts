@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "./support/assert.ts";
+import { existsSync } from "node:fs";
 import { tempProject } from "./support/temp_project.ts";
 
 const INSTALL = new URL("../install.sh", import.meta.url).pathname;
@@ -75,4 +76,38 @@ Deno.test("install.sh refuses to guess a repository when it has no download base
   const run = await install("", `${work.root}/bin`);
   assertEquals(run.code, 1);
   assertStringIncludes(run.stderr, "does not know its repository");
+});
+
+Deno.test("install.sh as the release stamps it downloads from that repository's releases", async () => {
+  await using work = await tempProject();
+  // What release.yml does to the copy it attaches.
+  const stamped = (await Deno.readTextFile(INSTALL)).replaceAll("@REPO@", "someone/tern");
+  await Deno.writeTextFile(`${work.root}/install.sh`, stamped);
+  // No curl or wget on this PATH: the script says where it would download from, then stops.
+  const tools = `${work.root}/tools`;
+  await Deno.mkdir(tools);
+  for (const name of ["uname", "mktemp", "rm"]) {
+    const found = ["/usr/bin", "/bin"].map((dir) => `${dir}/${name}`).find((path) => existsSync(path));
+    assert(found, name);
+    await Deno.symlink(found, `${tools}/${name}`);
+  }
+  const output = await new Deno.Command("/bin/sh", {
+    args: [`${work.root}/install.sh`],
+    clearEnv: true,
+    env: { PATH: tools, HOME: work.root, TERN_INSTALL_DIR: `${work.root}/bin` },
+  }).output();
+  const stderr = new TextDecoder().decode(output.stderr);
+  assertEquals(output.code, 1, stderr);
+  assertStringIncludes(stderr, "from https://github.com/someone/tern/releases/latest/download");
+  assert(!stderr.includes("does not know its repository"), stderr);
+});
+
+Deno.test("the README links the install script without naming a repository it cannot know", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  assert(!readme.includes("OWNER/REPO"), "a placeholder repository in the README");
+  const link = /\[install\.sh\]\(([^)]+)\)/.exec(readme)?.[1];
+  assert(link !== undefined, "no install.sh link");
+  // GitHub resolves a README's relative link against the file's page: the repository's own releases.
+  const resolved = new URL(link, "https://github.com/someone/tern/blob/main/README.md").href;
+  assertEquals(resolved, "https://github.com/someone/tern/releases/latest/download/install.sh");
 });
