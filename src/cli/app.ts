@@ -4,8 +4,6 @@
  */
 import type { CliArgs } from "./args.ts";
 import type { LoadedSession } from "../agent/session.ts";
-import { chooseSession } from "./commands/sessions.ts";
-import { createLineReader } from "./input/line_reader.ts";
 import { startSession } from "./session_start.ts";
 import { closeFileHelper, useFileHelper } from "../fs/file_helper.ts";
 
@@ -52,7 +50,11 @@ async function firstSession(
   headless: boolean,
 ): Promise<LoadedSession | undefined> {
   if (!args.continue && args.resume === undefined) return undefined;
+  // Loaded only here: a run that resumes nothing never pays for them (node:process and node:readline alone
+  // are some 6 MB).
+  const { chooseSession } = await import("./commands/sessions.ts");
   const ask = headless ? undefined : Deno.stdin.isTerminal() ? pickOnTerminal : async (list: string[]) => {
+    const { createLineReader } = await import("./input/line_reader.ts");
     console.error(list.join("\n"));
     const reader = createLineReader();
     try {
