@@ -103,11 +103,10 @@ async function run(args: GlobFilesArgs, ctx: ToolContext): Promise<string | Tool
   // The depth counts from the pattern's fixed directory; walking from elsewhere, it cannot be used.
   const maxDepth = start === dir.rel && plan.base !== "" ? undefined : plan.maxDepth;
   const found: string[] = [];
-  for await (const batch of walkTree(ctx.root, start, rules, { signal: ctx.signal, maxDepth })) {
+  const keepName = ending === undefined ? undefined : (name: string) => name.endsWith(ending);
+  for await (const batch of walkTree(ctx.root, start, rules, { signal: ctx.signal, maxDepth, keepName })) {
     for (const entry of batch) {
-      if ((ending !== undefined && !entry.rel.endsWith(ending)) || !isMatch(entry.rel.slice(prefix))) {
-        continue;
-      }
+      if (!isMatch(entry.rel.slice(prefix))) continue;
       found.push(entry.kind === "symlink" ? `${entry.rel} (symlink)` : entry.rel);
     }
   }

@@ -239,6 +239,11 @@ export interface WalkOptions {
   maxDepth?: number;
   /** Called for each directory below the start; false prunes it (grep_code's negated globs). */
   enterDir?: (rel: string) => boolean;
+  /**
+   * Called with the name of each file or symlink; false leaves it out before anything else is done with it
+   * (glob_files' `*.ts`: most files of a tree fail that test, and skip the path, rules and batch).
+   */
+  keepName?: (name: string) => boolean;
 }
 
 /** Entries handed to the consumer at once: one promise per batch, not one per entry. */
@@ -265,7 +270,8 @@ function readSorted(path: string): Deno.DirEntry[] {
     return [];
   }
   // Names hold no "/", so without surrogates code unit order is code point order: the plain comparison.
-  const plain = !entries.some((entry) => SURROGATE.test(entry.name));
+  // One test over all the names: a test per name cost a tenth of a walk.
+  const plain = !SURROGATE.test(entries.map((entry) => entry.name).join(""));
   return entries.sort(plain ? byName : (a, b) => comparePaths(a.name, b.name));
 }
 
@@ -312,6 +318,7 @@ export async function* walkTree(
   };
   await enter(start === "." ? "" : start, 1);
   const maxDepth = options.maxDepth ?? Infinity;
+  const keepName = options.keepName;
   while (stack.length > 0) {
     // One directory's entries in a tight loop, until it ends (pop) or a subdirectory is entered.
     const top = stack[stack.length - 1];
@@ -326,10 +333,11 @@ export async function* walkTree(
       const entry = entries[top.next++];
       const name = entry.name;
       if (SKIPPED.has(name)) continue;
-      const rel = dir === "" ? name : `${dir}/${name}`;
       // readDir reports the entry itself (lstat), so a symlink is never taken for what it points to.
       const isSymlink = entry.isSymlink;
       const isDir = entry.isDirectory && !isSymlink;
+      if (!isDir && keepName !== undefined && !keepName(name)) continue;
+      const rel = dir === "" ? name : `${dir}/${name}`;
       if (checked && ignoredInWalk(chain, name, rel, isDir)) continue;
       if (isDir) {
         if (top.depth < maxDepth && (options.enterDir?.(rel) ?? true)) {

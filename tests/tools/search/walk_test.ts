@@ -163,6 +163,19 @@ Deno.test("walkTree() skips .git, node_modules, .tern and the other skipped name
   assertEquals(await walkAll(p.root), ["src/a.ts"]);
 });
 
+Deno.test("walkTree() leaves out files and links whose name keepName refuses, still entering every directory", async () => {
+  await using p = await tempProject();
+  await write(p.root, { "a.ts": "", "b.md": "", "x.ts/c.ts": "", "x.ts/d.txt": "", "deep/e/f.ts": "" });
+  await Deno.symlink("a.ts", join(p.root, "link.ts"));
+  await Deno.symlink("b.md", join(p.root, "link.md"));
+  const out: string[] = [];
+  const keepName = (name: string) => name.endsWith(".ts");
+  for await (const batch of walkTree(p.root, ".", await rulesFor(p.root, "."), { keepName })) {
+    out.push(...batch.map(show));
+  }
+  assertEquals(out, ["a.ts", "deep/e/f.ts", "link.ts@", "x.ts/c.ts"]);
+});
+
 Deno.test("walkTree() searches a skipped or ignored directory named as the start, with only its own rules", async () => {
   await using p = await tempProject();
   await write(p.root, {
