@@ -8,11 +8,14 @@ import { type AssistantTurn, type ChatRequest, type LlmClient, LlmError, type St
 import type { Wire, WireAssembler, WireRequest } from "./wire.ts";
 
 /** Where and how to send requests, whatever the wire. */
+const encoder = new TextEncoder();
+
 /** A request body built and measured, kept for the send that follows. */
 interface Measured {
   request: ChatRequest;
   built: WireRequest;
-  text: string;
+  /** The body as sent: encoded once, to count its bytes and to send them. */
+  body: Uint8Array<ArrayBuffer>;
 }
 
 export interface TransportOptions {
@@ -93,9 +96,9 @@ export class WireClient implements LlmClient {
   requestBytes(request: ChatRequest): number {
     // Built as `stream` will send it (the key goes in headers, never in the body), and kept for it.
     const built = this.#wire.buildRequest(request, { apiKey: this.#options.apiKey });
-    const text = JSON.stringify(built.body);
-    this.#measured = { request, built, text };
-    return utf8Length(text);
+    const body = encoder.encode(JSON.stringify(built.body));
+    this.#measured = { request, built, body };
+    return body.length;
   }
 
   /**
@@ -128,7 +131,7 @@ export class WireClient implements LlmClient {
       response = await fetch(`${this.#baseUrl}${wire.path}`, {
         method: "POST",
         headers,
-        body: measured?.text ?? JSON.stringify(wire.body),
+        body: measured?.body ?? JSON.stringify(wire.body),
         signal: AbortSignal.any([signal, watchdog.signal]),
       });
     } catch (error) {
