@@ -71,7 +71,8 @@ testNeeding(
     ]);
     await using tern = await startRepl(project, model);
     await tern.send("report", "Enter");
-    const screen = await tern.waitFor("That is all.");
+    // The status line comes once the answer has ended: waiting for it, the screen holds both.
+    const screen = await tern.waitFor("fake-model · context");
     const answer = screen.slice(screen.indexOf("Findings"), screen.indexOf("That is all."));
     for (const raw of ["# ", "**", "`", "```", "|", "- first"]) {
       assert(!answer.includes(raw), `raw ${raw}:\n${answer}`);
