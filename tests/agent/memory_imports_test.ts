@@ -5,20 +5,20 @@ import { tempProject } from "../support/temp_project.ts";
 
 Deno.test("expandImports() adds each file once, depth first, paths relative to the file naming them", async () => {
   await using project = await tempProject({
-    "docs/style.md": "Style. See @rules/naming.md and @../shared.md.",
+    "docs/style.md": "Style. See @rules/naming.md and @../common.md.",
     "docs/rules/naming.md": "Naming.",
-    "shared.md": "Shared, naming @docs/rules/naming.md again.",
+    "common.md": "Common, naming @docs/rules/naming.md again.",
   });
   const text =
-    "Main. Read @docs/style.md, then @shared.md; mail me at me@x.org, ping @octocat, see @types/node.";
+    "Main. Read @docs/style.md, then @common.md; mail me at me@x.org, ping @octocat, see @types/node.";
   const expanded = await expandImports(project.root, "AGENTS.md", text, 32_768);
-  assertEquals(expanded.imports, ["docs/style.md", "docs/rules/naming.md", "shared.md"]);
+  assertEquals(expanded.imports, ["docs/style.md", "docs/rules/naming.md", "common.md"]);
   assertEquals(expanded.problems, []);
   assertEquals(
     expanded.text,
-    `${text}\n\n<imported path="docs/style.md">\nStyle. See @rules/naming.md and @../shared.md.\n</imported>\n\n` +
+    `${text}\n\n<imported path="docs/style.md">\nStyle. See @rules/naming.md and @../common.md.\n</imported>\n\n` +
       `<imported path="docs/rules/naming.md">\nNaming.\n</imported>\n\n` +
-      `<imported path="shared.md">\nShared, naming @docs/rules/naming.md again.\n</imported>`,
+      `<imported path="common.md">\nCommon, naming @docs/rules/naming.md again.\n</imported>`,
   );
 });
 
