@@ -3,7 +3,7 @@
  * runs (process_group.ts unconfined, confined_run.ts in bubblewrap).
  */
 import { OutputText } from "./output_text.ts";
-import type { OutputSink } from "./process_group.ts";
+import type { OutputSink, Stop } from "./process_group.ts";
 
 /** A pipe being read: done when it ended, `cancel` stops reading it, `text` its decoder and counts. */
 export interface Capture {
@@ -52,4 +52,30 @@ export async function drain(
     else await kill();
   }
   await output.done;
+}
+
+/**
+ * A run's stop: the first reason (its timeout, the caller's cancel, the output cap) calls `kill` once and is
+ * kept; later ones are ignored. `dispose` clears the timer and the abort listener.
+ */
+export function stopOnce(kill: () => unknown, options: { signal: AbortSignal; timeoutMs: number }) {
+  let why: Stop | null = null;
+  const stop = (reason: Stop) => {
+    if (why !== null) return;
+    why = reason;
+    kill();
+  };
+  const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
+  const onAbort = () => stop("cancel");
+  options.signal.addEventListener("abort", onAbort);
+  return {
+    stop,
+    get stopped(): Stop | null {
+      return why;
+    },
+    dispose() {
+      clearTimeout(timer);
+      options.signal.removeEventListener("abort", onAbort);
+    },
+  };
 }

@@ -7,8 +7,8 @@
  * does.
  */
 import { helperScript } from "../../fs/helper_script.ts";
-import { capture, delay, drain } from "./_output_streams.ts";
-import type { Finished, GroupOptions, Stop } from "./process_group.ts";
+import { capture, delay, drain, stopOnce } from "./_output_streams.ts";
+import type { Finished, GroupOptions } from "./process_group.ts";
 
 /**
  * Kills the children of bwrap `$1` (the command's shell, the init of the sandbox's PID namespace): its exit
@@ -66,21 +66,13 @@ export async function runConfined(argv: string[], options: GroupOptions): Promis
     })();
     return killing;
   };
-  let stopped: Stop | null = null;
-  const stop = (why: Stop) => {
-    if (stopped !== null) return;
-    stopped = why;
-    kill();
-  };
+  const run = stopOnce(kill, options);
   const maxBytes = options.maxOutputBytes ?? Number.POSITIVE_INFINITY;
   const check = () => {
-    if (out.text.bytes + err.text.bytes > maxBytes) stop("output_cap");
+    if (out.text.bytes + err.text.bytes > maxBytes) run.stop("output_cap");
   };
   const out = capture(child.stdout, options.sink, check);
   const err = capture(child.stderr, options.sink, check);
-  const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
-  const onAbort = () => stop("cancel");
-  options.signal.addEventListener("abort", onAbort);
   try {
     const { code } = await child.status;
     await killing;
@@ -91,13 +83,12 @@ export async function runConfined(argv: string[], options: GroupOptions): Promis
     await drain(both, kill);
     return {
       code,
-      stopped,
+      stopped: run.stopped,
       bytes: out.text.bytes + err.text.bytes,
       binary: out.text.binary || err.text.binary,
     };
   } finally {
-    clearTimeout(timer);
-    options.signal.removeEventListener("abort", onAbort);
+    run.dispose();
     // Both pipes are read to their end, or given up: no stream outlives the call (test sanitizers check).
     out.cancel();
     err.cancel();

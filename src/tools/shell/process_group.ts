@@ -4,7 +4,7 @@
  */
 
 import { CLEAN_BASH, helperScript } from "../../fs/helper_script.ts";
-import { capture, drain } from "./_output_streams.ts";
+import { capture, drain, stopOnce } from "./_output_streams.ts";
 import { runConfined } from "./confined_run.ts";
 
 /** Where the command's combined stdout and stderr go, as decoded text. */
@@ -201,19 +201,11 @@ export async function runInGroup(argv: string[], options: GroupOptions): Promise
     kills.push(killing);
     return killing;
   };
-  let stopped: Stop | null = null;
-  const stop = (why: Stop) => {
-    if (stopped !== null) return;
-    stopped = why;
-    kill();
-  };
+  const run = stopOnce(kill, { signal, timeoutMs });
   const maxBytes = options.maxOutputBytes ?? Number.POSITIVE_INFINITY;
   const reading = capture(child.stdout, options.sink, () => {
-    if (reading.text.bytes > maxBytes) stop("output_cap");
+    if (reading.text.bytes > maxBytes) run.stop("output_cap");
   });
-  const timer = setTimeout(() => stop("timeout"), timeoutMs);
-  const onAbort = () => stop("cancel");
-  signal.addEventListener("abort", onAbort);
   try {
     const { code } = await child.status;
     await Promise.all(kills);
@@ -221,12 +213,11 @@ export async function runInGroup(argv: string[], options: GroupOptions): Promise
     let leftovers = id === null ? undefined : await reapSession(id, marker);
     // After tern's own kill (timeout, cancel, cap), what is still in the session is the command's own
     // processes dying (slowly on a busy machine), not background work it left: reaped, not reported.
-    if (stopped !== null && leftovers) leftovers = { ...leftovers, killed: 0 };
+    if (run.stopped !== null && leftovers) leftovers = { ...leftovers, killed: 0 };
     await drain(reading, kill);
-    return { code, stopped, bytes: reading.text.bytes, binary: reading.text.binary, leftovers };
+    return { code, stopped: run.stopped, bytes: reading.text.bytes, binary: reading.text.binary, leftovers };
   } finally {
-    clearTimeout(timer);
-    signal.removeEventListener("abort", onAbort);
+    run.dispose();
     // Nothing may outlive the call: kill helpers and the stderr reader are awaited (test sanitizers check).
     await Promise.all(kills);
     await stderrDone;
