@@ -46,18 +46,25 @@ function fail(code: number, stderr: Uint8Array): never {
   throw new Error(`tern failed (exit ${code}):\n${new TextDecoder().decode(stderr).slice(-2000)}`);
 }
 
+/** `tern -p` as the bench runs it against the model at `url`, started by `wrapper` (time, strace) or not. */
+async function ternCommand(wrapper: string[], options: RunOptions, url: string): Promise<Deno.Command> {
+  const [program, ...args] = [...wrapper, Deno.execPath(), ...await ternArgs(options)];
+  return new Deno.Command(program, {
+    args,
+    cwd: options.root,
+    clearEnv: true,
+    env: runEnv(url, options.env),
+    stdin: "null",
+    stdout: wrapper.length === 0 ? "null" : "piped",
+    stderr: "piped",
+  });
+}
+
 /** Runs tern once under /usr/bin/time. */
 export async function measureRun(script: Script, options: RunOptions): Promise<RunFigures> {
   await using model = startFakeModel(script);
-  const output = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "BENCH %e %U %S %M", Deno.execPath(), ...await ternArgs(options)],
-    cwd: options.root,
-    clearEnv: true,
-    env: runEnv(model.url, options.env),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const output = await (await ternCommand(["/usr/bin/time", "-f", "BENCH %e %U %S %M"], options, model.url))
+    .output();
   const stderr = new TextDecoder().decode(output.stderr);
   const line = stderr.split("\n").find((text) => text.startsWith("BENCH "));
   if (!output.success || !line) fail(output.code, output.stderr);
@@ -86,15 +93,8 @@ export async function programsStarted(script: Script, options: RunOptions): Prom
   await using model = startFakeModel(script);
   const log = await Deno.makeTempFile({ prefix: "tern-bench-strace-" });
   try {
-    const output = await new Deno.Command("strace", {
-      args: ["-f", "-qq", "-e", "trace=execve", "-o", log, Deno.execPath(), ...await ternArgs(options)],
-      cwd: options.root,
-      clearEnv: true,
-      env: runEnv(model.url, options.env),
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
+    const strace = ["strace", "-f", "-qq", "-e", "trace=execve", "-o", log];
+    const output = await (await ternCommand(strace, options, model.url)).output();
     if (!output.success) fail(output.code, output.stderr);
     const started = (await Deno.readTextFile(log)).split("\n")
       .filter((line) => / execve\(/.test(line) && / = 0$/.test(line))
@@ -184,15 +184,7 @@ export async function marksPerRequest(
     }
     return turn;
   });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: await ternArgs(options),
-    cwd: options.root,
-    clearEnv: true,
-    env: runEnv(model.url, options.env),
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
+  const child = (await ternCommand([], options, model.url)).spawn();
   pid = child.pid;
   const output = await child.output();
   if (!output.success) fail(output.code, output.stderr);
