@@ -94,9 +94,10 @@ Deno.test("tern -p runs two sub-agents in parallel, each with its own small cont
 
 Deno.test("tern -p --output stream-json emits the plan each time update_plan changes it", async () => {
   await using project = await tempProject({});
+  const mark: Record<string, string> = { pending: "[ ]", in_progress: "[>]", done: "[x]" };
   const plan = (statuses: string[]) =>
     JSON.stringify({
-      plan: ["read the code", "fix the bug"].map((step, i) => ({ step, status: statuses[i] })),
+      plan: ["read the code", "fix the bug"].map((step, i) => `${mark[statuses[i]]} ${step}`).join("\n"),
     });
   await using model = await startFakeModel([
     { toolCalls: [{ name: "update_plan", arguments: plan(["in_progress", "pending"]) }] },
@@ -125,7 +126,7 @@ Deno.test("tern -p --output stream-json emits the plan each time update_plan cha
     },
   ]);
   const refused = model.requests[4].messages as { role: string; content: string }[];
-  assertStringIncludes(refused.at(-1)!.content, "mark only the step you are working on now as in_progress");
+  assertStringIncludes(refused.at(-1)!.content, "mark only the step you are working on now");
 });
 
 Deno.test("tern -p --mode plan runs reads but refuses a write, telling the model to present its plan", async () => {

@@ -78,7 +78,7 @@ const OPAQUE_ID =
   /^(?:call_[A-Za-z0-9_]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /**
- * The messages with each opaque tool-call id replaced by a short one (`call_1`, `call_2`, … in order of first
+ * The messages with each opaque tool-call id replaced by a short one (`c1`, `c2`, … in order of first
  * appearance), the same in the call and in its result. Every later request repeats every id twice, so a
  * 29-character id costs about 10 KB over 20 tool steps. The numbering depends only on the messages before,
  * so it stays the same from request to request (the prompt prefix still caches); the conversation itself
@@ -98,8 +98,8 @@ export function withShortIds(messages: readonly Message[]): Message[] {
     if (!OPAQUE_ID.test(id)) return id;
     let name = short.get(id);
     if (name === undefined) {
-      // A kept id of the same shape (a server issuing `call_3`) is never reused.
-      do name = `call_${++next}`; while (kept.has(name));
+      // A kept id of the same shape (a server issuing `c3`) is never reused.
+      do name = `c${++next}`; while (kept.has(name));
       short.set(id, name);
     }
     return name;

@@ -33,8 +33,8 @@ const MAX_SHOWN_LINES = 12;
 const MIN_SIMILARITY = 0.5;
 
 const description = `Replace old_text with new_text in the file at path. old_text must match exactly \
-once (copy it from read_file without line numbers; add context, or set replace_all). edits: several \
-changes, in order, all or nothing.`;
+once (copy it from read_file, minus line numbers; add context or set replace_all). Several changes: \
+edits [{old_text, new_text, replace_all?}] in order, all or nothing.`;
 
 const editItem = {
   type: "object",
@@ -58,6 +58,12 @@ const parameters = {
   },
   required: ["path"],
   additionalProperties: false,
+};
+
+/** What the model is shown: an edit's fields are named in the description, 130 bytes fewer per request. */
+const modelParameters = {
+  ...parameters,
+  properties: { ...parameters.properties, edits: { type: "array", items: { type: "object" } } },
 };
 
 /** One replacement, as given in `edits` or by the single old_text/new_text form. */
@@ -307,6 +313,7 @@ export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFile
     name: "edit_file",
     description,
     parameters,
+    modelParameters,
     inspect,
     run,
   };

@@ -47,15 +47,15 @@ const NETWORK_FAILURE =
 
 const description =
   `Run a bash command in the project root; returns stdout+stderr, and the exit code if not 0. \
-stdin is closed; killed after timeout_ms (default ${DEFAULT_TIMEOUT_MS}). Sandboxed where bubblewrap works: \
-no network, writes only inside the project. A deny-list refuses obvious disasters; never work around it.`;
+No stdin; killed after timeout_ms (default ${DEFAULT_TIMEOUT_MS}). Sandboxed where bubblewrap works: no \
+network, writes only inside the project. Never work around a refused command.`;
 
 const parameters = {
   type: "object",
   properties: {
     command: { type: "string" },
     timeout_ms: { type: "integer", minimum: 1, maximum: MAX_TIMEOUT_MS },
-    network: { type: "boolean", description: "Needs the user's approval." },
+    network: { type: "boolean", description: "Asks the user." },
   },
   required: ["command"],
   additionalProperties: false,

@@ -10,7 +10,7 @@ import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.
 /** Paths returned when the model gives no max_results. */
 export const DEFAULT_MAX_FILES = 200;
 
-const description = `Find files under path (default ".") matching pattern, e.g. "**/*.ts"; at most \
+const description = `Find files under path matching pattern, e.g. **/*.ts; at most \
 max_results (default ${DEFAULT_MAX_FILES}); honours .gitignore.`;
 
 const parameters = {

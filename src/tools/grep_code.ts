@@ -14,8 +14,8 @@ export const DEFAULT_MAX_MATCHES = 100;
 /** Longest line shown; a longer one is cut to a window around its first match. */
 export const MAX_GREP_LINE_CHARS = 300;
 
-const description = `Search files under path (default ".") for pattern (a ripgrep regex, or literal \
-text; case_sensitive, default true). glob filters files ("*.ts", "!*.md"); context_lines adds lines \
+const description = `Search files under path for pattern (a ripgrep regex, or literal text; \
+case_sensitive by default). glob filters files (*.ts, !*.md); context_lines adds lines \
 around matches; at most max_results (default ${DEFAULT_MAX_MATCHES}). Prints path:line:text; honours \
 .gitignore.`;
 

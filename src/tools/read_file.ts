@@ -17,7 +17,7 @@ export const MAX_LINES = 2000;
 // tabs, newlines and quotes of code, so 28,000 characters are about 29.5 KB on the wire.
 export const MAX_PAGE_CHARS = 28_000;
 
-const description = `Read the text file at path, lines numbered, from offset (default 1), at most limit \
+const description = `Read the text file at path, lines numbered, from line offset, at most limit \
 lines (default ${MAX_LINES}).`;
 
 /** The description for a model that reads images (a text-only model's requests keep the one above). */
@@ -116,7 +116,6 @@ export function createReadFileTool(options: ReadFileOptions = {}): Tool<ReadFile
     get description() {
       return images() ? imageDescription : description;
     },
-    guidance: "Read a file before you edit it.",
     parameters,
     inspect: (args, ctx) => inspectRead(ctx.root, args.path, `${args.path}${pageLabel(args)}`),
     run: (args, ctx) =>

@@ -191,10 +191,10 @@ export function createRegistry(tools: Tool[]): Registry {
   }
   const sorted = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const names = sorted.map((tool) => tool.name);
-  const specs = sorted.map(({ name, description, parameters }) => ({
+  const specs = sorted.map(({ name, description, parameters, modelParameters }) => ({
     name,
     description,
-    parameters: schemaForModel(parameters) as Record<string, unknown>,
+    parameters: schemaForModel(modelParameters ?? parameters) as Record<string, unknown>,
   }));
   return {
     specs: () => specs.filter((_, i) => sorted[i].offered?.() ?? true),

@@ -29,8 +29,8 @@ const MAX_DESCRIPTION_CHARS = 80;
 
 function describe(agents: readonly AgentSummary[]): string {
   const base =
-    "Run a self-contained job in a sub-agent with read-only tools. It sees only your prompt (say " +
-    "what its answer must hold) and returns its answer; calls run in parallel.";
+    "A sub-agent with read-only tools does a self-contained job from your prompt alone (say what its " +
+    "answer must hold) and returns its answer; calls run in parallel.";
   if (agents.length === 0) return base;
   return [base, "Agents:", ...agents.map((agent) => `- ${agent.name}: ${agent.description}`)].join("\n");
 }

@@ -149,6 +149,11 @@ export interface Tool<A = Record<string, unknown>, P = unknown> {
   /** JSON Schema (type "object") of the arguments; each property carries a description. */
   parameters: Record<string, unknown>;
   /**
+   * The schema the model is shown, when the description already says part of `parameters` in fewer bytes
+   * (every request repeats it); calls are still validated against `parameters`.
+   */
+  modelParameters?: Record<string, unknown>;
+  /**
    * Whether the model is offered the tool now (absent: always). A tool that is useless until something
    * happens (command_output before any background process) stays out of the requests until then.
    */

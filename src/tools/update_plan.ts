@@ -21,34 +21,58 @@ export const MAX_PLAN_STEPS = 30;
 
 const MAX_STEP_CHARS = 200;
 
-const description = "Replace the plan shown to the user: steps in order, at most one in_progress.";
+const description =
+  "Replace the plan shown to the user: one step per line, starting [ ] (pending), [>] (in progress, one " +
+  "at most) or [x] (done).";
 
 const parameters = {
   type: "object",
-  properties: {
-    plan: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: {
-          step: { type: "string" },
-          status: { type: "string", enum: ["pending", "in_progress", "done"] },
-        },
-        required: ["step", "status"],
-        additionalProperties: false,
-      },
-    },
-  },
+  properties: { plan: { type: "string" } },
   required: ["plan"],
   additionalProperties: false,
 };
 
-/** Arguments of update_plan, as validated against its schema. */
-export type UpdatePlanArgs = { plan: PlanStep[] };
+/** Arguments of update_plan, as validated against its schema: a checklist, one step per line. */
+export type UpdatePlanArgs = { plan: string };
+
+/**
+ * A checklist string, not an array of objects: the call is repeated in every later request, and
+ * `[x] step` costs a quarter of `{"step":"step","status":"done"}`. A Markdown bullet before the mark is
+ * allowed, as models write checklists that way.
+ */
+const MARKED_LINE = /^\s*(?:[-*]\s+)?\[([ >xX])\]\s*(.*)$/;
+
+const STATUS_OF_MARK: Record<string, PlanStatus> = {
+  " ": "pending",
+  ">": "in_progress",
+  x: "done",
+  X: "done",
+};
+
+/** The plan's steps, one per non-blank line; throws a ToolError naming the first line without a mark. */
+function parseChecklist(plan: string): PlanStep[] {
+  const lines = plan.split(/\r?\n/).filter((line) => line.trim() !== "");
+  return lines.map((line, index) => {
+    const marked = MARKED_LINE.exec(line);
+    if (!marked) {
+      throw new ToolError(
+        `update_plan: step ${index + 1} ("${line.trim().slice(0, 40)}") has no status mark; start each ` +
+          'line with "[ ] " (pending), "[>] " (in progress) or "[x] " (done).',
+        "bad_arguments",
+      );
+    }
+    return { step: marked[2].replace(/\s+/g, " ").trim(), status: STATUS_OF_MARK[marked[1]] };
+  });
+}
 
 /** Checks what the schema cannot say; throws a ToolError worded for the model. */
 function checkPlan(args: UpdatePlanArgs): PlanUpdate {
-  const steps = args.plan.map(({ step, status }) => ({ step: step.replace(/\s+/g, " ").trim(), status }));
+  const steps = parseChecklist(args.plan);
+  if (steps.length === 0) {
+    throw new ToolError(
+      'update_plan: the plan has no steps; send one line per step, e.g. "[>] Read the code".',
+    );
+  }
   if (steps.length > MAX_PLAN_STEPS) {
     throw new ToolError(`update_plan: ${steps.length} steps; keep the plan to ${MAX_PLAN_STEPS} or fewer.`);
   }
@@ -63,7 +87,7 @@ function checkPlan(args: UpdatePlanArgs): PlanUpdate {
   const running = steps.filter((entry) => entry.status === "in_progress").length;
   if (running > 1) {
     throw new ToolError(
-      `update_plan: ${running} steps are in_progress; mark only the step you are working on now as in_progress.`,
+      `update_plan: ${running} steps are in progress ("[>]"); mark only the step you are working on now.`,
       "bad_arguments",
     );
   }

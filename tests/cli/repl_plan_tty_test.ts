@@ -6,9 +6,7 @@ import { tempProject } from "../support/temp_project.ts";
 import { startTmux } from "../support/tmux.ts";
 
 const EDIT = JSON.stringify({ path: "greet.txt", old_text: "Hello", new_text: "Howdy" });
-const PLAN = JSON.stringify({
-  plan: [{ step: "read greet.txt", status: "in_progress" }, { step: "change the word", status: "pending" }],
-});
+const PLAN = JSON.stringify({ plan: "[>] read greet.txt\n[ ] change the word" });
 
 Deno.test("Shift+Tab to plan mode: the plan is shown, a write is refused, and accepting the plan carries it out", async () => {
   await using project = await tempProject({ "greet.txt": "Hello\n" });

@@ -172,7 +172,7 @@ Deno.test("toWireMessage() leaves reasoning_content out for providers that rejec
   }
 });
 
-Deno.test("buildRequestBody() sends opaque tool-call ids as call_1, call_2, … and keeps ids the model may read", () => {
+Deno.test("buildRequestBody() sends opaque tool-call ids as c1, c2, … and keeps ids the model may read", () => {
   const openAi = "call_A4vzguahn4qZuNOJRAQkeVy1";
   const deepSeek = "call_00_ioIn7yN9p1ZOMNpDLwd4MgAF";
   const call = (id: string) => ({ id, name: "run", arguments: "{}" });
@@ -189,9 +189,9 @@ Deno.test("buildRequestBody() sends opaque tool-call ids as call_1, call_2, … 
     messages: [
       { role: "user", content: "go" },
       // A server's own short id that looks like one of ours is kept, and never handed out again.
-      { role: "assistant", content: "", toolCalls: [call(openAi), call("call_1"), call("weather_0")] },
+      { role: "assistant", content: "", toolCalls: [call(openAi), call("c1"), call("weather_0")] },
       result(openAi),
-      result("call_1"),
+      result("c1"),
       result("weather_0"),
       { role: "assistant", content: "", toolCalls: [call(deepSeek)] },
       result(deepSeek),
@@ -206,14 +206,14 @@ Deno.test("buildRequestBody() sends opaque tool-call ids as call_1, call_2, … 
   );
   assertEquals(ids, [
     "-",
-    "call_2",
-    "call_1",
+    "c2",
+    "c1",
     "weather_0",
-    "call_2",
-    "call_1",
+    "c2",
+    "c1",
     "weather_0",
-    "call_3",
-    "call_3",
+    "c3",
+    "c3",
   ]);
   // The conversation itself keeps the provider's ids.
   assertStrictEquals((request.messages[1] as { toolCalls: { id: string }[] }).toolCalls[0].id, openAi);

@@ -357,12 +357,12 @@ Deno.test("executeCommand() refuses deny-listed commands as a speed bump, withou
 
 Deno.test("executeCommand() describes the sandbox, the network flag, the deny-list and the silent success", () => {
   const { description, parameters } = createExecuteCommandTool();
-  assertMatch(description, /A deny-list refuses obvious disasters; never work around it/);
+  assertMatch(description, /Never work around a refused command/);
   assertMatch(description, /the exit code if not 0/);
   assertMatch(description, /no network, writes only inside the project/);
   const network = (parameters.properties as Record<string, { type: string; description: string }>).network;
   assertStrictEquals(network.type, "boolean");
-  assertMatch(network.description, /Needs the user's approval/);
+  assertMatch(network.description, /Asks the user/);
 });
 
 Deno.test("executeCommand() with --sandbox required and no bubblewrap ends the task (fatal), running nothing", async () => {

@@ -113,7 +113,29 @@ Deno.test("specs() leave numeric bounds out, and prepare() still refuses a numbe
   assertEquals(sent.includes('"minimum":1'), false, sent);
   assert(sent.includes('"minimum":{"type":"object"'), sent);
   const refused = registry.prepare({ name: "echo", arguments: '{"limit":99}' });
+
   assert("content" in refused && refused.content.includes("50"), JSON.stringify(refused));
+});
+
+Deno.test("specs() show edit_file's leaner model schema, and prepare() still checks each edit in full", () => {
+  const registry = createRegistry(builtinTools());
+  const spec = registry.specs().find((entry) => entry.name === "edit_file")!;
+  const edits = (spec.parameters.properties as Record<string, unknown>).edits;
+  assertEquals(edits, { type: "array", items: { type: "object" } });
+  // The description names what the schema no longer spells out.
+  for (const field of ["old_text", "new_text", "replace_all"]) {
+    assert(spec.description.includes(field), field);
+  }
+  const missing = registry.prepare({
+    name: "edit_file",
+    arguments: JSON.stringify({ path: "a.txt", edits: [{ old_text: "a" }] }),
+  });
+  assert("content" in missing && /new_text/.test(missing.content), JSON.stringify(missing));
+  const stray = registry.prepare({
+    name: "edit_file",
+    arguments: JSON.stringify({ path: "a.txt", edits: [{ old_text: "a", new_text: "b", old: "c" }] }),
+  });
+  assert("content" in stray && /old/.test(stray.content), JSON.stringify(stray));
 });
 
 Deno.test("runPrepared() turns a string into a success result", async () => {

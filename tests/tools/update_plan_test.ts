@@ -3,42 +3,37 @@ import { createUpdatePlanTool, type PlanUpdate } from "../../src/tools/update_pl
 import { ToolError } from "../../src/tools/tool.ts";
 import { tempProject } from "../support/temp_project.ts";
 
-Deno.test("update_plan hands the whole plan on, tidied, and changes nothing on disk", async () => {
+Deno.test("update_plan reads a checklist, hands the whole plan on tidied, and changes nothing on disk", async () => {
   await using project = await tempProject({});
   const plans: PlanUpdate[] = [];
   const tool = createUpdatePlanTool((plan) => plans.push(plan));
-  const args = {
-    plan: [{ step: "  read\nthe code ", status: "done" as const }, {
-      step: "fix it",
-      status: "in_progress" as const,
-    }],
-  };
+  // Marks with and without a Markdown bullet, blank lines, CRLF and runs of spaces inside a step.
+  const args = { plan: "[x]   read   the code \r\n\n- [>] fix it\n* [ ] run the tests\n[X] tidy" };
   const inspected = await tool.inspect(args, project.ctx);
-  assertEquals([inspected.effect, inspected.summary], ["read", "1/2 done"]);
+  assertEquals([inspected.effect, inspected.summary], ["read", "2/4 done"]);
   const result = await tool.run(args, project.ctx, inspected.plan);
   assertEquals(result, { content: "Plan updated.", details: { quiet: true } });
   assertEquals(plans, [{
-    steps: [{ step: "read the code", status: "done" }, { step: "fix it", status: "in_progress" }],
+    steps: [
+      { step: "read the code", status: "done" },
+      { step: "fix it", status: "in_progress" },
+      { step: "run the tests", status: "pending" },
+      { step: "tidy", status: "done" },
+    ],
   }]);
+  assertEquals([...Deno.readDirSync(project.root)], []);
 });
 
-Deno.test("update_plan refuses two steps in progress, an empty step, and a plan too long", async () => {
+Deno.test("update_plan refuses two steps in progress, an empty step, a line without a mark, no steps, and too many", async () => {
   await using project = await tempProject({});
   const tool = createUpdatePlanTool(() => {});
-  const step = (status: "pending" | "in_progress") => ({ step: "x", status });
-  await assertRejects(
-    () => tool.inspect({ plan: [step("in_progress"), step("in_progress")] }, project.ctx),
-    ToolError,
-    "2 steps are in_progress",
-  );
-  await assertRejects(
-    () => tool.inspect({ plan: [{ step: " ", status: "pending" }] }, project.ctx),
-    ToolError,
-    "no text",
-  );
-  await assertRejects(
-    () => tool.inspect({ plan: Array.from({ length: 31 }, () => step("pending")) }, project.ctx),
-    ToolError,
-    "31 steps",
-  );
+  const refuses = (plan: string, message: string) =>
+    assertRejects(() => tool.inspect({ plan }, project.ctx), ToolError, message);
+  await refuses("[>] a\n[>] b", "2 steps are in progress");
+  await refuses("[ ] a\n[ ]   ", "step 2 has no text");
+  await refuses("[ ] a\nfix the bug", 'step 2 ("fix the bug") has no status mark');
+  await refuses("[?] a", "has no status mark");
+  await refuses(" \n\n", "the plan has no steps");
+  await refuses(Array.from({ length: 31 }, () => "[ ] x").join("\n"), "31 steps");
+  await refuses(`[ ] ${"x".repeat(201)}`, "longer than 200 characters");
 });
