@@ -107,7 +107,8 @@ function meanOver(deltas: number[], from: number, to: number): number {
  * Cost per extra turn, from inside RUNS runs of `first` then TURNS turns made by `turnAt`: the CPU time of
  * tern and all it started (the file helper included) and the wall time from the request after `first` to the
  * last, divided by TURNS; medians over the runs. Start-up and exit, which a longer run does not repeat, stay
- * out; what the first turn of a kind sets up (the file helper, the process limit's cgroup) is in.
+ * out; what the first turn of a kind sets up (the process limit's cgroup) is in. The file helper starts with
+ * the session, beside the sandbox probe, before the first request.
  */
 async function perTurn(
   turnAt: (i: number) => ScriptedTurn,

@@ -318,6 +318,34 @@ Deno.test("the REPL refuses a pasted prompt over 1 MB in one line, sends nothing
   assertEquals(model.requests.length, 1);
 });
 
+Deno.test("tern -p starts its file helper with the session, before the first model call, and ends it at exit", async () => {
+  await using project = await tempProject({ "notes.txt": "a note\n" });
+  // The first answer comes late: time to look at what tern is running while it waits for it.
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "read_file", arguments: '{"path":"notes.txt"}' }], delayMs: 1_500 },
+    { text: "Read it." },
+  ]);
+  const tern = new Deno.Command("setsid", {
+    args: [Deno.execPath(), ...await ternRunArgs(), "-p", "go", "--approve", "all"],
+    cwd: project.root,
+    env: { ...modelEnv(model.url), NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const helpers = async () => {
+    const ps = await new Deno.Command("ps", { args: ["-eo", "pgid=,args="] }).output();
+    return new TextDecoder().decode(ps.stdout).split("\n")
+      .filter((line) => line.trim().split(/\s+/)[0] === String(tern.pid) && /\bperl -e\b/.test(line));
+  };
+  while (model.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  const waiting = await helpers();
+  const { code, stdout, stderr } = await tern.output();
+  assertEquals([code, new TextDecoder().decode(stdout)], [0, "Read it.\n"], new TextDecoder().decode(stderr));
+  assertEquals(waiting.length, 1, "one file helper running while the first request waits");
+  assertEquals(await helpers(), [], "the helper ended with tern");
+});
+
 Deno.test("tern -p leaves nothing of its own in its process group: no command, no file helper, no zombie", async () => {
   await using project = await tempProject({ "notes.txt": "a note\n" });
   const call = (name: string, args: unknown): ScriptedTurn => ({

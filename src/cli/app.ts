@@ -5,13 +5,19 @@
 import type { CliArgs } from "./args.ts";
 import type { LoadedSession } from "../agent/session.ts";
 import { startSession } from "./session_start.ts";
-import { closeFileHelper, useFileHelper } from "../fs/file_helper.ts";
+import { closeFileHelper, fileHelper, useFileHelper } from "../fs/file_helper.ts";
+import { usePlaceholderPool } from "../tools/shell/placeholder_pool.ts";
+import { boundStatePath, stateDir } from "../agent/tern_dir.ts";
 
 /** Runs tern with parsed `args`; `atExit` collects what must be stopped before the process exits. */
 export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Promise<number> {
   const root = Deno.realPathSync(Deno.cwd());
-  // The file tools' checks run in one long-lived helper instead of a process each (file_helper.ts).
+  // The file tools' checks run in one long-lived helper instead of a process each (file_helper.ts), started
+  // now, beside the sandbox probe: the first read finds it ready instead of waiting on perl's start.
   useFileHelper();
+  fileHelper();
+  // The sandbox's placeholders are kept in tern's own state folder between commands, where it has one.
+  usePlaceholderPool((dir) => boundStatePath(dir) === undefined ? undefined : stateDir(dir, "placeholders"));
   atExit.push(closeFileHelper);
   const headless = args.prompt !== undefined || args.inputFormat !== undefined;
   const interactive = !headless && Deno.stdin.isTerminal();

@@ -3,7 +3,8 @@
  * read-only; the parents that stay writable (`.git`, `.vscode`) are mounted onto themselves, so a command
  * cannot rename them away and build a writable copy; what is missing is covered by an empty read-only folder
  * (a folder, not a file: `git add -A` skips an empty folder but fails on a device node), whose mount point
- * bwrap leaves on the host, so it is removed again after the command. Then the protected set is compared
+ * bwrap leaves on the host, so it is removed again after the command (or kept in tern's pool of them,
+ * placeholder_pool.ts). Then the protected set is compared
  * with its state before the command and put back (protected_check.ts). A background process (long-lived)
  * skips that comparison: over its life it would undo the user's own changes made meanwhile; only what the
  * mounts cannot cover is removed if it appeared. A placeholder stays while any running command relies on it.
@@ -17,6 +18,7 @@ import {
   recordProtected,
   restoreProtected,
 } from "./protected_check.ts";
+import { placeFromPool, stowPlaceholder } from "./placeholder_pool.ts";
 
 /** What the sandbox needs, and the clean-up to run when the command has ended. */
 export interface GuardedPaths {
@@ -91,18 +93,6 @@ function exists(path: string): boolean {
 }
 
 /**
- * Removes `path` if it is still an empty folder: never a file, never a full folder (Deno's remove is
- * rmdir on a folder). node:fs's rmdir would say it in one call, but node:fs costs every run 9 MB.
- */
-function removeIfEmptyDir(path: string): void {
-  try {
-    if (Deno.lstatSync(path).isDirectory) Deno.removeSync(path);
-  } catch {
-    // Not empty, or gone: not ours to remove.
-  }
-}
-
-/**
  * The guarded paths of `root` now (and the record of the protected set to compare with afterwards, unless
  * `compare` is false: a background process).
  */
@@ -129,7 +119,7 @@ export function guardedPaths(root: string, options: { compare?: boolean } = {}):
     if (inUse.has(path)) borrowed.push(path);
     if (entry?.isDirectory && fileName && !inUse.has(path)) {
       // An empty folder at a file's name is a placeholder a killed run left behind: gone, it is guarded anew.
-      removeIfEmptyDir(path);
+      stowPlaceholder(root, path);
       if (exists(path)) {
         readOnly.push(name);
         continue;
@@ -154,13 +144,16 @@ export function guardedPaths(root: string, options: { compare?: boolean } = {}):
     else if (entryAt(root, parent, listings) === undefined && parent === ".vscode") dirs.push(".vscode");
   }
   const placeholders = [...new Set(dirs)];
+  // Moved into place from the pool where there is one (bwrap makes the rest): after the listing above, so
+  // the record below sees the project as it was.
+  for (const name of placeholders) placeFromPool(root, join(root, name));
   hold([...placeholders.map((name) => join(root, name)), ...borrowed]);
   const record: ProtectedRecord | undefined = options.compare === false
     ? undefined
     : recordProtected(root, undefined, true, listings);
   const cleanUp = async () => {
     for (const path of release([...placeholders.map((name) => join(root, name)), ...borrowed])) {
-      removeIfEmptyDir(path); // only what is still the empty placeholder
+      stowPlaceholder(root, path); // only what is still the empty placeholder
     }
     if (record) return await restoreProtected(root, record);
     return await removeAppeared(root, uncovered);
