@@ -318,6 +318,28 @@ Deno.test("the REPL refuses a pasted prompt over 1 MB in one line, sends nothing
   assertEquals(model.requests.length, 1);
 });
 
+/**
+ * `tern -p go --approve all` in a session of its own, so its process group is its pid: whatever it starts
+ * stays in that group.
+ */
+async function ternInOwnGroup(root: string, url: string): Promise<Deno.ChildProcess> {
+  return new Deno.Command("setsid", {
+    args: [Deno.execPath(), ...await ternRunArgs(), "-p", "go", "--approve", "all"],
+    cwd: root,
+    env: { ...modelEnv(url), NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+/** The processes of group `pgid` now, one `ps` line each (pid, state, command line). */
+async function inGroup(pgid: number): Promise<string[]> {
+  const ps = await new Deno.Command("ps", { args: ["-eo", "pgid=,pid=,stat=,args="] }).output();
+  return new TextDecoder().decode(ps.stdout).split("\n")
+    .filter((line) => line.trim().split(/\s+/)[0] === String(pgid));
+}
+
 Deno.test("tern -p starts its file helper with the session, before the first model call, and ends it at exit", async () => {
   await using project = await tempProject({ "notes.txt": "a note\n" });
   // The first answer comes late: time to look at what tern is running while it waits for it.
@@ -325,19 +347,8 @@ Deno.test("tern -p starts its file helper with the session, before the first mod
     { toolCalls: [{ name: "read_file", arguments: '{"path":"notes.txt"}' }], delayMs: 1_500 },
     { text: "Read it." },
   ]);
-  const tern = new Deno.Command("setsid", {
-    args: [Deno.execPath(), ...await ternRunArgs(), "-p", "go", "--approve", "all"],
-    cwd: project.root,
-    env: { ...modelEnv(model.url), NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const helpers = async () => {
-    const ps = await new Deno.Command("ps", { args: ["-eo", "pgid=,args="] }).output();
-    return new TextDecoder().decode(ps.stdout).split("\n")
-      .filter((line) => line.trim().split(/\s+/)[0] === String(tern.pid) && /\bperl -e\b/.test(line));
-  };
+  const tern = await ternInOwnGroup(project.root, model.url);
+  const helpers = async () => (await inGroup(tern.pid)).filter((line) => /\bperl -e\b/.test(line));
   while (model.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
   const waiting = await helpers();
   const { code, stdout, stderr } = await tern.output();
@@ -357,20 +368,9 @@ Deno.test("tern -p leaves nothing of its own in its process group: no command, n
     call("edit_file", { path: "notes.txt", old_text: "a note", new_text: "a longer note" }),
     { text: "Done." },
   ]);
-  // In a session of its own, so its process group is its pid: whatever it started stays in that group.
-  const tern = new Deno.Command("setsid", {
-    args: [Deno.execPath(), ...await ternRunArgs(), "-p", "go", "--approve", "all"],
-    cwd: project.root,
-    env: { ...modelEnv(model.url), NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const tern = await ternInOwnGroup(project.root, model.url);
   const { code, stdout, stderr } = await tern.output();
   assertEquals([code, new TextDecoder().decode(stdout)], [0, "Done.\n"], new TextDecoder().decode(stderr));
   assertEquals(await Deno.readTextFile(`${project.root}/notes.txt`), "a longer note\n");
-  const ps = await new Deno.Command("ps", { args: ["-eo", "pgid=,pid=,stat=,args="] }).output();
-  const left = new TextDecoder().decode(ps.stdout).split("\n")
-    .filter((line) => line.trim().split(/\s+/)[0] === String(tern.pid));
-  assertEquals(left, [], "processes left in tern's group");
+  assertEquals(await inGroup(tern.pid), [], "processes left in tern's group");
 });
