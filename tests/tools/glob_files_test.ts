@@ -34,6 +34,15 @@ Deno.test("globFiles() matches paths with ** and braces, sorted by path, hidden 
   });
 });
 
+Deno.test("globFiles() matches a file named like its glob pattern literally, as picomatch does", async () => {
+  await using p = await tempProject();
+  await write(p.root, ["app/[id].ts", "app/i.ts", "app/x.ts"]);
+  assertEquals(await call(globFilesTool, { pattern: "app/[id].ts" }, p.ctx), {
+    content: "app/[id].ts\napp/i.ts",
+    isError: false,
+  });
+});
+
 Deno.test("globFiles() matches from path, lists root-relative paths, and hints at ** when nothing is on top", async () => {
   await using p = await tempProject();
   await write(p.root, ["src/a/one.ts", "src/two.ts", "lib/three.ts"]);
