@@ -34,6 +34,20 @@ Deno.test("globFiles() matches paths with ** and braces, sorted by path, hidden 
   });
 });
 
+Deno.test("globFiles() matches a file named like its glob pattern literally, as picomatch does", async () => {
+  await using p = await tempProject();
+  await write(p.root, ["app/[id].ts", "app/i.ts", "app/x.ts", "{a,b}.ts", "a.ts", "c.ts"]);
+  assertEquals(await call(globFilesTool, { pattern: "app/[id].ts" }, p.ctx), {
+    content: "app/[id].ts\napp/i.ts",
+    isError: false,
+  });
+  // The brace's regex matches only a.ts and b.ts: the file named "{a,b}.ts" matches by being the pattern.
+  assertEquals(await call(globFilesTool, { pattern: "{a,b}.ts" }, p.ctx), {
+    content: "a.ts\n{a,b}.ts",
+    isError: false,
+  });
+});
+
 Deno.test("globFiles() matches from path, lists root-relative paths, and hints at ** when nothing is on top", async () => {
   await using p = await tempProject();
   await write(p.root, ["src/a/one.ts", "src/two.ts", "lib/three.ts"]);

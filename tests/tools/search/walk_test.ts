@@ -122,6 +122,25 @@ testNeeding(
   },
 );
 
+Deno.test("walkTree() orders names by code point when a directory holds characters above U+FFFF", async () => {
+  await using p = await tempProject();
+  // In UTF-16 order the emoji (a surrogate pair) would come before U+FF21; in code point order it is last.
+  await write(p.root, {
+    "\u{1F600}.ts": "",
+    "\uFF21.ts": "",
+    "b.ts": "",
+    "d/\u{1F600}/x.ts": "",
+    "d/\uFF21/x.ts": "",
+  });
+  assertEquals(await walkAll(p.root), [
+    "b.ts",
+    "d/\uFF21/x.ts",
+    "d/\u{1F600}/x.ts",
+    "\uFF21.ts",
+    "\u{1F600}.ts",
+  ]);
+});
+
 Deno.test("walkTree() judges by name alone .gitignore files of bare name patterns, deeper ones still winning", async () => {
   await using p = await tempProject();
   await write(p.root, {
