@@ -62,15 +62,28 @@ Deno.test("a run on an empty Deno cache with the npm registry unreachable needs 
   assertEquals(run.attempts, [], "Deno reached out for a package the run did not need");
 });
 
-Deno.test("a run that needs a package it cannot download ends with one line naming it", async () => {
-  const write = { name: "write_file", arguments: JSON.stringify({ path: "a.txt", content: "x\n" }) };
-  await using model = startFakeModel([{ toolCalls: [write] }, { text: "written" }]);
+Deno.test("a write and an edit on an empty Deno cache with the npm registry unreachable need no package", async () => {
+  const call = (name: string, args: unknown) => ({ toolCalls: [{ name, arguments: JSON.stringify(args) }] });
+  await using model = startFakeModel([
+    call("write_file", { path: "a.txt", content: "one\ntwo\n" }),
+    call("edit_file", { path: "a.txt", old_text: "two", new_text: "2" }),
+    { text: "written and edited" },
+  ]);
   const run = await ternOffline(["-p", "write a.txt", "--no-session", "--approve", "all"], model.url);
+  assertEquals([run.code, run.stdout], [0, "written and edited\n"], run.stderr);
+  assertMatch(run.stderr, /a\.txt: \+1 −1 line/);
+  assertEquals(run.attempts, [], "Deno reached out for a package the run did not need");
+});
+
+Deno.test("a run that needs a package it cannot download ends with one line naming it", async () => {
+  const glob = { name: "glob_files", arguments: JSON.stringify({ pattern: "**/*.ts" }) };
+  await using model = startFakeModel([{ toolCalls: [glob] }, { text: "found" }]);
+  const run = await ternOffline(["-p", "find the ts files", "--no-session", "--approve", "all"], model.url);
   assertEquals(run.code, 1, run.stderr);
   assertEquals(run.stdout, "");
   const said = run.stderr.trimEnd().split("\n").filter((line) => line.startsWith("tern:"));
   assertEquals(said.length, 1, run.stderr);
-  assertMatch(said[0], /^tern: .*cannot load the npm package diff \(.*\): .*npm registry/);
+  assertMatch(said[0], /^tern: .*cannot load the npm package picomatch \(.*\): .*npm registry/);
   assert(!run.stderr.includes("\x1b"), "terminal codes in the message");
 });
 

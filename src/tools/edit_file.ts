@@ -1,6 +1,5 @@
 /** edit_file: replace pieces of text in a file, one edit or several in order, written once or not at all. */
 
-import { needDiff } from "./_diff.ts";
 import { hardLinkNote, refuseReadOnly } from "../fs/atomic_write.ts";
 import { editorView, writeThrough } from "./_editor.ts";
 import { applyEdit, describeLayer, diffSummary, type EditOutcome, stripLineNumbers } from "./edit/match.ts";
@@ -254,7 +253,6 @@ async function plan(
 ): Promise<EditPlan> {
   const edits = editsOf(args);
   checkShape(edits);
-  await needDiff(); // the line counts below, and the diff view of this plan's preview
   const file = await editorView(ctx, await readTextFile(ctx.root, args.path));
   refuseTernState(file.rel);
   refuseReadOnly(file.rel, file.info);

@@ -3,6 +3,7 @@
  * throw becomes a structured result (an error the model reads) or a fatal error (the task ends).
  */
 
+import { PackageError } from "../npm.ts";
 import type { ToolSpec } from "../llm/types.ts";
 import { limitResult, spillText } from "./spill.ts";
 import { validateArgs } from "./_validate.ts";
@@ -106,6 +107,8 @@ const BUGS = [TypeError, RangeError, ReferenceError, SyntaxError];
 /** The error result for a tool's throw, or the throw itself when the task cannot go on. */
 async function failure(error: unknown, tool: Tool, root: string): Promise<ToolResult> {
   if (error instanceof FatalToolError) throw error;
+  // A package that cannot be downloaded is nothing the model could fix: the task ends, in one line.
+  if (error instanceof PackageError) throw new FatalToolError(error.message, { cause: error });
   if (!(await rootExists(root))) {
     throw new FatalToolError("the project root no longer exists (was it deleted or moved?)");
   }

@@ -1,11 +1,10 @@
 /** write_file: create or overwrite a file with the given content, atomically. */
 
-import { needDiff } from "./_diff.ts";
 import { hardLinkNote, makeParentsChecked, refuseReadOnly } from "../fs/atomic_write.ts";
 import { editorSnapshot, editorView, writeThrough } from "./_editor.ts";
 import { withFileLock } from "../fs/file_lock.ts";
 import { guardFresh, snapshotOfPath } from "../fs/file_tracker.ts";
-import { lineDelta } from "./edit/match.ts";
+import { lineDelta } from "./edit/line_delta.ts";
 import {
   hasBom,
   MAX_FILE_BYTES,
@@ -89,7 +88,6 @@ async function currentText(ctx: ToolContext, path: string): Promise<{ text: stri
 
 async function preview(args: WriteFileArgs, ctx: ToolContext, files?: FileTracker): Promise<CallInspection> {
   encode(args.content);
-  await needDiff(); // the diff view of this preview
   const target = await checkedTarget(args, ctx, files);
   const path = target.rel;
   const base = { effect: "write" as const, paths: [path], summary: path };
@@ -112,7 +110,6 @@ async function writeLocked(
   ctx: ToolContext,
   files?: FileTracker,
 ): Promise<ToolResult> {
-  await needDiff(); // the line counts of the result
   const target = await checkedTarget(args, ctx, files);
   const existing = target.info;
   const before = existing === null ? { text: "" } : await currentText(ctx, args.path);

@@ -23,15 +23,23 @@ async function withoutPackages(script: string): Promise<string> {
   }
 }
 
-Deno.test("the diff package waits for the first edit: tools, the headless front end and tool lines load without it", async () => {
+Deno.test("the diff package waits for a diff view: tools, the headless front end and tool lines load without it", async () => {
   const src = `file://${PROJECT}src`;
   const said = await withoutPackages(`
     await import("${src}/tools/builtin.ts");
     await import("${src}/cli/headless/cli.ts");
     await import("${src}/cli/render/tool_lines.ts");
+    const { lineDelta } = await import("${src}/tools/edit/line_delta.ts");
     const { loadDiff } = await import("${src}/text_diff.ts");
-    console.log("started without it");
+    const { renderDiff } = await import("${src}/cli/render/diff_view.ts");
+    console.log("started without it", JSON.stringify(lineDelta("a\\n", "b\\n")));
     await loadDiff().catch((error) => console.log(error.message.split(" (")[0]));
+    const view = renderDiff("a.txt", "a\\n", "b\\n", { useColor: false }).split("\\n")[2];
+    console.log(view.split(" (Failed")[0], view.endsWith("; +1 −1 lines)"));
   `);
-  assertStrictEquals(said, "started without it\ncannot load the npm package diff");
+  assertStrictEquals(
+    said,
+    'started without it {"added":1,"removed":1}\ncannot load the npm package diff\n' +
+      "(diff not shown: cannot load the npm package diff true",
+  );
 });

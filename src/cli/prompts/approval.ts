@@ -4,6 +4,7 @@ import type { ApprovalAnswer, ApprovalRequest, AskHuman, Assessment } from "../.
 import { suggestRules } from "../../agent/permission_rules.ts";
 import { chooseOne } from "./choice.ts";
 import { diffSummary, formatDiffSummary, renderDiff } from "../render/diff_view.ts";
+import { loadDiff } from "../../text_diff.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 import { terminalReader } from "../input/terminal_reader.ts";
 
@@ -74,6 +75,7 @@ export function terminalAsker(options: TerminalAskerOptions): AskHuman {
   const prompts = options.prompts ?? terminalPrompts;
   return async (request, need) => {
     options.beforeAsk();
+    if (showsDiff(request)) await loadDiff().catch(() => {}); // a failure is said in the view
     show(approvalView(request, need, { useColor }));
     try {
       const choices = approvalChoices(request, need, { offerRules: options.offerRules });
@@ -151,6 +153,12 @@ export function describeCall(request: ApprovalRequest): string {
   const whole = preview?.kind === "write_blind" || (preview?.kind === "diff" && preview.created);
   const size = whole ? ` (${new TextEncoder().encode(preview.after).length} bytes)` : "";
   return `Allow ${request.call.name} on ${terminalSafe(summary)}${size}?`;
+}
+
+/** Whether the approval view of `request` draws a diff (the diff package is loaded for it first). */
+function showsDiff(request: ApprovalRequest): boolean {
+  const kind = request.inspection.preview?.kind;
+  return kind === "diff" || kind === "write_blind";
 }
 
 /**

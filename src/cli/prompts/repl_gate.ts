@@ -7,6 +7,7 @@ import type { ApprovalGate, AskHuman } from "../../agent/approval.ts";
 import type { AgentSession } from "../../agent/agent_session.ts";
 import { terminalAsker } from "./approval.ts";
 import { diffSummary, formatDiffSummary, renderDiff } from "../render/diff_view.ts";
+import { loadDiff } from "../../text_diff.ts";
 import type { KeyListener } from "../input/keys.ts";
 import type { Renderer } from "../render/renderer.ts";
 
@@ -51,6 +52,7 @@ export function replGate(options: ReplGateOptions): ApprovalGate {
     const preview = request.inspection.preview;
     // An edit that runs unasked still shows what it changes: nothing is written out of sight.
     if (decision.allow && !asked.has(request.call.id) && preview?.kind === "diff") {
+      await loadDiff().catch(() => {}); // a failure is said in the view
       screen.pause();
       const view = { useColor: options.useColor, newFile: preview.created };
       screen.printRendered(renderDiff(preview.path, preview.before, preview.after, view));

@@ -2,7 +2,8 @@
 import { styleText } from "node:util";
 import type { StructuredPatchHunk } from "diff";
 import { terminalSafe } from "./terminal_safe.ts";
-import { diffPackage } from "../../text_diff.ts";
+import { diffFailure, loadedDiff } from "../../text_diff.ts";
+import { lineDelta } from "../../tools/edit/line_delta.ts";
 
 /** Lines added and removed by a change. */
 export interface DiffStat {
@@ -30,28 +31,16 @@ const DIFF_TIMEOUT_MS = 1_000;
 type Color = "red" | "green" | "cyan" | "bold" | "dim";
 
 function hunksOf(oldText: string, newText: string, context: number): StructuredPatchHunk[] | undefined {
-  const patch = diffPackage().structuredPatch("a", "b", oldText, newText, undefined, undefined, {
+  const patch = loadedDiff()!.structuredPatch("a", "b", oldText, newText, undefined, undefined, {
     context,
     timeout: DIFF_TIMEOUT_MS,
   });
   return patch?.hunks;
 }
 
-/** Counts of changed lines; when the diff is too costly to compute, every old line removed, every new added. */
+/** Counts of changed lines, as the edit tools count them (without the diff package). */
 export function diffSummary(oldText: string, newText: string): DiffStat {
-  const hunks = hunksOf(oldText, newText, 0);
-  if (hunks === undefined) return { added: countLines(newText), removed: countLines(oldText) };
-  const stat = { added: 0, removed: 0 };
-  for (const line of hunks.flatMap((hunk) => hunk.lines)) {
-    if (line.startsWith("+")) stat.added++;
-    else if (line.startsWith("-")) stat.removed++;
-  }
-  return stat;
-}
-
-function countLines(text: string): number {
-  if (text === "") return 0;
-  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  return lineDelta(oldText, newText);
 }
 
 /** "+3 −1 lines" (a real minus sign, as the edit tool writes it). */
@@ -73,6 +62,12 @@ export function renderDiff(path: string, oldText: string, newText: string, optio
     paint("bold", `+++ b/${name}`),
   ];
   if (oldText === newText) return [...header, paint("dim", "(no changes)")].join("\n");
+  if (loadedDiff() === undefined) {
+    // The front end loads the package before showing a diff; one that could not be loaded is said, once.
+    const why = diffFailure() ?? "the diff package is not loaded";
+    const stat = formatDiffSummary(diffSummary(oldText, newText));
+    return [...header, paint("dim", terminalSafe(`(diff not shown: ${why}; ${stat})`))].join("\n");
+  }
   const hunks = hunksOf(oldText, newText, options.context ?? 3);
   if (hunks === undefined) {
     const stat = diffSummary(oldText, newText);

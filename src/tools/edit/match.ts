@@ -5,7 +5,7 @@
  */
 
 import { characterAt, type NormalisedText, normaliseText, toOriginal } from "./normalise.ts";
-import { diffPackage } from "../../text_diff.ts";
+import { lineCount, type LineDelta, lineDelta } from "./line_delta.ts";
 
 /** Which layer found the match. */
 export type MatchLayer = "exact" | "normalised" | "numbers" | "numbers+normalised";
@@ -17,7 +17,7 @@ export type EditOutcome =
   | { kind: "splits_character"; line: number; character: string; layer: MatchLayer }
   | { kind: "edited"; text: string; count: number; added: number; removed: number; layer: MatchLayer };
 
-/** Lines beyond which the diff summary counts lines instead of diffing (diffLines is O(ND)). */
+/** Lines beyond which the diff summary counts lines instead of diffing. */
 const DIFF_LINE_LIMIT = 4000;
 
 /** Start indexes of every occurrence of `needle`, overlaps included ("aa" is found twice in "aaa"). */
@@ -40,34 +40,6 @@ export function lineNumbers(text: string, indexes: number[]): number[] {
     lines.push(line);
   }
   return lines;
-}
-
-/** Lines a snippet spans: "" is none, "a" and "a\n" are one, "a\nb" is two. */
-function lineCount(text: string): number {
-  if (text === "") return 0;
-  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
-}
-
-/** Lines added and removed by replacing `from` with `to`, as a line diff counts them. */
-export function lineDelta(from: string, to: string): LineDelta {
-  const before = from.replaceAll("\r\n", "\n");
-  const after = to.replaceAll("\r\n", "\n");
-  if (lineCount(before) + lineCount(after) > DIFF_LINE_LIMIT) {
-    return { added: lineCount(after), removed: lineCount(before) };
-  }
-  let added = 0;
-  let removed = 0;
-  for (const part of diffPackage().diffLines(before, after)) {
-    if (part.added) added += part.count ?? 0;
-    else if (part.removed) removed += part.count ?? 0;
-  }
-  return { added, removed };
-}
-
-/** A diff summary: lines added and removed. */
-export interface LineDelta {
-  added: number;
-  removed: number;
 }
 
 /**
