@@ -15,12 +15,46 @@ import { CLEAN_BASH, helperEnv } from "./helper_script.ts";
  * prove it, open name (never following it, never blocking), fstat: "0 DEV INO LENGTH" and the bytes; 3; 4
  * ERRNO (the open failed); 6 KIND (not a regular file); 7 (over max bytes); 5 (a read failed). `C here levels target temp mode
  * length` + length bytes: atomic_write.ts's CREATE, step for step; answers "CODE N" and the N directories it
- * created, each NUL-terminated. EOF on stdin ends it.
+ * created, each NUL-terminated. `P pid max`: pids_cgroup.ts's SETUP (root only); answers the join file or an
+ * empty line. EOF on stdin ends it, removing the cgroups it made.
  */
 const SCRIPT = String.raw`use strict; use Fcntl qw(O_RDONLY O_WRONLY O_CREAT O_EXCL O_NOFOLLOW O_NONBLOCK);
 $| = 1; binmode STDIN; binmode STDOUT; $/ = "\0";
 sub field { my $f = <STDIN>; exit 0 unless defined $f && chomp $f; $f }
 sub at { my $c = readlink "/proc/self/cwd"; defined $c && $c eq $_[0] }
+my @cgroups;
+END { rmdir $_ for @cgroups }
+sub pids_cgroup {
+  my ($pid, $max) = @_;
+  return "" if $> != 0;
+  my ($base, $v2);
+  local $/ = "\n";
+  open(my $fh, "<", "/proc/self/cgroup") or return "";
+  while (my $line = <$fh>) {
+    chomp $line;
+    my ($id, $controllers, $path) = split /:/, $line, 3;
+    $path =~ s{/$}{};
+    $base = "/sys/fs/cgroup/pids$path" if $controllers eq "pids";
+    $v2 = "/sys/fs/cgroup$path" if $id eq "0" && $controllers eq "";
+  }
+  close $fh;
+  if (!defined $base && defined $v2 && open(my $sc, "<", "$v2/cgroup.subtree_control")) {
+    my $enabled = <$sc> // "";
+    chomp $enabled;
+    $base = $v2 if " $enabled " =~ / pids /;
+  }
+  return "" unless defined $base && -d $base;
+  if (opendir(my $dh, $base)) {
+    for (readdir $dh) { rmdir "$base/$_" if /^tern-sandbox-.*-(\d+)$/ && !kill(0, $1) }
+  }
+  my $cg = "$base/tern-sandbox-$max-$pid";
+  return "" unless -d $cg || mkdir $cg;
+  open(my $limit, ">", "$cg/pids.max") or return "";
+  print $limit "$max\n";
+  close $limit or return "";
+  push @cgroups, $cg;
+  return -e "$cg/tasks" ? "$cg/tasks" : "$cg/cgroup.procs";
+}
 sub create {
   my ($here, $levels, $target, $temp, $mode, $data) = @_;
   return 3 unless chdir($here) && at($here);
@@ -75,6 +109,9 @@ while (1) {
     while (length($data) < $len) { read(STDIN, $data, $len - length($data), length($data)) or exit 0 }
     my ($code, @made) = create(@args, $data);
     print "$code ", scalar @made, "\n", map { "$_\0" } @made;
+  } elsif ($op eq "P") {
+    my ($pid, $max) = (field(), field());
+    print pids_cgroup($pid, $max), "\n";
   } else { exit 2 }
 }`;
 
@@ -182,6 +219,16 @@ export class FileHelper {
     request.set(data, head.length);
     const [line, ...created] = await this.#ask(request, -1);
     return { code: Number(line.split(" ")[0]), created };
+  }
+
+  /**
+   * pids_cgroup.ts's SETUP, from inside the helper (root only): the file that joins pids cgroup
+   * `tern-sandbox-MAX-PID`, made if need be, or undefined where there is none. The helper removes the
+   * cgroups it made as it ends, which tern's exit (or death) causes by closing its stdin.
+   */
+  async pidsCgroup(pid: number, max: number): Promise<string | undefined> {
+    const [line] = await this.#ask(fields("P", String(pid), String(max)), 0);
+    return line === "" ? undefined : line;
   }
 
   /** Marks the helper dead and kills it; the pending request fails (its caller uses the one-off script). */

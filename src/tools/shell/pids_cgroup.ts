@@ -2,10 +2,13 @@
  * The pids cgroup that caps the processes of root's sandboxed commands (the kernel exempts uid 0 from
  * RLIMIT_NPROC): made once per tern process and limit, on the first command that needs it, joined by each
  * command's shell from inside its sandbox, and removed when tern exits. Cgroups left behind by a tern that
- * was killed are removed by the next one.
+ * was killed are removed by the next one. The file helper, already running, makes and removes it without
+ * a process (a bash and a mkdir, then a bash and an rmdir, were four programs a run); where the helper is
+ * off, the script below does.
  */
 import { dirname } from "node:path";
 import { helperScript } from "../../fs/helper_script.ts";
+import { fileHelper } from "../../fs/file_helper.ts";
 
 /**
  * As root only: finds this process's pids cgroup (cgroup v1 `pids`, or v2 with pids enabled below it),
@@ -34,9 +37,11 @@ if [ -e "$cg/tasks" ]; then echo "$cg/tasks"; else echo "$cg/cgroup.procs"; fi`;
 
 const made = new Map<number, Promise<string | undefined>>();
 const created: string[] = [];
+let removing = false;
 
 /** Removes this process's cgroups as it exits (empty by then: each command's processes died with it). */
 function removeAtExit(): void {
+  removing = true;
   globalThis.addEventListener("unload", () => {
     if (created.length === 0) return;
     const script = 'for cg in "$@"; do command -p rmdir "$cg"; done 2>/dev/null; exit 0';
@@ -58,18 +63,24 @@ function removeAtExit(): void {
 export function pidsCgroup(max: number): Promise<string | undefined> {
   let cgroup = made.get(max);
   if (cgroup === undefined) {
-    if (made.size === 0) removeAtExit();
-    cgroup = helperScript(SETUP, "tern-cgroup", [String(Deno.pid), String(max)], {
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).output().then(({ stdout }) => {
-      const path = new TextDecoder().decode(stdout).trim();
-      if (path === "") return undefined;
-      created.push(dirname(path));
-      return path;
-    }, () => undefined);
+    const helper = fileHelper();
+    cgroup = helper ? helper.pidsCgroup(Deno.pid, max).catch(() => viaScript(max)) : viaScript(max);
     made.set(max, cgroup);
   }
   return cgroup;
+}
+
+/** SETUP run as a script of its own; what it makes is removed as tern exits. */
+function viaScript(max: number): Promise<string | undefined> {
+  if (!removing) removeAtExit();
+  return helperScript(SETUP, "tern-cgroup", [String(Deno.pid), String(max)], {
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output().then(({ stdout }) => {
+    const path = new TextDecoder().decode(stdout).trim();
+    if (path === "") return undefined;
+    created.push(dirname(path));
+    return path;
+  }, () => undefined);
 }

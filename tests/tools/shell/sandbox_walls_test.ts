@@ -10,6 +10,7 @@ import { confinedArgv, detectBubblewrap } from "../../../src/tools/shell/sandbox
 import { call, executeCommandTool, tempProject, type TestContext, testContext } from "../_helpers.ts";
 import { runUnderTernFlags } from "./_sandbox_driver.ts";
 import { testNeeding, whyMissing } from "../../support/requires.ts";
+import { closeFileHelper, useFileHelper } from "../../../src/fs/file_helper.ts";
 
 const notRoot = Deno.uid() !== 0;
 
@@ -134,6 +135,41 @@ testNeeding(["bwrap"], "sandbox: the process limit holds (xargs starts 40 sleeps
   const { text } = await confined(p.root, script, 32, 20_000);
   const count = Number(/processes: (\d+)/.exec(text)?.[1]);
   assert(count > 5 && count <= 32, text);
+});
+
+Deno.test({
+  name: "as root, the file helper makes the pids cgroup without a process, the limit holds, and the cgroup " +
+    "goes with the helper" + (notRoot ? " (skipped: not root)" : noBwrap ? ` (skipped: ${noBwrap})` : ""),
+  ignore: notRoot || noBwrap !== null,
+  fn: async () => {
+    await using p = await tempProject();
+    useFileHelper();
+    let cgroup: string | undefined;
+    try {
+      // A limit no other test uses: the cgroup is made now, by the helper.
+      const script = "grep -o 'tern-sandbox-[^ ]*' /proc/self/cgroup | head -1\n" +
+        "seq 40 | xargs -P 40 -n 1 sleep 30 2>/dev/null &\n" +
+        'end=$((SECONDS + 2)); while [ "$SECONDS" -lt "$end" ]; do :; done\n' +
+        'n=0; for pid in /proc/[0-9]*; do n=$((n+1)); done; echo "processes: $n"';
+      const { text } = await confined(p.root, script, 31, 20_000);
+      const name = /tern-sandbox-31-\d+/.exec(text)?.[0];
+      assertStrictEquals(name, `tern-sandbox-31-${Deno.pid}`, text);
+      const count = Number(/processes: (\d+)/.exec(text)?.[1]);
+      assert(count > 5 && count <= 31, text);
+      const line = (await Deno.readTextFile("/proc/self/cgroup")).split("\n").find((l) =>
+        /pids|^0::/.test(l)
+      )!;
+      const base = line.includes("pids")
+        ? `/sys/fs/cgroup/pids${line.split(":")[2]}`
+        : `/sys/fs/cgroup${line.slice(3)}`;
+      cgroup = join(base, name!);
+      assert(await exists(cgroup), `${cgroup} is there while tern runs`);
+    } finally {
+      await closeFileHelper();
+    }
+    // The helper removes it as it ends (its processes are gone: the sandbox ended with the command).
+    assertStrictEquals(await exists(cgroup!), false, `${cgroup} outlived the helper`);
+  },
 });
 
 testNeeding(
