@@ -8,21 +8,23 @@ import { testNeeding } from "../support/requires.ts";
 
 const SERVER = new URL("../support/mcp_server.ts", import.meta.url).pathname;
 
+/** A .mcp.json with one unsandboxed server, the test MCP server. */
+const LOCAL_SERVER = {
+  mcpServers: {
+    local: {
+      command: Deno.execPath(),
+      args: ["run", "-q", "--no-config", "--allow-read", SERVER],
+      sandbox: false,
+    },
+  },
+};
+
 testNeeding(
   ["tmux"],
   "the REPL asks once whether to trust the project (its .mcp.json servers, skills); /mcp and /skills list them",
   async () => {
-    const mcp = {
-      mcpServers: {
-        local: {
-          command: Deno.execPath(),
-          args: ["run", "-q", "--no-config", "--allow-read", SERVER],
-          sandbox: false,
-        },
-      },
-    };
     await using project = await tempProject({
-      ".mcp.json": JSON.stringify(mcp),
+      ".mcp.json": JSON.stringify(LOCAL_SERVER),
       ".tern/skills/deploy/SKILL.md": "---\nname: deploy\ndescription: Deploy to staging.\n---\nSteps.\n",
     });
     await using model = await startFakeModel([{ text: "unused" }]);
@@ -97,16 +99,7 @@ testNeeding(
   ["tmux"],
   "a .mcp.json trusted with --trust-project-mcp in -p is remembered: the REPL starts its server unasked",
   async () => {
-    const mcp = {
-      mcpServers: {
-        local: {
-          command: Deno.execPath(),
-          args: ["run", "-q", "--no-config", "--allow-read", SERVER],
-          sandbox: false,
-        },
-      },
-    };
-    await using project = await tempProject({ ".mcp.json": JSON.stringify(mcp) });
+    await using project = await tempProject({ ".mcp.json": JSON.stringify(LOCAL_SERVER) });
     await using model = await startFakeModel([{ text: "ok" }]);
     const flagged = await runTern({
       cwd: project.root,

@@ -1,6 +1,6 @@
 /** `tern acp` as a subprocess under the binary's flags, and an ACP client stream to it (the official SDK). */
 import * as acp from "@agentclientprotocol/sdk";
-import { ternRunArgs } from "./cli.ts";
+import { spawnTern } from "./cli.ts";
 
 /** A running `tern acp`: the SDK stream to it, raw stdin/stdout for malformed input, and its stderr. */
 export interface AcpProcess extends AsyncDisposable {
@@ -11,21 +11,13 @@ export interface AcpProcess extends AsyncDisposable {
   stderr(): string;
 }
 
-/** Starts `tern acp ARGS` in `cwd` with only `env` (plus PATH/HOME). */
+/** Starts `tern acp ARGS` in `cwd` as `spawnTern` does, stdin left open for the protocol. */
 export async function startAcp(
   cwd: string,
   args: string[],
   env: Record<string, string>,
 ): Promise<AcpProcess> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [...await ternRunArgs(), "acp", ...args],
-    cwd,
-    clearEnv: true,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", ...env },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = await spawnTern({ cwd, args: ["acp", ...args], env, openStdin: true });
   let log = "";
   const reading = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
     new WritableStream({ write: (chunk) => void (log += chunk) }),

@@ -24,12 +24,16 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Where and how to run tern: arguments, working directory, environment (plus PATH/HOME), stdin text. */
+/**
+ * Where and how to run tern: arguments, working directory, environment (plus PATH/HOME), stdin text; or, with
+ * `openStdin`, stdin piped and left open for the test to write (a protocol on stdin).
+ */
 export interface TernOptions {
   cwd: string;
   args: string[];
   env?: Record<string, string>;
   input?: string;
+  openStdin?: boolean;
 }
 
 /**
@@ -49,7 +53,7 @@ export async function spawnTern(options: TernOptions): Promise<Deno.ChildProcess
       TERN_RETRY_DELAY: "1ms",
       ...options.env,
     },
-    stdin: options.input === undefined ? "null" : "piped",
+    stdin: options.input === undefined && !options.openStdin ? "null" : "piped",
     stdout: "piped",
     stderr: "piped",
   });

@@ -1,7 +1,7 @@
 /** The stream-json contract's JSON Schema (docs/), compiled with ajv, and a line-by-line conversation with tern. */
 import { Ajv } from "ajv";
 import { TextLineStream } from "./text_lines.ts";
-import { ternRunArgs } from "./cli.ts";
+import { spawnTern } from "./cli.ts";
 
 const SCHEMA = new URL("../../docs/stream-json.schema.json", import.meta.url);
 
@@ -26,17 +26,9 @@ export interface LiveTern extends AsyncDisposable {
   finish(): Promise<{ code: number; events: Record<string, unknown>[]; stderr: string }>;
 }
 
-/** Starts `tern ARGS` in `cwd` under the binary's flags, with only `env` (plus PATH/HOME). */
+/** Starts `tern ARGS` in `cwd` as `spawnTern` does, stdin left open for the lines the test sends. */
 export async function liveTern(cwd: string, args: string[], env: Record<string, string>): Promise<LiveTern> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [...await ternRunArgs(), ...args],
-    cwd,
-    clearEnv: true,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", HOME: Deno.env.get("HOME") ?? "/root", ...env },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = await spawnTern({ cwd, args, env, openStdin: true });
   const writer = child.stdin.getWriter();
   const lines = child.stdout.pipeThrough(new TextDecoderStream()).pipeThrough(new TextLineStream())
     .getReader();
