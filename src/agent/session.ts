@@ -96,7 +96,11 @@ export class SessionWriter {
   #broken = false;
   /** Told once when the session cannot be written any more; the conversation goes on unsaved. */
   onError?: (message: string) => void;
-  readonly #written = new Map<string, string>();
+  /**
+   * Each file's snapshot as last written, and its JSON: an entry looks at every file the conversation has
+   * seen, and the same snapshot object is passed over without serialising it again.
+   */
+  readonly #written = new Map<string, { snapshot: FileSnapshot; json: string }>();
   #path?: string;
   #unsubscribe?: () => void;
 
@@ -107,7 +111,9 @@ export class SessionWriter {
       this.id = start.loaded.header.id;
       this.#path = start.loaded.path;
       this.#headerLine = JSON.stringify(start.loaded.header);
-      for (const [real, snapshot] of start.loaded.files) this.#written.set(real, JSON.stringify(snapshot));
+      for (const [real, snapshot] of start.loaded.files) {
+        this.#written.set(real, { snapshot, json: JSON.stringify(snapshot) });
+      }
     } else {
       this.id = start.id ?? newSessionId();
       this.#header = {
@@ -169,9 +175,11 @@ export class SessionWriter {
   #write(entry: Entry, files: FileTracker): void {
     const lines: Line[] = [];
     for (const [real, snapshot] of files.entries()) {
+      const last = this.#written.get(real);
+      if (last?.snapshot === snapshot) continue;
       const json = JSON.stringify(snapshot);
-      if (this.#written.get(real) === json) continue;
-      this.#written.set(real, json);
+      this.#written.set(real, { snapshot, json });
+      if (last?.json === json) continue;
       lines.push({ type: "file", path: relative(this.#root, real), snapshot });
     }
     lines.push({ type: "entry", entry: withoutDetails(entry) });

@@ -358,3 +358,27 @@ Deno.test("every kind of entry tern writes comes back from its session file as w
   assertEquals(loaded.repairs, []);
   assertEquals(loaded.entries, entries);
 });
+
+Deno.test("SessionWriter writes a file's snapshot once per change, not again with every entry", async () => {
+  await using project = await tempProject();
+  const conversation = new Conversation({ systemPrompt: "s", files: createFileTracker() });
+  const writer = new SessionWriter(project.root, { meta: META });
+  writer.attach(conversation);
+  const real = `${project.root}/a.txt`;
+  const seen = { mtimeMs: 1, size: 2, hash: "a".repeat(64) };
+  conversation.files.record(real, seen);
+  conversation.append({ kind: "user", text: "one" });
+  conversation.append({ kind: "user", text: "two" });
+  conversation.files.record(real, { ...seen }); // read again, unchanged
+  conversation.append({ kind: "user", text: "three" });
+  conversation.files.record(real, { ...seen, size: 3, hash: "b".repeat(64) });
+  conversation.append({ kind: "user", text: "four" });
+  const lines = (await Deno.readTextFile(writer.path!)).trimEnd().split("\n").map((line) => JSON.parse(line));
+  const files = lines.filter((line) => line.type === "file").map((line) => line.snapshot.size);
+  assertEquals(files, [2, 3]);
+  assertEquals((await loadSession(project.root, writer.id)).files, [[real, {
+    ...seen,
+    size: 3,
+    hash: "b".repeat(64),
+  }]]);
+});
