@@ -10,7 +10,7 @@ import { createWriteFileTool } from "../src/tools/write_file.ts";
 const readFileTool = createReadFileTool();
 const writeFileTool = createWriteFileTool();
 import { timed, toolContext } from "./_measure.ts";
-import { closeFileHelper, useFileHelper } from "../src/fs/file_helper.ts";
+import { closeFileWall, openFileWall } from "../src/fs/file_wall.ts";
 
 export async function wallFigures(): Promise<void> {
   const shapes = {
@@ -31,7 +31,7 @@ export async function wallFigures(): Promise<void> {
     let i = 0;
     // With the long-lived file helper (as the CLI runs), then with a bash script per check (its fallback).
     for (const helper of [true, false]) {
-      if (helper) useFileHelper();
+      if (helper) openFileWall(() => {});
       const how = helper ? "the file helper" : "a script per check";
       const read = await timed(50, () => Promise.resolve(readFileTool.run({ path: "small.txt" }, ctx)));
       console.log(
@@ -48,7 +48,7 @@ export async function wallFigures(): Promise<void> {
           write.ms.toFixed(1)
         } ms`,
       );
-      if (helper) await closeFileHelper();
+      if (helper) await closeFileWall();
     }
   } finally {
     await Deno.remove(root, { recursive: true });

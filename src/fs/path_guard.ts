@@ -2,7 +2,7 @@
 
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { helperScript } from "./helper_script.ts";
-import { fileHelper } from "./file_helper.ts";
+import { fileHelper } from "./file_wall.ts";
 import { ToolError } from "./tool_error.ts";
 
 /** Longest path accepted, in characters. */

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { join } from "node:path";
-import { closeFileHelper, FileHelper, fileHelper, useFileHelper } from "../../src/fs/file_helper.ts";
+import { FileHelper } from "../../src/fs/file_helper.ts";
+import { closeFileWall, fileHelper, openFileWall } from "../../src/fs/file_wall.ts";
 import { atomicWrite, makeParentsChecked } from "../../src/fs/atomic_write.ts";
 import { readTextFile } from "../../src/fs/path_guard.ts";
 import { tempProject } from "../tools/_helpers.ts";
@@ -62,10 +63,10 @@ Deno.test("FileHelper.create() makes each missing level, writes atomically with 
   assertEquals([...Deno.readDirSync(p.outside)].map((entry) => entry.name), ["secret.txt"]);
 });
 
-Deno.test("fileHelper() is off until turned on; the file tools then check and write through it", async () => {
+Deno.test("fileHelper() is off until the wall is opened; the file tools then check and write through it", async () => {
   await using p = await tempProject({ "a.txt": "hello\n" });
   assertStrictEquals(fileHelper(), null);
-  useFileHelper();
+  openFileWall(() => {});
   try {
     assert(fileHelper()?.alive);
     assertStrictEquals((await readTextFile(p.root, "a.txt")).text, "hello\n");
@@ -74,7 +75,7 @@ Deno.test("fileHelper() is off until turned on; the file tools then check and wr
     await atomicWrite(target, new TextEncoder().encode("b\n"));
     assertStrictEquals(await Deno.readTextFile(target), "b\n");
   } finally {
-    await closeFileHelper();
+    await closeFileWall();
   }
   assertStrictEquals(fileHelper(), null);
 });
@@ -116,13 +117,13 @@ Deno.test("readTextFile() through the helper refuses what the guard refuses, in 
   await using p = await tempProject({ "a.txt": "hello\n" });
   await Deno.writeFile(join(p.root, "bin.dat"), new Uint8Array([0x61, 0xff, 0xfe, 0x62]));
   await new Deno.Command("mkfifo", { args: [join(p.root, "pipe")] }).output();
-  useFileHelper();
+  openFileWall(() => {});
   try {
     assertStrictEquals((await readTextFile(p.root, "a.txt")).text, "hello\n");
     const refusal = (path: string) => readTextFile(p.root, path).then(() => "read", (error) => String(error));
     assertMatch(await refusal("pipe"), /not a regular file \(it is a FIFO/);
     assertMatch(await refusal("bin.dat"), /binary file/);
   } finally {
-    await closeFileHelper();
+    await closeFileWall();
   }
 });

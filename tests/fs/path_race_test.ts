@@ -119,7 +119,7 @@ testNeeding(
 
 testNeeding(
   ["python3"],
-  "file tools under a racing process, without the file helper (its one-off scripts): zero leaks too",
+  "file tools under a racing process, with a helper per write and one-off read checks (no wall opened): zero leaks too",
   async () => await race(false),
 );
 

@@ -8,7 +8,7 @@
  */
 import { dirname } from "node:path";
 import { helperScript } from "../../fs/helper_script.ts";
-import { fileHelper } from "../../fs/file_helper.ts";
+import { fileHelper } from "../../fs/file_wall.ts";
 
 /**
  * As root only: finds this process's pids cgroup (cgroup v1 `pids`, or v2 with pids enabled below it),

@@ -7,7 +7,7 @@ import { builtinTools } from "../../../src/tools/builtin.ts";
 import { createRegistry, runPrepared, type ToolCallRequest } from "../../../src/tools/registry.ts";
 import type { Outcome } from "../_helpers.ts";
 import { ternFlags } from "../../support/cli.ts";
-import { closeFileHelper, useFileHelper } from "../../../src/fs/file_helper.ts";
+import { closeFileWall, openFileWall } from "../../../src/fs/file_wall.ts";
 
 /** Runs `calls` in a child Deno under tern's flags with cwd = `root`; resolves with the tool results. */
 export async function runUnderTernFlags(
@@ -55,7 +55,7 @@ if (import.meta.main) {
   const sandbox = modes.find((mode) => mode === Deno.env.get("TERN_TEST_SANDBOX")) ?? "auto";
   const registry = createRegistry(builtinTools({ shell: { sandbox, secrets: [] } }));
   const ctx = { root: Deno.realPathSync("."), signal: new AbortController().signal };
-  if (Deno.env.get("TERN_TEST_FILE_HELPER") === "on") useFileHelper();
+  if (Deno.env.get("TERN_TEST_FILE_HELPER") === "on") openFileWall(() => {});
   const results = [];
   // `{TERN_PID}` in a call's arguments stands for this process's pid (tern's own, as a command sees it).
   for (const call of calls) {
@@ -64,6 +64,6 @@ if (import.meta.main) {
     const result = "tool" in prepared ? await runPrepared(prepared, ctx) : prepared;
     results.push({ content: result.content, isError: result.error !== undefined });
   }
-  await closeFileHelper();
+  await closeFileWall();
   console.log(JSON.stringify(results));
 }

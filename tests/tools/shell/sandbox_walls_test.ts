@@ -10,7 +10,7 @@ import { confinedArgv, detectBubblewrap } from "../../../src/tools/shell/sandbox
 import { call, executeCommandTool, tempProject, type TestContext, testContext } from "../_helpers.ts";
 import { runUnderTernFlags } from "./_sandbox_driver.ts";
 import { testNeeding, whyMissing } from "../../support/requires.ts";
-import { closeFileHelper, useFileHelper } from "../../../src/fs/file_helper.ts";
+import { closeFileWall, openFileWall } from "../../../src/fs/file_wall.ts";
 
 const notRoot = Deno.uid() !== 0;
 
@@ -143,7 +143,7 @@ Deno.test({
   ignore: notRoot || noBwrap !== null,
   fn: async () => {
     await using p = await tempProject();
-    useFileHelper();
+    openFileWall(() => {});
     let cgroup: string | undefined;
     try {
       // A limit no other test uses: the cgroup is made now, by the helper.
@@ -165,7 +165,7 @@ Deno.test({
       cgroup = join(base, name!);
       assert(await exists(cgroup), `${cgroup} is there while tern runs`);
     } finally {
-      await closeFileHelper();
+      await closeFileWall();
     }
     // The helper removes it as it ends (its processes are gone: the sandbox ended with the command).
     assertStrictEquals(await exists(cgroup!), false, `${cgroup} outlived the helper`);
