@@ -1,52 +1,36 @@
 /**
- * The run behind tern's entry: one `AgentSession` started for the current directory (session_start.ts),
- * then a front end for it (one headless task, or the REPL). Loaded only once the arguments asked for a run.
+ * The run behind tern's entry: the current directory opened through the core's one door (openProject), one
+ * session from it, then a front end for it (one headless task, or the REPL). Loaded only once the arguments
+ * asked for a run.
  */
 import type { CliArgs } from "./args.ts";
 import type { LoadedSession } from "../agent/session.ts";
-import { startSession } from "./session_start.ts";
-import { closeFileHelper, fileHelper, useFileHelper } from "../fs/file_helper.ts";
-import { usePlaceholderPool } from "../tools/shell/placeholder_pool.ts";
-import { boundStatePath, stateDir } from "../agent/tern_dir.ts";
+import { openProject } from "../agent/project/open_project.ts";
+import { closeFileWall } from "../fs/file_wall.ts";
+import { checkRequiredTools, projectChoices } from "./project_choices.ts";
 
 /** Runs tern with parsed `args`; `atExit` collects what must be stopped before the process exits. */
 export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Promise<number> {
   const root = Deno.realPathSync(Deno.cwd());
-  // The file tools' checks run in one long-lived helper instead of a process each (file_helper.ts), started
-  // now, beside the sandbox probe: the first read finds it ready instead of waiting on perl's start.
-  useFileHelper();
-  fileHelper();
-  // The sandbox's placeholders are kept in tern's own state folder between commands, where it has one.
-  usePlaceholderPool((dir) => boundStatePath(dir) === undefined ? undefined : stateDir(dir, "placeholders"));
-  atExit.push(closeFileHelper);
+  atExit.push(closeFileWall);
   const headless = args.prompt !== undefined || args.inputFormat !== undefined;
   const interactive = !headless && Deno.stdin.isTerminal();
-  const { config, session, mcp, sandbox, skillProblems, agents, trust, hookNotes } = await startSession(
-    args,
-    {
-      root,
-      atExit,
-      interactive,
-      repl: !headless,
-      resume: () => firstSession(root, args, headless),
-    },
-  );
+  const project = await openProject(root, projectChoices(args, interactive));
+  // A headless run exits as soon as its answer is out: its servers are signalled, not waited for.
+  atExit.push(() => project.close({ wait: !headless }));
+  const resume = await firstSession(root, args, headless);
+  const session = await project.newSession({
+    resume,
+    frontEnd: headless ? "headless" : "repl",
+    snapshots: !headless,
+  });
+  checkRequiredTools(project, session);
   if (headless) {
-    // Not awaited first: the task starts while the probe runs (headless prints its line when it has it).
     const { runHeadlessCli } = await import("./headless/cli.ts");
-    return await runHeadlessCli(session, { config, sandbox, args, mcp: mcp.hub });
+    return await runHeadlessCli(project, session, args);
   }
   const { runReplCli } = await import("./repl_cli.ts");
-  const trustedProject = trust.project;
-  return await runReplCli(session, {
-    config,
-    sandbox: await sandbox,
-    mcp,
-    skillProblems,
-    agents,
-    trustedProject,
-    hookNotes,
-  });
+  return await runReplCli(project, session);
 }
 
 /** The session to continue (-c, -r), chosen here because choosing may ask on the terminal; else none. */

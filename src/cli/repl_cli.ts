@@ -1,78 +1,41 @@
 /** `tern` on a terminal: the banner, the command table, the line editor with history, then the REPL. */
 import type { AgentSession } from "../agent/agent_session.ts";
-import type { Config } from "../config/config.ts";
+import type { Project } from "../agent/project/project.ts";
 import { sandboxLine } from "./render/sandbox_words.ts";
 import type { SandboxStatus } from "../tools/shell/sandbox.ts";
 import { VERSION } from "./args.ts";
-import { BUILTIN_COMMANDS, slashCommands } from "./commands/table.ts";
-import type { SlashCommand } from "./commands/types.ts";
-import { mcpCommand } from "./commands/mcp.ts";
-import { modelCommand } from "./commands/model.ts";
-import { skillsCommand } from "./commands/skills.ts";
-import { agentsCommand } from "./commands/agents.ts";
-import { hooksCommand } from "./commands/hooks.ts";
-import { psCommand } from "./commands/ps.ts";
-import type { FoundAgents } from "../agent/agents.ts";
-import { discoverCommands, userCommandDir } from "../agent/custom_commands.ts";
-import { type CustomCommands, customCommands } from "./commands/custom.ts";
+import { commandNames, commandTable } from "./commands/project_table.ts";
+import type { CustomCommands } from "./commands/custom.ts";
 import { createCompleter } from "./input/completion.ts";
 import { createLineReader } from "./input/line_reader.ts";
-import type { McpStartup } from "./mcp_startup.ts";
+import type { McpStartup } from "../agent/project/mcp_startup.ts";
 import { PromptHistory } from "./input/prompt_history.ts";
 import { streamSink } from "./render/renderer.ts";
 import { runRepl } from "./repl.ts";
 import { recapLines } from "./render/recap.ts";
 import { statusLine } from "./render/status_line.ts";
 import type { Conversation } from "../agent/conversation.ts";
+import { slashCommands } from "./commands/table.ts";
 
-/** What the banner and the commands show besides the session. */
-export interface ReplCliOptions {
-  config: Config;
-  sandbox: SandboxStatus;
-  mcp: McpStartup;
-  skillProblems: readonly string[];
-  /** The named agents found at launch, with the files skipped. */
-  agents?: FoundAgents;
-  /** The project is trusted: its own command files (`.tern/commands`, `.claude/commands`) are read. */
-  trustedProject?: boolean;
-  /** Hooks found but not run, and why (`/hooks` says it). */
-  hookNotes?: readonly string[];
-}
-
-/** Runs the REPL on `session` until the user leaves; resolves with the exit code. */
-export async function runReplCli(session: AgentSession, options: ReplCliOptions): Promise<number> {
-  const { config, mcp } = options;
-  const builtin = [
-    ...BUILTIN_COMMANDS,
-    mcpCommand(mcp.hub, mcp.notes),
-    skillsCommand(session.skills, options.skillProblems),
-    agentsCommand(options.agents ?? { agents: [...session.agents], problems: [] }),
-    hooksCommand(options.hookNotes),
-    psCommand,
-    modelCommand,
-  ];
-  const nameList = (table: SlashCommand[]) =>
-    slashCommands(table).flatMap((c) => [c.name, ...(c.aliases ?? [])]);
-  const found = await discoverCommands(session.root, {
-    userDir: userCommandDir(Deno.env.toObject()),
-    project: options.trustedProject !== false,
-  });
-  const custom = customCommands(found, nameList(builtin));
-  const commands = [...builtin, ...custom.commands];
-  const names = () => nameList(commands);
+/** Runs the REPL on `session` of `project` until the user leaves; resolves with the exit code. */
+export async function runReplCli(project: Project, session: AgentSession): Promise<number> {
+  const { config, mcp } = project;
+  const table = commandTable(project, session);
+  const names = () => commandNames(slashCommands(table.commands));
+  const sandbox = await project.sandbox;
   return await runRepl(session, {
-    banner: [...banner(session, options), ...customLines(custom)],
-    commandNotes: [...custom.skipped, ...custom.notes],
+    banner: [...banner(session, sandbox), ...customLines(table.custom)],
+    commandNotes: table.notes,
     reader: createLineReader({
       history: await PromptHistory.load(session.root),
       complete: createCompleter(names, session.root),
     }),
     sink: streamSink(Deno.stdout),
     debug: Boolean(Deno.env.get("TERN_DEBUG")),
-    commands,
+    commands: table.commands,
   });
 
-  function banner(session: AgentSession, { sandbox }: ReplCliOptions): string[] {
+  function banner(session: AgentSession, sandbox: SandboxStatus): string[] {
     const { current } = session;
     const prompts = current.conversation.entries.filter((entry) => entry.kind === "user").length;
     const saved = !current.session

@@ -4,6 +4,7 @@
  */
 import type { CliArgs } from "../args.ts";
 import { ternAgent } from "./agent.ts";
+import { cappedLines, MAX_LINE_BYTES, tooLongError } from "./line_cap.ts";
 import { npmPackage } from "../../npm.ts";
 
 const sdk = await npmPackage("@agentclientprotocol/sdk");
@@ -15,7 +16,17 @@ export async function runAcp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   console.info = console.error;
   console.debug = console.error;
   const allowed = Deno.realPathSync(Deno.cwd());
-  const stream = sdk.ndJsonStream(Deno.stdout.writable, Deno.stdin.readable);
+  // One writer for stdout: the SDK's messages and the errors for lines over the cap never interleave.
+  const out = Deno.stdout.writable.getWriter();
+  let writing = Promise.resolve();
+  const write = (bytes: Uint8Array) => (writing = writing.then(() => out.write(bytes)).catch(() => {}));
+  const output = new WritableStream<Uint8Array>({ write: (bytes) => write(bytes) });
+  const encoder = new TextEncoder();
+  const input = cappedLines(Deno.stdin.readable, (id) => {
+    console.error(`tern acp: a message over ${MAX_LINE_BYTES / 1024 / 1024} MB was dropped`);
+    write(encoder.encode(tooLongError(id)));
+  });
+  const stream = sdk.ndJsonStream(output, input);
   const connection = ternAgent({ args, allowed, atExit }).connect(stream);
   console.error(`tern acp: serving ${allowed} (protocol version ${sdk.PROTOCOL_VERSION})`);
   await connection.closed.catch((error) => console.error(`tern acp: connection closed: ${error}`));

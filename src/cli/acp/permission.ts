@@ -36,7 +36,7 @@ export function editorGate(session: AgentSession, editor: EditorAsk): ApprovalGa
       },
       options,
     }).catch(() => ({ outcome: { outcome: "cancelled" } }) as acp.RequestPermissionResponse);
-    return answerFor(response.outcome, rule);
+    return answerFor(response.outcome, options, rule);
   }, (rule, error) => {
     if (error) console.error(`tern: could not save "${rule}" in .tern/settings.json: ${error.message}`);
   });
@@ -69,9 +69,20 @@ function alwaysLabel(request: ApprovalRequest): string {
   return `Always allow ${suggestion.label} (saves ${suggestion.rule})`;
 }
 
-/** The editor's choice as the gate's answer; a cancelled question stops the turn. */
-export function answerFor(outcome: acp.RequestPermissionOutcome, rule?: string): ApprovalAnswer {
+/**
+ * The editor's choice as the gate's answer; a cancelled question stops the turn. Only an option that was
+ * offered counts: any other id (an "allow_always" never offered for this call) is a rejection, and said.
+ */
+export function answerFor(
+  outcome: acp.RequestPermissionOutcome,
+  offered: readonly acp.PermissionOption[],
+  rule?: string,
+): ApprovalAnswer {
   if (outcome.outcome === "cancelled") return { kind: "abort" };
+  if (!offered.some((option) => option.optionId === outcome.optionId)) {
+    console.error(`tern: the editor answered with option "${outcome.optionId}", which was not offered: rejected`);
+    return { kind: "deny" };
+  }
   if (outcome.optionId === "allow_once") return { kind: "once" };
   if (outcome.optionId === "allow_always") return rule ? { kind: "rule", rule } : { kind: "session" };
   return { kind: "deny" };

@@ -1,31 +1,22 @@
 /** `tern -p`: the task from the arguments (or stdin), signals that cancel it, and the headless printer. */
 import type { AgentSession } from "../../agent/agent_session.ts";
-import type { Config } from "../../config/config.ts";
+import type { Project } from "../../agent/project/project.ts";
 import type { CliArgs } from "../args.ts";
 import { sandboxLine } from "../render/sandbox_words.ts";
-import type { SandboxStatus } from "../../tools/shell/sandbox.ts";
 import { type HeadlessOptions, runHeadless } from "./run.ts";
 import { headlessTask } from "./input.ts";
 import { StreamInput } from "./stream_input.ts";
 import { errorEvent } from "./stream_json.ts";
 import { streamSink } from "../render/renderer.ts";
-import type { McpHub } from "../../tools/mcp/client.ts";
-import { taskCouldNeedMcp, waitForMcp } from "../mcp_startup.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
+import { commandTable, withHelp } from "../commands/project_table.ts";
 
-/** Runs the headless task(s) of `config.prompt` and `--input-format` on `session`; resolves with the exit code. */
-export async function runHeadlessCli(
-  session: AgentSession,
-  { config, sandbox, args, mcp }: {
-    config: Config;
-    sandbox: Promise<SandboxStatus>;
-    args?: CliArgs;
-    mcp?: McpHub;
-  },
-): Promise<number> {
+/** Runs the headless task(s) of `-p` and `--input-format` on `session`; resolves with the exit code. */
+export async function runHeadlessCli(project: Project, session: AgentSession, args: CliArgs): Promise<number> {
+  const { config } = project;
   // Headless has no banner: a sandbox that cannot start is still said, in one line, once the probe knows
   // (the task does not wait for it; every run prints it before it ends).
-  const said = sandbox.then((status) => {
+  const said = project.sandbox.then((status) => {
     if (!status.active && config.sandbox !== "off") console.error(`tern: ${sandboxLine(status)}`);
   });
   const controller = new AbortController();
@@ -36,7 +27,7 @@ export async function runHeadlessCli(
   const stdout = streamSink(Deno.stdout);
   let input: StreamInput | undefined;
   let task = config.prompt;
-  if (args?.inputFormat === "stream-json") {
+  if (args.inputFormat === "stream-json") {
     input = new StreamInput(Deno.stdin.readable, (problem) => {
       console.error(`tern: ${problem}`);
       if (config.output === "stream-json") stdout.write(JSON.stringify(errorEvent(problem)) + "\n");
@@ -45,19 +36,15 @@ export async function runHeadlessCli(
     const { task: text, note } = await headlessTask(config.prompt!); // `-p -`, or piped input attached
     if (note) console.error(`tern: ${note}`);
     task = text;
-    // The servers start beside the run; only a task that could need them waits (TERN_MCP_STARTUP_MS).
-    const names = mcp?.servers.map((server) => server.config.name) ?? [];
-    if (mcp && taskCouldNeedMcp(text, names, config.requireTools)) {
-      for (const line of await waitForMcp(mcp, Deno.env.toObject())) {
-        console.error(`tern: ${terminalSafe(line)}`);
-      }
-    }
   }
+  // The trusted servers' tools are in the first request: the run waits for them (TERN_MCP_STARTUP_MS).
+  for (const line of await project.mcpReady()) console.error(`tern: ${terminalSafe(line)}`);
   try {
     return await runHeadless(session, {
       task,
       input,
-      approvalTimeoutMs: args?.approvalTimeoutMs,
+      commands: withHelp(commandTable(project, session)),
+      approvalTimeoutMs: args.approvalTimeoutMs,
       output: config.output,
       stdout,
       stderr: streamSink(Deno.stderr),

@@ -9,7 +9,10 @@ import { partialNote } from "../render/task_words.ts";
 import { CallLog, refusedLine } from "./call_log.ts";
 import { stdinGate } from "./stdin_approval.ts";
 import type { StreamInput } from "./stream_input.ts";
-import { errorEvent, initEvent, resultEvent, type StreamEvent, streamEvent } from "./stream_json.ts";
+import { errorEvent, event as streamLine, initEvent, resultEvent, type StreamEvent, streamEvent } from "./stream_json.ts";
+import type { SlashCommand } from "../commands/types.ts";
+import { runCommandText } from "../commands/run_text.ts";
+import { attachMentions } from "../input/attachments.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 
 /** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
@@ -29,6 +32,8 @@ export interface HeadlessOptions {
   stderr: Sink;
   /** `--input-format stream-json`: further messages and the answers to approval questions. */
   input?: StreamInput;
+  /** The session's slash commands: a message that starts with one runs it, as in the REPL. */
+  commands?: SlashCommand[];
   /** How long an approval question waits for its answer on stdin (`--approval-timeout`). */
   approvalTimeoutMs?: number;
   /** Cancels the task (SIGINT, SIGTERM). */
@@ -63,13 +68,24 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
   if (output === "stream-json") emit(initEvent(session, { input_format: input ? "stream-json" : "text" }));
   let last: StreamEvent | undefined;
   let code = 2;
-  for (let task = options.task ?? await input?.next(); task != null; task = await input?.next()) {
+  let cancelled = false;
+  const runTask = async (task: string) => {
     const approve = input && stdinGate(session, { input, emit, timeoutMs: options.approvalTimeoutMs });
     const turn = await runTurn(session, task, { ...options, approve, emit });
     last = turn.event;
     code = turn.code;
     if (output === "stream-json") emit(turn.event);
-    if (turn.result.exitReason === "cancelled") break;
+    cancelled = turn.result.exitReason === "cancelled";
+  };
+  for (let task = options.task ?? await input?.next(); task != null; task = await input?.next()) {
+    const print = (text: string) => {
+      if (output === "stream-json") emit(streamLine("command_output", { text }));
+      else stdout.write(`${text}\n`);
+    };
+    const ran = await runCommandText(task, options.commands ?? [], { session, print, runTask });
+    if (ran && last === undefined) [last, code] = [streamLine("command", { text: task.trim() }), 0];
+    if (!ran) await runTask(task);
+    if (cancelled) break;
   }
   if (last === undefined) {
     stderr.write('tern: stdin carried no user message (a line like {"type":"user","text":"..."})\n');
@@ -98,9 +114,16 @@ async function runTurn(
     if (line) options.emit(line);
   };
   const started = performance.now();
+  // `@path` mentions attach the file (or the image), as in the REPL; each note goes to stderr.
+  const attached = await attachMentions(task, session.root, session.model);
+  for (const note of attached.notes) {
+    if (output === "stream-json") options.emit(streamLine("notice", { message: note }));
+    else options.stderr.write(`tern: ${terminalSafe(note)}\n`);
+  }
   let result: TaskResult;
   try {
-    result = await session.run(task, {
+    result = await session.run(attached.task, {
+      images: attached.images.length > 0 ? attached.images : undefined,
       onEvent,
       signal: options.signal,
       approve: terminalGate(session, progress, options),

@@ -85,6 +85,7 @@ class Server implements McpServer {
   tools: RemoteTool[] = [];
   sandbox?: ServerSandbox;
   #client = new Client({ name: "tern", version: "0.1.0" });
+  #stdio?: InstanceType<typeof StdioClientTransport>;
   #stderr = "";
 
   constructor(readonly config: McpServerConfig, private readonly options: HubOptions) {}
@@ -136,6 +137,7 @@ class Server implements McpServer {
       cwd: this.options.root,
       stderr: "pipe",
     });
+    this.#stdio = transport;
     // Drained always (a full pipe would block the server); the tail explains a crash.
     transport.stderr?.on("data", (chunk: Uint8Array | string) => {
       this.#stderr = (this.#stderr + chunk.toString()).slice(-STDERR_KEPT);
@@ -198,8 +200,23 @@ class Server implements McpServer {
     return { content: (result.content ?? []) as RemoteContent[], isError: result.isError === true };
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops the server. `wait: false` (a run whose answer is out) signals it and returns at once: its stdin
+   * closes and it gets SIGTERM now, instead of the SDK's wait of up to two seconds for it to exit first.
+   */
+  async close(options: { wait?: boolean } = {}): Promise<void> {
     if (this.state !== "failed") this.state = "closed";
+    if (options.wait === false) {
+      // The SDK keeps its child process private; this pinned version names it `_process`.
+      const child = (this.#stdio as unknown as { _process?: { kill(signal: string): void } })?._process;
+      try {
+        child?.kill("SIGTERM");
+      } catch {
+        // Already gone.
+      }
+      this.#client.close().catch(() => {});
+      return;
+    }
     await this.#client.close().catch(() => {});
   }
 }
@@ -236,8 +253,11 @@ export class McpHub {
     }
   }
 
-  /** Stops every server (stdin closed, then SIGTERM, then SIGKILL; bounded by a few seconds). */
-  async close(): Promise<void> {
-    await Promise.all(this.#servers.map((server) => server.close()));
+  /**
+   * Stops every server (stdin closed, then SIGTERM, then SIGKILL; bounded by a few seconds); `wait: false`
+   * signals them all and returns at once.
+   */
+  async close(options: { wait?: boolean } = {}): Promise<void> {
+    await Promise.all(this.#servers.map((server) => server.close(options)));
   }
 }

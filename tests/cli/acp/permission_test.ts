@@ -36,12 +36,27 @@ Deno.test("permissionOptions() offers allow always only where the policy may rem
 });
 
 Deno.test("answerFor() reads the editor's choice as the REPL's answers; a cancelled question stops the turn", () => {
-  assertEquals(answerFor({ outcome: "selected", optionId: "allow_once" }), { kind: "once" });
-  assertEquals(answerFor({ outcome: "selected", optionId: "allow_always" }, "edit_file"), {
+  const all = [
+    { optionId: "allow_once", name: "Allow once", kind: "allow_once" as const },
+    { optionId: "allow_always", name: "Always", kind: "allow_always" as const },
+    { optionId: "reject_once", name: "Reject", kind: "reject_once" as const },
+  ];
+  assertEquals(answerFor({ outcome: "selected", optionId: "allow_once" }, all), { kind: "once" });
+  assertEquals(answerFor({ outcome: "selected", optionId: "allow_always" }, all, "edit_file"), {
     kind: "rule",
     rule: "edit_file",
   });
-  assertEquals(answerFor({ outcome: "selected", optionId: "allow_always" }), { kind: "session" });
-  assertEquals(answerFor({ outcome: "selected", optionId: "reject_once" }), { kind: "deny" });
-  assertEquals(answerFor({ outcome: "cancelled" }), { kind: "abort" });
+  assertEquals(answerFor({ outcome: "selected", optionId: "allow_always" }, all), { kind: "session" });
+  assertEquals(answerFor({ outcome: "selected", optionId: "reject_once" }, all), { kind: "deny" });
+  assertEquals(answerFor({ outcome: "cancelled" }, all), { kind: "abort" });
+});
+
+Deno.test("answerFor() counts only an offered option: allow_always where it was not offered is a rejection", () => {
+  const offered = [
+    { optionId: "allow_once", name: "Allow once", kind: "allow_once" as const },
+    { optionId: "reject_once", name: "Reject", kind: "reject_once" as const },
+  ];
+  assertEquals(answerFor({ outcome: "selected", optionId: "allow_always" }, offered, "rm x"), { kind: "deny" });
+  assertEquals(answerFor({ outcome: "selected", optionId: "made_up" }, offered), { kind: "deny" });
+  assertEquals(answerFor({ outcome: "selected", optionId: "allow_once" }, offered), { kind: "once" });
 });

@@ -3,14 +3,14 @@
  * is settled (agent/project_trust.ts) start the servers in parallel without waiting for them. Only a
  * headless task that could need them waits, up to `TERN_MCP_STARTUP_MS`.
  */
-import type { SandboxMode } from "../config/settings.ts";
+import type { SandboxMode } from "../../config/settings.ts";
 import {
   loadMcpConfig,
   MCP_CONFIG_FILE,
   type McpConfigFile,
   type WithheldVariables,
-} from "../tools/mcp/config.ts";
-import type { McpHub } from "../tools/mcp/client.ts";
+} from "../../tools/mcp/config.ts";
+import type { McpHub } from "../../tools/mcp/client.ts";
 
 /** Longest wait of a `-p` task for the servers it could need, in milliseconds (`TERN_MCP_STARTUP_MS`). */
 export const MCP_STARTUP_MS = 5000;
@@ -64,7 +64,7 @@ export interface McpStartupOptions {
 export async function startMcp(options: McpStartupOptions): Promise<McpStartup> {
   const { root, config } = options;
   // The SDK is loaded only for a project that has trusted servers: every other run starts without it.
-  const { McpHub } = await import("../tools/mcp/client.ts");
+  const { McpHub } = await import("../../tools/mcp/client.ts");
   const hub = new McpHub(config.servers, { root, sandbox: options.sandbox, trusted: options.trusted });
   return { hub, notes: [] };
 }

@@ -1,0 +1,138 @@
+/**
+ * The one door into a project. Every front end (the REPL, `-p`, stream-json, `tern acp`, the Action's run)
+ * opens its root here and gets a `Project`: the configuration, tern's own state claimed, ONE trust decision
+ * for everything the project supplies (asked through the front end's callback, or answered by flags), the
+ * sandbox probe, the file wall, MCP servers, hooks, skills, agents, commands and memory. Sessions come only
+ * from `Project.newSession`, so a wall or a feature set up here holds in every front end.
+ */
+import { type ConfigArgs, loadConfig } from "../../config/config.ts";
+import { KEY_VARIABLES } from "../../config/providers.ts";
+import { loadProjectSettings, OWN_SETTINGS_PATH, readSettings } from "../../config/project_settings.ts";
+import { describeHook } from "../../config/hook_settings.ts";
+import { sandboxStatus } from "../../tools/shell/sandbox.ts";
+import { describeServers } from "../../tools/mcp/trust.ts";
+import { usePlaceholderPool } from "../../tools/shell/placeholder_pool.ts";
+import { openFileWall } from "../../fs/file_wall.ts";
+import { loadMemory } from "../memory.ts";
+import { discoverSkills } from "../skills.ts";
+import { discoverCommands, projectCommandFiles, userCommandDir } from "../custom_commands.ts";
+import { discoverAgents, userAgentDir } from "../agents.ts";
+import { boundStatePath, claimState, stateDir } from "../tern_dir.ts";
+import {
+  decideProjectTrust,
+  type ProjectSupplies,
+  type ProjectTrustAsker,
+  type TrustFlags,
+  untrustedNote,
+} from "../project_trust.ts";
+import { checkProjectEndpoint } from "./endpoint.ts";
+import { readMcp, startMcp } from "./mcp_startup.ts";
+import { fromProject, runHooks, trustedAgents } from "./trust_applied.ts";
+import { Project, type SessionDefaults } from "./project.ts";
+
+/** What a front end chooses when it opens a project. */
+export interface ProjectChoices {
+  /** The command line's run settings and model choice. */
+  configArgs: ConfigArgs;
+  /** The real environment (keys, TERN_* variables). */
+  env: Record<string, string>;
+  /** The command line's trust flags. */
+  trustFlags: TrustFlags;
+  /** Asks the trust question of a person (the REPL); absent: the flags, or nothing, decide. */
+  askTrust?: ProjectTrustAsker;
+  /** One line for the human (stderr, an editor's log); the front end makes it safe to show. */
+  warn: (line: string) => void;
+  /** What every session of the project takes from the command line. */
+  sessions: SessionDefaults;
+}
+
+/**
+ * Opens the project at `root` (a real path) as `choices` say; throws a ConfigError (exit 2 on the command
+ * line) for what cannot work, such as a project's `.env` pointing the user's key at an untrusted endpoint.
+ */
+export async function openProject(root: string, choices: ProjectChoices): Promise<Project> {
+  const { env, warn } = choices;
+  // tern's own state: a .tern/local/ the repository brought (or a copy carried) is moved aside and said.
+  const claimed = claimState(root);
+  if (claimed) warn(claimed);
+  // The one file wall: every file tool of every session writes through tern's helper (fs/file_wall.ts).
+  openFileWall(warn);
+  // The sandbox's placeholders are kept in tern's own state folder between commands, where it has one.
+  usePlaceholderPool((dir) => boundStatePath(dir) === undefined ? undefined : stateDir(dir, "placeholders"));
+  const config = await loadConfig({ args: choices.configArgs, env, root });
+  for (const warning of config.warnings) warn(warning);
+  // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.
+  const sandbox = sandboxStatus(config.sandbox);
+  const reading = readProject(root, env);
+  for (const pending of [sandbox, reading]) pending.catch(() => {});
+  const files = await reading;
+  const supplies = projectSupplies(files, config);
+  const trust = await decideProjectTrust(root, supplies, { flags: choices.trustFlags, ask: choices.askTrust });
+  checkProjectEndpoint(config, trust.endpoint);
+  const untrusted = untrustedNote(supplies, trust);
+  if (untrusted) warn(untrusted);
+  const mcp = trust.mcp && files.mcp.config
+    ? await startMcp({ root, sandbox: config.sandbox, config: files.mcp.config, trusted: trust.project })
+    : { notes: [] };
+  for (const note of [...files.mcp.notes, ...mcp.notes]) warn(note);
+  const hooks = await runHooks(files, trust, sandbox);
+  if (trust.project) { for (const note of hooks.notes) warn(note); }
+  for (const warning of [...files.settings.warnings, ...files.ownSettings?.warnings ?? []]) warn(warning);
+  for (const problem of files.memory?.problems ?? []) warn(problem);
+  const commands = await discoverCommands(root, { userDir: userCommandDir(env), project: trust.project });
+  return new Project({
+    root,
+    config,
+    files,
+    trust,
+    mcp,
+    sandbox,
+    hooks,
+    commands,
+    agents: trustedAgents(files.agents, trust),
+    choices,
+  });
+}
+
+/** The project's own files, as read at the door. */
+export type ProjectFiles = Awaited<ReturnType<typeof readProject>>;
+
+/**
+ * The project's own files, read in parallel: permission rules, skills, memory, agents (the user's too) and
+ * `.mcp.json` (whose `${VAR}` never take tern's own key variables, unless the user's own settings pass one).
+ */
+async function readProject(root: string, env: Record<string, string>) {
+  const own = boundStatePath(root, "settings.json");
+  const ownSettings = own === undefined ? undefined : await readSettings(own, OWN_SETTINGS_PATH);
+  const withheld = { names: KEY_VARIABLES, granted: ownSettings?.mcpPassEnv };
+  const [settings, { skills, problems }, memory, mcp, agents, commands] = await Promise.all([
+    loadProjectSettings(root),
+    discoverSkills(root),
+    loadMemory(root),
+    readMcp(root, env, withheld),
+    discoverAgents(root, { userDir: userAgentDir(env) }),
+    projectCommandFiles(root),
+  ]);
+  const commandFiles = commands.files.map((file) => file.source);
+  return { settings, ownSettings, skills, skillProblems: problems, memory, mcp, agents, commandFiles };
+}
+
+/** What of the project waits for the user's trust. */
+function projectSupplies(
+  files: ProjectFiles,
+  config: Awaited<ReturnType<typeof loadConfig>>,
+): ProjectSupplies {
+  return {
+    endpoint: config.untrustedEndpoint,
+    mcp: files.mcp.config && {
+      text: files.mcp.config.text,
+      lines: describeServers(files.mcp.config, config.sandbox),
+    },
+    allowRules: files.settings.permissions.allow,
+    memory: files.memory?.source,
+    skills: files.skills.map((skill) => skill.name),
+    agents: files.agents.agents.filter((agent) => fromProject(agent.source)).map((agent) => agent.source),
+    commands: files.commandFiles,
+    hooks: files.settings.hooks.map(describeHook),
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * An opened project (open_project.ts is its door): what the trust decision allowed, read once, and the only
+ * way to an `AgentSession`. It owns what it started (MCP servers, its sessions) and closes them together.
+ */
+import type { Config, ModelRequest } from "../../config/config.ts";
+import type { McpHub, McpServer } from "../../tools/mcp/client.ts";
+import type { SandboxStatus } from "../../tools/shell/sandbox.ts";
+import { saveRule } from "../../config/project_settings.ts";
+import type { CallContext } from "../../llm/retry.ts";
+import { AgentSession } from "../agent_session.ts";
+import type { FoundAgents } from "../agents.ts";
+import type { FoundCommands } from "../custom_commands.ts";
+import { loadMemory } from "../memory.ts";
+import { PermissionRules } from "../permission_rules.ts";
+import type { ProjectTrust } from "../project_trust.ts";
+import type { LoadedSession } from "../session.ts";
+import { stateDir } from "../tern_dir.ts";
+import { type McpStartup, waitForMcp } from "./mcp_startup.ts";
+import type { ProjectChoices, ProjectFiles } from "./open_project.ts";
+import { type RunHooks, runRules } from "./trust_applied.ts";
+
+/** What every session of a project takes from the command line. */
+export interface SessionDefaults {
+  version: string;
+  contextWindow?: number;
+  fallback?: ModelRequest;
+  /** False with --no-session. */
+  save: boolean;
+  allowLocalFetch: boolean;
+  /** The command line named the model or endpoint: a resumed session moves to it. */
+  keepStartModel: boolean;
+  /** The front end's words for a failed model call (which flag or variable fixes it). */
+  advise?: CallContext["advise"];
+}
+
+/** What one new session is opened with. */
+export interface NewSessionOptions {
+  /** The saved session to continue (`-c`, `-r`, ACP's `session/load`). */
+  resume?: LoadedSession;
+  /** Which front end drives it, written in the session file's header. */
+  frontEnd: "repl" | "headless";
+  /** Undo snapshots before each prompt (the REPL). */
+  snapshots?: boolean;
+  /** MCP servers of this session only (an editor's, from ACP's `session/new`), closed with it. */
+  ownServers?: McpHub;
+}
+
+interface ProjectParts {
+  root: string;
+  config: Config;
+  files: ProjectFiles;
+  trust: ProjectTrust;
+  mcp: McpStartup;
+  sandbox: Promise<SandboxStatus>;
+  hooks: RunHooks;
+  commands: FoundCommands;
+  agents: FoundAgents;
+  choices: ProjectChoices;
+}
+
+/** One project, opened once: see the module comment. */
+export class Project {
+  readonly root: string;
+  readonly config: Config;
+  /** The one trust decision for what the project supplies. */
+  readonly trust: ProjectTrust;
+  readonly mcp: McpStartup;
+  /** The sandbox probe, still running: the REPL's banner waits for it, a headless task does not. */
+  readonly sandbox: Promise<SandboxStatus>;
+  /** The command files found (the project's only once it is trusted), with the files skipped. */
+  readonly commands: FoundCommands;
+  /** The named agents offered (the project's only once it is trusted), with the files skipped. */
+  readonly agents: FoundAgents;
+  /** Why hooks that were found do not run (for /hooks). */
+  readonly hookNotes: readonly string[];
+  readonly #parts: ProjectParts;
+  readonly #sessions = new Set<{ session: AgentSession; servers?: McpHub }>();
+  #mcpWaited?: Promise<string[]>;
+
+  constructor(parts: ProjectParts) {
+    this.#parts = parts;
+    ({ root: this.root, config: this.config, trust: this.trust, mcp: this.mcp } = parts);
+    ({ sandbox: this.sandbox, commands: this.commands, agents: this.agents } = parts);
+    this.hookNotes = parts.hooks.notes;
+  }
+
+  /** Problems of the skill files (shown only when the project is trusted: untrusted skills are not read). */
+  get skillProblems(): readonly string[] {
+    return this.trust.project ? this.#parts.files.skillProblems : [];
+  }
+
+  /**
+   * Waits, once, for the trusted MCP servers to be ready or failed, bounded by `TERN_MCP_STARTUP_MS`: one
+   * line for each server the run goes on without. Headless runs call it before their first request.
+   */
+  mcpReady(): Promise<string[]> {
+    const hub = this.mcp.hub;
+    if (!hub) return Promise.resolve([]);
+    this.#mcpWaited ??= waitForMcp(hub, this.#parts.choices.env);
+    return this.#mcpWaited;
+  }
+
+  /** A new session on this project, with everything the trust decision allowed; closed with the project. */
+  async newSession(options: NewSessionOptions): Promise<AgentSession> {
+    const { config, files, trust, choices } = this.#parts;
+    const defaults = choices.sessions;
+    const rules = new PermissionRules(runRules(files, trust));
+    for (const rule of rules.invalid) {
+      choices.warn(`a permission rule "${rule}" is not a rule like "edit_file(src/**)"`);
+    }
+    const servers = (): readonly McpServer[] => [
+      ...this.mcp.hub?.servers ?? [],
+      ...options.ownServers?.servers ?? [],
+    ];
+    const session = await AgentSession.create({
+      config,
+      version: defaults.version,
+      env: choices.env,
+      contextWindow: defaults.contextWindow,
+      fallback: defaults.fallback,
+      save: defaults.save,
+      snapshots: options.snapshots,
+      frontEnd: options.frontEnd,
+      skills: trust.project ? files.skills : [],
+      memory: files.memory && { ...files.memory, trusted: trust.project },
+      reloadMemory: async () => {
+        const memory = await loadMemory(config.root);
+        return memory && { ...memory, trusted: trust.project };
+      },
+      agents: this.agents.agents,
+      mcpServers: servers,
+      allowLocalFetch: defaults.allowLocalFetch,
+      rules,
+      saveRule: async (rule) => await saveRule(stateDir(config.root, ""), "allow", rule),
+      resume: options.resume,
+      hooks: this.#parts.hooks.hooks,
+      keepStartModel: defaults.keepStartModel,
+      advise: defaults.advise,
+      onNotice: choices.warn,
+    });
+    this.#sessions.add({ session, servers: options.ownServers });
+    return session;
+  }
+
+  /** Closes one session of this project with everything it started (background processes, its servers). */
+  async closeSession(session: AgentSession): Promise<void> {
+    for (const open of this.#sessions) {
+      if (open.session !== session) continue;
+      this.#sessions.delete(open);
+      session.cancel();
+      await session.close();
+      await open.servers?.close({ wait: false });
+    }
+  }
+
+  /**
+   * Closes every session, then the MCP servers: `wait: false` (a headless run whose answer is out) signals
+   * them and returns at once instead of waiting for each to exit.
+   */
+  async close(options: { wait?: boolean } = {}): Promise<void> {
+    await Promise.all([...this.#sessions].map((open) => this.closeSession(open.session)));
+    await this.mcp.hub?.close({ wait: options.wait !== false });
+  }
+}
