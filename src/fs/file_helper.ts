@@ -70,7 +70,12 @@ export class FileHelper {
     }
   }
 
-  /** False once the helper died or was closed: callers then use the one-off scripts. */
+  /** The helper's process id (what `ps` and a test see). */
+  get pid(): number {
+    return this.#child.pid;
+  }
+
+  /** False once the helper died or was closed (file_wall.ts restarts it once). */
   get alive(): boolean {
     return !this.#dead;
   }
@@ -125,7 +130,7 @@ export class FileHelper {
     return line === "" ? undefined : line;
   }
 
-  /** Marks the helper dead and kills it; the pending request fails (its caller uses the one-off script). */
+  /** Marks the helper dead and kills it; the pending request fails (file_wall.ts says what follows). */
   #abandon(): void {
     this.#dead = true;
     try {

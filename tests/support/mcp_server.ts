@@ -2,7 +2,8 @@
  * A small MCP server for the tests, speaking JSON-RPC over stdio (newline-delimited) by hand, so it can also
  * misbehave. `deno run tests/support/mcp_server.ts [MODE]`; MODE `crash` exits on the first tool call,
  * `hang` never answers one, `gate=PATH` answers nothing until the file PATH exists (a server that becomes
- * ready when the test says so), anything else behaves. Tools: `echo` (read-only) and `add_note` (writes).
+ * ready when the test says so), `log=PATH` appends "started" to PATH as it starts (run with --allow-write),
+ * anything else behaves. Tools: `echo` (read-only) and `add_note` (writes).
  */
 import { mcpReply } from "./mcp_protocol.ts";
 
@@ -15,6 +16,7 @@ async function gateOpen(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+if (mode.startsWith("log=")) await Deno.writeTextFile(mode.slice(4), "started\n", { append: true });
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 let buffer = "";

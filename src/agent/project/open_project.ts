@@ -67,7 +67,10 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
   for (const pending of [sandbox, reading]) pending.catch(() => {});
   const files = await reading;
   const supplies = projectSupplies(files, config);
-  const trust = await decideProjectTrust(root, supplies, { flags: choices.trustFlags, ask: choices.askTrust });
+  const trust = await decideProjectTrust(root, supplies, {
+    flags: choices.trustFlags,
+    ask: choices.askTrust,
+  });
   checkProjectEndpoint(config, trust.endpoint);
   const untrusted = untrustedNote(supplies, trust);
   if (untrusted) warn(untrusted);

@@ -135,7 +135,7 @@ class Handlers {
 
   async #run(open: OpenSession, text: string, where: { sessionId: string; editor: acp.AgentContext }) {
     // The first request carries the trusted servers' tools: wait for them (bounded), and say who is missing.
-    for (const line of await open.project.mcpReady()) console.error(`tern: ${terminalSafe(line)}`);
+    for (const line of await open.serversReady()) console.error(`tern: ${terminalSafe(line)}`);
     return await runPrompt(open.session, text, { ...where, client: this.#client, commands: open.commands });
   }
 

@@ -28,7 +28,14 @@ export function editorServerConfigs(servers: readonly acp.McpServer[]): StdioSer
       return `MCP server "${server.name}" is named twice`;
     }
     const env = Object.fromEntries((server.env ?? []).map(({ name, value }) => [name, value]));
-    configs.push({ name: server.name, type: "stdio", command: server.command, args: server.args ?? [], env, sandbox: true });
+    configs.push({
+      name: server.name,
+      type: "stdio",
+      command: server.command,
+      args: server.args ?? [],
+      env,
+      sandbox: true,
+    });
   }
   return configs;
 }

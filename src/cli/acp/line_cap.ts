@@ -70,7 +70,9 @@ export function cappedLines(
 
 /** The JSON-RPC error line for a dropped request. */
 export function tooLongError(id: string | number | null, max = MAX_LINE_BYTES): string {
-  const message = `the message is over ${max / 1024 / 1024} MB: it was dropped (send files as paths, not content)`;
+  const message = `the message is over ${
+    max / 1024 / 1024
+  } MB: it was dropped (send files as paths, not content)`;
   return JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message } }) + "\n";
 }
 

@@ -14,6 +14,7 @@ import type { SlashCommand } from "../commands/types.ts";
 import { projectChoices } from "../project_choices.ts";
 import { editorServerConfigs, startEditorServers } from "./editor_mcp.ts";
 import { projectRoot } from "./project_root.ts";
+import { waitForMcp } from "../../agent/project/mcp_startup.ts";
 
 /** One session the editor has open. */
 export interface OpenSession {
@@ -22,6 +23,8 @@ export interface OpenSession {
   /** The session's slash commands (offered in `available_commands_update`, run when a prompt starts with one). */
   commands: SlashCommand[];
   running?: Promise<unknown>;
+  /** Waits (once, bounded) for the project's servers and the editor's own: lines for those gone without. */
+  serversReady(): Promise<string[]>;
 }
 
 /** What a session is opened with. */
@@ -62,7 +65,13 @@ export class AcpSessions {
     // Loading a session this connection has open replaces it: the old one is closed with what it started.
     const previous = this.#open.get(id);
     if (previous) await previous.project.closeSession(previous.session);
-    const open = { session, project, commands: withHelp(commandTable(project, session)) };
+    let waited: Promise<string[]> | undefined;
+    const serversReady = () =>
+      waited ??= Promise.all([
+        project.mcpReady(),
+        ownServers ? waitForMcp(ownServers, Deno.env.toObject()) : [],
+      ]).then((lines) => lines.flat());
+    const open = { session, project, commands: withHelp(commandTable(project, session)), serversReady };
     this.#open.set(id, open);
     return { id, open };
   }

@@ -80,7 +80,9 @@ export function answerFor(
 ): ApprovalAnswer {
   if (outcome.outcome === "cancelled") return { kind: "abort" };
   if (!offered.some((option) => option.optionId === outcome.optionId)) {
-    console.error(`tern: the editor answered with option "${outcome.optionId}", which was not offered: rejected`);
+    console.error(
+      `tern: the editor answered with option "${outcome.optionId}", which was not offered: rejected`,
+    );
     return { kind: "deny" };
   }
   if (outcome.optionId === "allow_once") return { kind: "once" };

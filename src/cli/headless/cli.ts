@@ -12,7 +12,11 @@ import { terminalSafe } from "../render/terminal_safe.ts";
 import { commandTable, withHelp } from "../commands/project_table.ts";
 
 /** Runs the headless task(s) of `-p` and `--input-format` on `session`; resolves with the exit code. */
-export async function runHeadlessCli(project: Project, session: AgentSession, args: CliArgs): Promise<number> {
+export async function runHeadlessCli(
+  project: Project,
+  session: AgentSession,
+  args: CliArgs,
+): Promise<number> {
   const { config } = project;
   // Headless has no banner: a sandbox that cannot start is still said, in one line, once the probe knows
   // (the task does not wait for it; every run prints it before it ends).

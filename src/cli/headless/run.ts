@@ -9,7 +9,14 @@ import { partialNote } from "../render/task_words.ts";
 import { CallLog, refusedLine } from "./call_log.ts";
 import { stdinGate } from "./stdin_approval.ts";
 import type { StreamInput } from "./stream_input.ts";
-import { errorEvent, event as streamLine, initEvent, resultEvent, type StreamEvent, streamEvent } from "./stream_json.ts";
+import {
+  errorEvent,
+  event as streamLine,
+  initEvent,
+  resultEvent,
+  type StreamEvent,
+  streamEvent,
+} from "./stream_json.ts";
 import type { SlashCommand } from "../commands/types.ts";
 import { runCommandText } from "../commands/run_text.ts";
 import { attachMentions } from "../input/attachments.ts";

@@ -56,7 +56,9 @@ Deno.test("answerFor() counts only an offered option: allow_always where it was 
     { optionId: "allow_once", name: "Allow once", kind: "allow_once" as const },
     { optionId: "reject_once", name: "Reject", kind: "reject_once" as const },
   ];
-  assertEquals(answerFor({ outcome: "selected", optionId: "allow_always" }, offered, "rm x"), { kind: "deny" });
+  assertEquals(answerFor({ outcome: "selected", optionId: "allow_always" }, offered, "rm x"), {
+    kind: "deny",
+  });
   assertEquals(answerFor({ outcome: "selected", optionId: "made_up" }, offered), { kind: "deny" });
   assertEquals(answerFor({ outcome: "selected", optionId: "allow_once" }, offered), { kind: "once" });
 });
