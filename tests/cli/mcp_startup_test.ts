@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../support/assert.ts";
 import { type ScriptedTurn, startFakeModel } from "../support/fake_model_server.ts";
-import { finished, finishedWithin, runTern, spawnTern } from "../support/cli.ts";
+import { finished, runTern, spawnTern } from "../support/cli.ts";
 import { tempProject } from "../support/temp_project.ts";
 
 const SERVER = new URL("../support/mcp_server.ts", import.meta.url).pathname;
