@@ -5,10 +5,12 @@
  * its own index and `git write-tree`, so it covers what file tools and shell commands changed alike.
  * `.gitignore` is honoured; `.tern/` and `.git/` are never included. git runs no code from anywhere: no
  * system or global config, no templates, no hooks, no fsmonitor, and no filter, ident or end-of-line
- * conversion from the project's `.gitattributes` (only the config tern writes is read).
+ * conversion from the project's `.gitattributes` (only the config tern writes is read, and only while its
+ * seal holds: snapshot_seal.ts).
  */
 import { join } from "node:path";
 import { stateDir } from "./tern_dir.ts";
+import { sealSnapshots, snapshotsSealed } from "./snapshot_seal.ts";
 
 /**
  * Settings every git run gets on its command line, whatever a config file says: nothing git could start
@@ -66,6 +68,8 @@ export class Snapshots {
     } catch {
       return null;
     }
+    // One tern did not make here (a git pull wrote it) is never run: the start-up check moves it aside.
+    if (!snapshotsSealed(root)) return null;
     const snapshots = new Snapshots(root, gitDir);
     try {
       await Deno.stat(join(gitDir, "HEAD"));
@@ -82,6 +86,11 @@ export class Snapshots {
     await Deno.mkdir(join(gitDir, "info"), { recursive: true });
     await Deno.writeTextFile(join(gitDir, "info", "exclude"), "/.tern/\n.git\n");
     await Deno.writeTextFile(join(gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
+    try {
+      sealSnapshots(root);
+    } catch {
+      return null;
+    }
     return snapshots;
   }
 

@@ -13,17 +13,13 @@ import { projectCommandFiles } from "../agent/custom_commands.ts";
 import { discoverAgents, type FoundAgents, PROJECT_AGENT_DIRS, userAgentDir } from "../agent/agents.ts";
 import { PermissionRules } from "../agent/permission_rules.ts";
 import { unknownTools } from "../agent/required_tools.ts";
-import {
-  loadProjectSettings,
-  OWN_SETTINGS_PATH,
-  type PermissionSettings,
-  readSettings,
-  saveRule,
-} from "../config/project_settings.ts";
+import { loadProjectSettings, type PermissionSettings } from "../config/project_settings.ts";
 import { KEY_VARIABLES } from "../config/providers.ts";
 import { type SandboxStatus, sandboxStatus } from "../tools/shell/sandbox.ts";
 import { describeServers } from "../tools/mcp/trust.ts";
-import { boundStatePath, claimState, stateDir } from "../agent/tern_dir.ts";
+import { claimState } from "../agent/tern_dir.ts";
+import { checkOwnState } from "../agent/state_check.ts";
+import { readOwnSettings, saveOwnRule } from "../agent/own_settings.ts";
 import {
   decideProjectTrust,
   type ProjectSupplies,
@@ -83,6 +79,9 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
   // tern's own state: a .tern/local/ the repository brought (or a copy carried) is moved aside and said.
   const claimed = claimState(root);
   if (claimed) warn(claimed);
+  // What a git pull or checkout wrote into it since (no seal of this directory) is moved aside and said.
+  const checked = checkOwnState(root);
+  if (checked) warn(checked);
   const env = Deno.env.toObject();
   const config = await loadConfig({ args, env, root });
   for (const warning of config.warnings) console.error(`tern: ${warning}`);
@@ -138,8 +137,9 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
  * `.mcp.json` (whose `${VAR}` never take tern's own key variables, unless the user's own settings pass one).
  */
 async function readProject(root: string, env: Record<string, string>) {
-  const own = boundStatePath(root, "settings.json");
-  const ownSettings = own === undefined ? undefined : await readSettings(own, OWN_SETTINGS_PATH);
+  const own = readOwnSettings(root);
+  if (own.note) warn(own.note);
+  const ownSettings = own.settings;
   const withheld = { names: KEY_VARIABLES, granted: ownSettings?.mcpPassEnv };
   const [settings, { skills, problems }, memory, mcp, agents, commands] = await Promise.all([
     loadProjectSettings(root),
@@ -255,7 +255,7 @@ async function openSession(options: {
     mcpServers: () => mcp.hub?.servers ?? [],
     allowLocalFetch: args.allowLocalFetch === true,
     rules,
-    saveRule: async (rule) => await saveRule(stateDir(config.root, ""), "allow", rule),
+    saveRule: (rule) => saveOwnRule(config.root, "allow", rule),
     resume: options.resume,
     hooks: options.hooks,
     keepStartModel: args.model !== undefined || args.provider !== undefined || args.baseUrl !== undefined,
