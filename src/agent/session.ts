@@ -159,6 +159,7 @@ export class SessionWriter {
   /** The whole session again: header, every file seen, every entry. */
   #rewrite(conversation: Conversation): void {
     this.#path = join(stateDir(this.#root, "sessions"), `${this.id}.jsonl`);
+    this.#seal = undefined; // the state folder may be a new one, with a new key
     const lines: Line[] = [];
     for (const [real, snapshot] of conversation.files.entries()) {
       lines.push({ type: "file", path: relative(this.#root, real), snapshot });
