@@ -17,8 +17,9 @@ function hook(command: string, matcher = "", timeout?: number) {
 }
 
 /** Writes the user's own settings (`.tern/local/settings.json`, in the state folder tern binds to the root). */
-async function ownSettings(root: string, settings: unknown): Promise<void> {
+function ownSettings(root: string, settings: unknown): Promise<void> {
   writeOwnSettings(root, settings as Record<string, unknown>); // sealed, as tern writes it
+  return Promise.resolve();
 }
 
 type Sent = { role: string; content: string };
