@@ -15,13 +15,20 @@ import { npmPackage } from "../../npm.ts";
 
 const USAGE = "usage: tern config sign [--yes]   (seal .tern/local/settings.json after editing it by hand)";
 
+/** How `tern config sign` asks: on the terminal unless a test says otherwise. */
+export interface ConfigAsk {
+  ask?: (lines: string[]) => Promise<boolean>;
+  terminal?: boolean;
+}
+
 /** Runs `tern config …` in `root`; returns the exit code (2 for bad usage or nothing to sign). */
 export async function runConfigCli(
   root: string,
   args: string[],
   print: (text: string) => number,
-  ask: (lines: string[]) => Promise<boolean> = askOnTerminal,
+  options: ConfigAsk = {},
 ): Promise<number> {
+  const { ask = askOnTerminal, terminal = Deno.stdin.isTerminal() } = options;
   const [command, ...rest] = args;
   if (command !== "sign" || rest.some((arg) => arg !== "--yes")) {
     console.error(`tern: ${USAGE}`);
@@ -41,7 +48,7 @@ export async function runConfigCli(
   for (const warning of pending.settings.warnings) lines.push(`warning: ${warning}`);
   if (lines.length === 0) lines.push("(no hooks, rules or MCP settings)");
   if (!rest.includes("--yes")) {
-    if (!Deno.stdin.isTerminal()) {
+    if (!terminal) {
       console.error(`tern: signing ${OWN_SETTINGS_PATH} asks on a terminal; pass --yes to sign it unasked`);
       return 2;
     }
