@@ -39,7 +39,8 @@ export function readOwnSettings(root: string): OwnSettings {
   const data = seal && openJson(seal, FILE, text);
   if (data !== undefined) return { settings: settingsData(data, OWN_SETTINGS_PATH) };
   return {
-    note: `ignored ${OWN_SETTINGS_PATH}: tern did not write it in this directory (an edit by hand, an older ` +
+    note:
+      `ignored ${OWN_SETTINGS_PATH}: tern did not write it in this directory (an edit by hand, an older ` +
       "tern, or a git pull or checkout), so its hooks, rules and MCP settings do not apply; if it is yours, " +
       "`tern config sign` shows what it grants and seals it",
   };
@@ -97,9 +98,11 @@ export function saveOwnRule(root: string, list: "allow" | "deny", rule: string):
     if (sealed === undefined) moveAside(root, FILE);
     else data = sealed;
   }
-  const permissions = (typeof data.permissions === "object" && data.permissions !== null
-    ? data.permissions
-    : {}) as Record<string, unknown>;
+  const permissions =
+    (typeof data.permissions === "object" && data.permissions !== null ? data.permissions : {}) as Record<
+      string,
+      unknown
+    >;
   const rules = Array.isArray(permissions[list]) ? [...permissions[list] as unknown[]] : [];
   if (!rules.includes(rule)) rules.push(rule);
   writeOwnSettings(root, { ...data, permissions: { ...permissions, [list]: rules } });

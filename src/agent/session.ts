@@ -166,7 +166,10 @@ export class SessionWriter {
     }
     for (const entry of conversation.entries) lines.push({ type: "entry", entry: withoutDetails(entry) });
     const header = this.#headerLine === undefined ? [] : [this.#headerLine];
-    Deno.writeTextFileSync(this.#path, this.#sealed([...header, ...lines.map((line) => JSON.stringify(line))]));
+    Deno.writeTextFileSync(
+      this.#path,
+      this.#sealed([...header, ...lines.map((line) => JSON.stringify(line))]),
+    );
   }
 
   /** Stops writing. */

@@ -49,7 +49,8 @@ export function boundIdentity(root: string): { root: Identity; dir: Identity } |
 /** Whether `record` names exactly these identity facts (`boundIdentity`'s). */
 export function namesIdentity(record: unknown, facts: { root: Identity; dir: Identity }): boolean {
   const x = record as { root?: unknown; dir?: unknown } | null;
-  return typeof x === "object" && x !== null && sameIdentity(x.root, facts.root) && sameIdentity(x.dir, facts.dir);
+  return typeof x === "object" && x !== null && sameIdentity(x.root, facts.root) &&
+    sameIdentity(x.dir, facts.dir);
 }
 
 function identity(info: Deno.FileInfo): Identity {

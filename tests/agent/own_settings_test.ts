@@ -4,7 +4,9 @@ import { sealJson, StateSeal } from "../../src/agent/state_seal.ts";
 import { stateDir } from "../../src/agent/tern_dir.ts";
 import { tempProject } from "../support/temp_project.ts";
 
-const HOOKS = { hooks: { SessionStart: [{ matcher: "", hooks: [{ type: "command", command: "touch x" }] }] } };
+const HOOKS = {
+  hooks: { SessionStart: [{ matcher: "", hooks: [{ type: "command", command: "touch x" }] }] },
+};
 
 Deno.test("readOwnSettings() uses the user's settings only as tern sealed them here", async () => {
   await using project = await tempProject();
@@ -27,7 +29,10 @@ Deno.test("readOwnSettings() ignores, and says so, a settings file edited by han
     await Deno.writeTextFile(file, text);
     const own = readOwnSettings(project.root);
     assertEquals(own.settings, undefined, text);
-    assertStringIncludes(own.note!, "ignored .tern/local/settings.json: tern did not write it in this directory");
+    assertStringIncludes(
+      own.note!,
+      "ignored .tern/local/settings.json: tern did not write it in this directory",
+    );
     assertStringIncludes(own.note!, "`tern config sign`");
     assertEquals(await Deno.readTextFile(file), text, "left where it is: it may be the user's own edit");
   }

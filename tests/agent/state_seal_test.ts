@@ -1,4 +1,5 @@
 import { assert, assertEquals, assertStringIncludes } from "../support/assert.ts";
+import { createHmac } from "node:crypto";
 import {
   claimKey,
   openJson,
@@ -16,7 +17,11 @@ const other = new StateSeal(new Uint8Array(32).fill(8));
 
 Deno.test("sealJson() and openJson() round-trip; whitespace may change, a member, the label or the key may not", () => {
   const text = sealJson(seal, "trust.json", { decision: "trusted", digest: "abc", parts: { mcp: "x" } });
-  assertEquals(openJson(seal, "trust.json", text), { decision: "trusted", digest: "abc", parts: { mcp: "x" } });
+  assertEquals(openJson(seal, "trust.json", text), {
+    decision: "trusted",
+    digest: "abc",
+    parts: { mcp: "x" },
+  });
   const data = JSON.parse(text);
   assertEquals(openJson(seal, "trust.json", JSON.stringify(data)), {
     decision: "trusted",
@@ -60,7 +65,10 @@ Deno.test("claimKey() makes one key per bound state folder, kept across calls, n
   assertEquals(record.root.ino, (await Deno.stat(project.root)).ino);
   assertEquals(record.secret.length, 64);
   assertEquals((await Deno.stat(`${project.root}/.tern/local/key.json`)).mode! & 0o777, 0o600);
-  assertEquals([...Deno.readDirSync(`${project.root}/.tern/local`)].filter((e) => e.name.endsWith(".tmp")), []);
+  assertEquals(
+    [...Deno.readDirSync(`${project.root}/.tern/local`)].filter((e) => e.name.endsWith(".tmp")),
+    [],
+  );
 });
 
 Deno.test("a key.json that names another directory (planted by a pull, or copied) is moved aside and replaced", async () => {
@@ -99,4 +107,13 @@ Deno.test("two terns making the key at once agree on one", async () => {
   const macs = new Set(runs.map((run) => new TextDecoder().decode(run.stdout).trim()));
   assertEquals(macs.size, 1, [...macs].join(" "));
   assertEquals([...macs][0], stateSeal(project.root)!.mac("x", "y"));
+});
+
+Deno.test("StateSeal.mac() is HMAC-SHA256 keyed by the secret's hex digits, cut to 128 bits", () => {
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const key = Array.from(secret, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  for (const text of ["", "x", "é ü 😀", "{}".repeat(5000)]) {
+    const expected = createHmac("sha256", key).update(`session:a\0${text}`).digest("hex").slice(0, 32);
+    assertEquals(new StateSeal(secret).mac("session:a", text), expected);
+  }
 });

@@ -6,7 +6,9 @@ import { tempProject } from "../../support/temp_project.ts";
 import { runTern } from "../../support/cli.ts";
 
 const EDIT = {
-  hooks: { PreToolUse: [{ matcher: "execute_command", hooks: [{ type: "command", command: "./check.sh" }] }] },
+  hooks: {
+    PreToolUse: [{ matcher: "execute_command", hooks: [{ type: "command", command: "./check.sh" }] }],
+  },
   permissions: { allow: ["execute_command(npm test*)"] },
   mcp: { passEnv: { github: ["GITHUB_TOKEN"] } },
 };
@@ -55,5 +57,8 @@ Deno.test("tern config sign refuses bad usage, no file, a broken file, and no te
   assertStringIncludes(run.stderr, "pass --yes to sign it unasked");
   assertEquals(readOwnSettings(project.root).settings, undefined);
   const signed = await runTern({ cwd: project.root, args: ["config", "sign", "--yes"] });
-  assertEquals([signed.code, signed.stdout], [0, "signed .tern/local/settings.json: it applies from the next start\n"]);
+  assertEquals([signed.code, signed.stdout], [
+    0,
+    "signed .tern/local/settings.json: it applies from the next start\n",
+  ]);
 });
