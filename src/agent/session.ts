@@ -12,7 +12,8 @@ import type { FileSnapshot, FileTracker } from "../tools/tool.ts";
 import type { Conversation, Entry } from "./conversation.ts";
 import { boundStatePath, STATE_DIR, stateDir } from "./tern_dir.ts";
 import { checkedEntry, checkedFile, isSessionId } from "./_session_lines.ts";
-import { openLine, sealLine, type StateSeal, stateSeal } from "./state_seal.ts";
+import { sealLine, type StateSeal, stateSeal } from "./state_seal.ts";
+import { NOT_SEALED, sessionLabel, unsealedRows } from "./_session_seal.ts";
 import { cleanToolOutput } from "./untrusted.ts";
 
 /** The format version written in each header; a reader refuses newer ones. */
@@ -205,11 +206,6 @@ export class SessionWriter {
   }
 }
 
-/** What a session's lines are sealed as: bound to the file's id, so no line moves to another session. */
-function sessionLabel(id: string): string {
-  return `session:${id}`;
-}
-
 /** Tool details are for the screen of the moment (diffs, timings); the model's content is what must last. */
 function withoutDetails(entry: Entry): Entry {
   if (entry.kind !== "tool_result" || entry.details === undefined) return entry;
@@ -264,7 +260,7 @@ export function parseSession(
   root: string,
   seal?: StateSeal,
 ): LoadedSession {
-  const rows = unsealed(splitRows(data), seal, sessionLabel(basename(path, ".jsonl")));
+  const rows = unsealedRows(splitRows(data), seal, sessionLabel(basename(path, ".jsonl")));
   const first = rows[0];
   if (first !== undefined && typeof first !== "string" && first.unreadable === NOT_SEALED) {
     throw new SessionError(`${relative(root, path)} was not written by tern in this directory`);
@@ -294,23 +290,6 @@ export function parseSession(
   const { answered, added } = answerDanglingCalls(entries);
   if (answered > 0) repairs.push(`${answered} tool call(s) without a result marked interrupted`);
   return { header, path, entries, files: [...files], repairs, added };
-}
-
-const NOT_SEALED = "not sealed by tern in this directory";
-
-/** The rows with their seals checked and taken off; a row whose seal fails becomes unreadable. */
-function unsealed(
-  rows: (string | { unreadable: string })[],
-  seal: StateSeal | undefined,
-  label: string,
-): (string | { unreadable: string })[] {
-  if (seal === undefined) return rows;
-  return rows.map((row, i) => {
-    if (typeof row !== "string") return row;
-    // A torn last line (a crash mid-append) is said as torn, as before.
-    if (i === rows.length - 1 && !row.endsWith("}")) return row;
-    return openLine(seal, label, row) ?? { unreadable: NOT_SEALED };
-  });
 }
 
 function parseLine(row: string | undefined): unknown {

@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { HISTORY_FILE, historyIsSealed } from "./history_seal.ts";
 import { claimKey, moveAside, openJson, openLine, type StateSeal } from "./state_seal.ts";
 import { snapshotsSealed } from "./snapshot_seal.ts";
+import { sessionLabel } from "./_session_seal.ts";
 import { boundStatePath, STATE_DIR } from "./tern_dir.ts";
 
 /** Whole JSON files, each sealed as its own name. */
@@ -29,13 +30,23 @@ export function checkOwnState(root: string): string | undefined {
     ...unsealedSessions(root, seal),
     ...(snapshotsSealed(root) ? [] : ["snapshots"]),
   ];
-  const moved = failed.map((rel) => ({ rel, to: moveAside(root, rel) }));
+  const moved = failed.map((rel) => ({ rel, to: moveAside(root, rel) }))
+    .filter(({ rel, to }) => to !== undefined || present(root, rel)); // gone: another tern moved it first
   if (moved.length === 0) return note;
   const names = moved.map(({ rel, to }) => `${STATE_DIR}/${rel}${to ? "" : " (could not be moved)"}`);
   const line = `moved aside ${names.join(", ")} (to ${STATE_DIR}/aside/): tern did not write ` +
     `${moved.length === 1 ? "it" : "them"} in this directory (a git pull, checkout or archive, or a tern ` +
     "from before state was sealed), so nothing there is trusted, run or resumed";
   return note ? `${note}; ${line}` : line;
+}
+
+function present(root: string, rel: string): boolean {
+  try {
+    Deno.lstatSync(join(root, STATE_DIR, rel));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function jsonSealed(root: string, seal: StateSeal, name: string): boolean {
@@ -56,9 +67,10 @@ function unsealedSessions(root: string, seal: StateSeal): string[] {
   try {
     for (const item of Deno.readDirSync(dir)) {
       if (!item.name.endsWith(".jsonl")) continue;
-      const label = `session:${item.name.slice(0, -".jsonl".length)}`;
-      const header = item.isFile ? firstLine(join(dir, item.name)) : undefined;
-      if (header === undefined || openLine(seal, label, header) === undefined) {
+      const label = sessionLabel(item.name.slice(0, -".jsonl".length));
+      const header = item.isFile ? firstLine(join(dir, item.name)) : "";
+      // No whole first line yet (another tern is writing it, or a torn file): nothing there can be loaded.
+      if (header !== undefined && openLine(seal, label, header) === undefined) {
         failed.push(`sessions/${item.name}`);
       }
     }
@@ -66,7 +78,10 @@ function unsealedSessions(root: string, seal: StateSeal): string[] {
   return failed;
 }
 
-/** The first line of `file` (no more than HEADER_BYTES), or undefined when it has none that short. */
+/**
+ * The first line of `file` (no more than HEADER_BYTES); undefined when it has no newline yet, and "" for a
+ * line that is not UTF-8 or too long (which no seal checks).
+ */
 function firstLine(file: string): string | undefined {
   let handle: Deno.FsFile | undefined;
   try {
@@ -79,10 +94,10 @@ function firstLine(file: string): string | undefined {
       filled += read;
     }
     const newline = buffer.subarray(0, filled).indexOf(0x0a);
-    if (newline < 0) return undefined;
+    if (newline < 0) return filled === buffer.length ? "" : undefined;
     return new TextDecoder("utf-8", { fatal: true }).decode(buffer.subarray(0, newline));
   } catch {
-    return undefined;
+    return "";
   } finally {
     handle?.close();
   }

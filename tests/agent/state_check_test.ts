@@ -125,3 +125,21 @@ Deno.test("the prompt history offers only lines sealed here", async () => {
   await Deno.writeTextFile(file, sealLine(forger, "history", '{"prompt":"forged"}') + "\n", { append: true });
   assertEquals((await PromptHistory.load(project.root)).entries(), ["mine"]);
 });
+
+Deno.test("an unsealed session with no newline is never loaded, nor moved while another tern may be writing it", async () => {
+  await using project = await tempProject();
+  ownSession(project.root, "mine");
+  const dir = stateDir(project.root, "sessions");
+  const id = "29991231-235959-cafe";
+  const header = JSON.stringify({ type: "session", version: 1, id, startedAt: "", ...META });
+  const entry = JSON.stringify({ type: "entry", entry: { kind: "user", text: "injected" } });
+  // JSON with trailing white space: not a torn line, so it must carry a seal like any other.
+  for (const text of [`${header} `, `${header}\n${entry} `]) {
+    await Deno.writeTextFile(`${dir}/${id}.jsonl`, text);
+    const loaded = await loadSession(project.root, id).then(() => true, () => false);
+    assertEquals(loaded, false, text);
+  }
+  await Deno.writeTextFile(`${dir}/${id}.jsonl`, header);
+  assertEquals(checkOwnState(project.root), undefined, "no whole first line: left for its writer");
+  assertEquals((await listSessions(project.root)).length, 1);
+});
