@@ -4,7 +4,8 @@
  * another repository, so a shadow repository a `git pull` or archive wrote must never be used. tern seals
  * what decides git's behaviour: the names at the top of the git folder and in `info/` and `objects/info/`,
  * and the bytes of each file there, `config` and `HEAD`. Objects are named by their hash and the index is
- * rebuilt from the work tree at every snapshot, so neither needs the seal.
+ * rebuilt from the work tree at every snapshot, so neither needs the seal. The seal is kept inside the git
+ * folder (`tern-seal.json`, which git never reads), so the folder is made whole and published by one rename.
  */
 import { createHash } from "node:crypto";
 import { join } from "node:path";
@@ -12,9 +13,9 @@ import { openJson, sealJson, stateSeal } from "./state_seal.ts";
 import { boundStatePath } from "./tern_dir.ts";
 
 const LABEL = "snapshots";
-const SEAL_FILE = "seal.json";
-/** Entries git itself changes in the course of a snapshot: not part of what decides its behaviour. */
-const CHANGING = new Set(["index", "index.lock"]);
+const SEAL_FILE = "tern-seal.json";
+/** Entries git itself changes in a snapshot, and the seal: not part of what decides git's behaviour. */
+const CHANGING = new Set(["index", "index.lock", SEAL_FILE]);
 
 /** One line per entry of `dir`: kind and name, and a file's bytes' hash; sorted. */
 function listing(dir: string, contents: boolean): string[] {
@@ -44,28 +45,27 @@ function manifest(gitDir: string): string {
   return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
 }
 
-/** Whether the shadow repository of `root` is the one tern made here; true when there is none yet. */
+/**
+ * Whether the shadow repository of `root` (`snapshots/git`, the only folder git is pointed at) is the one
+ * tern made here; true when there is none yet.
+ */
 export function snapshotsSealed(root: string): boolean {
-  const dir = boundStatePath(root, "snapshots");
-  if (dir === undefined) return true;
+  const gitDir = boundStatePath(root, "snapshots/git");
+  if (gitDir === undefined) return true;
   const seal = stateSeal(root);
   let text: string;
   try {
-    if (Deno.readDirSync(dir).next().done) return true; // an empty folder: nothing to read
-    text = Deno.readTextFileSync(join(dir, SEAL_FILE));
+    text = Deno.readTextFileSync(join(gitDir, SEAL_FILE));
   } catch {
     return false;
   }
   const data = seal && openJson(seal, LABEL, text);
-  return data !== undefined && data.manifest === manifest(join(dir, "git"));
+  return data !== undefined && data.manifest === manifest(gitDir);
 }
 
-/** Seals the shadow repository of `root` as it is now (after tern made and configured it). */
-export function sealSnapshots(root: string): void {
-  const dir = boundStatePath(root, "snapshots");
+/** Seals the shadow repository being made at `gitDir` for `root`, as it is now (made and configured). */
+export function sealSnapshots(root: string, gitDir: string): void {
   const seal = stateSeal(root);
-  if (dir === undefined || seal === undefined) throw new Error("tern's state folder has no key");
-  const temp = join(dir, `${SEAL_FILE}.${crypto.randomUUID()}.tmp`);
-  Deno.writeTextFileSync(temp, sealJson(seal, LABEL, { manifest: manifest(join(dir, "git")) }));
-  Deno.renameSync(temp, join(dir, SEAL_FILE));
+  if (seal === undefined) throw new Error("tern's state folder has no key");
+  Deno.writeTextFileSync(join(gitDir, SEAL_FILE), sealJson(seal, LABEL, { manifest: manifest(gitDir) }));
 }

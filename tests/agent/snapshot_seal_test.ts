@@ -40,6 +40,16 @@ Deno.test("a planted commondir, alternates or a shadow repository without a seal
   }
   await using project = await tempProject();
   assert(await Snapshots.open(project.root));
-  await Deno.remove(`${project.root}/.tern/local/snapshots/seal.json`);
+  await Deno.remove(`${project.root}/.tern/local/snapshots/git/tern-seal.json`);
   assertEquals(await Snapshots.open(project.root), null);
+});
+
+Deno.test("two sessions making the undo repository at once both get the one that won, sealed", async () => {
+  await using project = await tempProject({ "a.txt": "a\n" });
+  const [a, b] = await Promise.all([Snapshots.open(project.root), Snapshots.open(project.root)]);
+  assert(a && b, "git is installed here");
+  assertEquals(await a.take(), await b.take());
+  assert(snapshotsSealed(project.root));
+  const left = [...Deno.readDirSync(`${project.root}/.tern/local/snapshots`)].map((entry) => entry.name);
+  assertEquals(left, ["git"], "no half-made repository is left behind");
 });
