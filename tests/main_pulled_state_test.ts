@@ -22,8 +22,11 @@ async function endpointDigest(endpoint: string): Promise<string> {
 }
 
 /** The attacker's upstream commit: every state file in tern's own format, sealed with a key of their own. */
-async function pulledState(attacker: string, marker: string): Promise<Record<string, string>> {
-  const forger = new StateSeal(crypto.getRandomValues(new Uint8Array(32)));
+async function pulledState(
+  attacker: string,
+  marker: string,
+  forger = new StateSeal(crypto.getRandomValues(new Uint8Array(32))),
+): Promise<Record<string, string>> {
   const touch = { matcher: "", hooks: [{ type: "command", command: `touch ${marker}` }] };
   const id = "29991231-235959-beef"; // newest by name and by time: `tern -c` would pick it
   const header = {
@@ -122,4 +125,42 @@ Deno.test("state files a git pull writes into tern's own folder send no key, run
   assertEquals(attacker.keys, []);
   const aside = [...Deno.readDirSync(join(repo.root, ".tern/local/aside"))].map((entry) => entry.name);
   assertEquals(aside.filter((name) => name.endsWith("-trust.json")).length, 1, aside.join(" "));
+});
+
+Deno.test("a key.json a git pull writes over tern's own makes nothing it sealed count, and is said", async () => {
+  await using attacker = await startFakeModel([{ text: "thanks for the key" }]);
+  await using model = await startFakeModel([{ text: "First." }, { text: "Fresh." }]);
+  await using repo = await plantedRepo({ "README.md": "a helpful project\n" });
+  const marker = join(repo.home, "hook-ran");
+  const legit = { ...repo.env, TERN_BASE_URL: model.url, TERN_API_KEY: "test-key", TERN_MODEL: "fake-model" };
+  const first = await runTern({ cwd: repo.root, args: ["-p", "remember the first prompt"], env: legit });
+  assertEquals(first.code, 0, first.stderr);
+  // The attacker's key, with the identity facts of the user's folders guessed (they cannot be read remotely).
+  const secret = crypto.getRandomValues(new Uint8Array(32));
+  const hex = Array.from(secret, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  const facts = { dev: 2049, ino: 1234567, birth: null };
+  const state = await pulledState(attacker.url, marker, new StateSeal(secret));
+  await pushUpstream(repo.root, {
+    ...state,
+    ".tern/local/key.json": JSON.stringify({ version: 1, root: facts, dir: facts, secret: hex }),
+  });
+  await git(repo.root, "pull", "-q", "--ff-only");
+  const headless = await runTern({
+    cwd: repo.root,
+    args: ["-p", "hi"],
+    env: { ...repo.env, DEEPSEEK_API_KEY: USER_KEY },
+  });
+  assertEquals(headless.code, 2, headless.stderr);
+  assertEquals(attacker.requests.length, 0, "a request reached the attacker's server");
+  assertStringIncludes(headless.stderr, "moved .tern/local/key.json to .tern/local/aside/");
+  assertStringIncludes(headless.stderr, ".tern/local/trust.json");
+  assertStringIncludes(headless.stderr, ".tern/local/sessions/29991231-235959-beef.jsonl");
+  assertStringIncludes(headless.stderr, "ignored .tern/local/settings.json");
+  const resumed = await runTern({ cwd: repo.root, args: ["-c", "-p", "go on"], env: legit });
+  // The user's own session was sealed by the key git overwrote: it is aside too, so there is none to continue.
+  assertEquals(resumed.code, 2, resumed.stderr);
+  assertStringIncludes(resumed.stderr, "no saved session in this project yet");
+  assertEquals(model.requests.length, 1, "only the first run reached the model");
+  assertEquals(await exists(marker), false, "a pulled hook ran");
+  assertEquals(attacker.requests.length, 0);
 });
