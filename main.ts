@@ -11,6 +11,10 @@ async function main(argv: string[]): Promise<number> {
     const { runSessionsCli } = await import("./src/cli/commands/sessions.ts");
     return await runSessionsCli(Deno.realPathSync(Deno.cwd()), argv.slice(1), print);
   }
+  if (argv[0] === "config") {
+    const { runConfigCli } = await import("./src/cli/commands/config_cli.ts");
+    return await runConfigCli(Deno.realPathSync(Deno.cwd()), argv.slice(1), print);
+  }
   if (argv[0] === "acp") {
     const args = acpArgs(argv.slice(1));
     if (args.help) return print(HELP_TEXT);

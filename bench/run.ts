@@ -5,7 +5,7 @@
  * turn starts, a 220-turn session), each with its target and main's figure before the issue; then the tool
  * figures (bench/tools.ts: grep/glob on a 50,000-file tree against rg and find, read/edit of a 5 MB file) and
  * undo's snapshots; last, sub-agents (bench/sub_agents.ts): what a child's five reads add to the main
- * session's next request.
+ * session's next request; and what sealing tern's own state costs a turn and a resume (bench/state_seal.ts).
  */
 import { runToolBench } from "./tools.ts";
 import { runSnapshotBench } from "./snapshots.ts";
@@ -13,6 +13,7 @@ import { printRequestBytes } from "./request_bytes.ts";
 import { turnRows } from "./turns.ts";
 import { printRows } from "./_rows.ts";
 import { printSubAgentBench } from "./sub_agents.ts";
+import { runSealBench } from "./state_seal.ts";
 
 await printRequestBytes();
 printRows(
@@ -21,4 +22,5 @@ printRows(
 );
 await runToolBench();
 await runSnapshotBench();
+runSealBench();
 await printSubAgentBench();

@@ -5,7 +5,7 @@ import { startFakeModel } from "./support/fake_model_server.ts";
 import { runTern } from "./support/cli.ts";
 import { whyMissing } from "./support/requires.ts";
 import { tempProject } from "./support/temp_project.ts";
-import { stateDir } from "../src/agent/tern_dir.ts";
+import { writeOwnSettings } from "../src/agent/own_settings.ts";
 
 function modelEnv(url: string): Record<string, string> {
   return { TERN_BASE_URL: url, TERN_API_KEY: "test-key", TERN_MODEL: "fake-model" };
@@ -17,8 +17,9 @@ function hook(command: string, matcher = "", timeout?: number) {
 }
 
 /** Writes the user's own settings (`.tern/local/settings.json`, in the state folder tern binds to the root). */
-async function ownSettings(root: string, settings: unknown): Promise<void> {
-  await Deno.writeTextFile(join(stateDir(root, ""), "settings.json"), JSON.stringify(settings));
+function ownSettings(root: string, settings: unknown): Promise<void> {
+  writeOwnSettings(root, settings as Record<string, unknown>); // sealed, as tern writes it
+  return Promise.resolve();
 }
 
 type Sent = { role: string; content: string };

@@ -3,12 +3,14 @@
  * key, the `.mcp.json` servers, the allow rules and hooks of `.tern/settings.json`, the memory file, the
  * skills, agents and commands. A cloned repository may have been written by anyone, so none of it is
  * honoured until the user trusts the project: asked once (REPL) and remembered in tern's own bound state,
- * `.tern/local/trust.json` (a copy the repository brought is never read). The decision covers what can run
+ * `.tern/local/trust.json`, sealed (state_seal.ts: a copy the repository brought, or a file a `git pull`
+ * wrote there, is never read). The decision covers what can run
  * code or loosen approval (endpoint, MCP config, allow rules, hooks): when any of that changes, the question
  * comes again.
  */
 import { join } from "node:path";
 import { boundStatePath, stateDir } from "./tern_dir.ts";
+import { openJson, sealJson, stateSeal } from "./state_seal.ts";
 
 /** Where the decision is kept, inside tern's state folder. */
 const TRUST_FILE = "trust.json";
@@ -182,9 +184,14 @@ interface Decision {
 
 function readDecision(root: string): Decision | undefined {
   const file = boundStatePath(root, TRUST_FILE);
-  if (file === undefined) return undefined;
+  const seal = stateSeal(root);
+  if (file === undefined || seal === undefined) return undefined;
   try {
-    const json = JSON.parse(Deno.readTextFileSync(file));
+    // Unsealed (planted, or from before seals): no decision; the start-up check moved it aside and said so.
+    const json = openJson(seal, TRUST_FILE, Deno.readTextFileSync(file)) as
+      | { decision?: unknown; digest?: unknown; parts?: { endpoint?: unknown; mcp?: unknown } | null }
+      | undefined;
+    if (json === undefined) return undefined;
     const decision = json?.decision === "trusted" || json?.decision === "refused" ? json.decision : undefined;
     const digest = typeof json?.digest === "string" ? json.digest : undefined;
     const parts = typeof json?.parts === "object" && json.parts !== null
@@ -201,8 +208,10 @@ function readDecision(root: string): Decision | undefined {
 function remember(root: string, decision: Decision): void {
   try {
     const dir = stateDir(root, "");
+    const seal = stateSeal(root);
+    if (seal === undefined) return;
     const temp = join(dir, `${TRUST_FILE}.${crypto.randomUUID()}.tmp`);
-    Deno.writeTextFileSync(temp, JSON.stringify({ version: 3, ...decision }, null, 2) + "\n");
+    Deno.writeTextFileSync(temp, sealJson(seal, TRUST_FILE, { version: 4, ...decision }));
     Deno.renameSync(temp, join(dir, TRUST_FILE));
   } catch {
     // Not remembering only means asking again next time.

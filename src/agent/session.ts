@@ -3,13 +3,17 @@
  * then one line per log entry and per file the model saw), and read back so a later run can continue it.
  * A crash loses at most the line in flight: loading ignores a torn last line and gives every tool call
  * without a result an "interrupted" one, so the resumed history is valid for every provider. Sessions are
- * read only from tern's own bound state folder, and every line is checked on load (`_session_lines.ts`).
+ * read only from tern's own bound state folder; every line carries its seal (state_seal.ts: an HMAC keyed by
+ * this directory's secret, bound to the file's id), and is checked on load (`_session_lines.ts`): a file a
+ * `git pull` wrote there is never resumed.
  */
-import { join, relative } from "node:path";
+import { basename, join, relative } from "node:path";
 import type { FileSnapshot, FileTracker } from "../tools/tool.ts";
 import type { Conversation, Entry } from "./conversation.ts";
 import { boundStatePath, STATE_DIR, stateDir } from "./tern_dir.ts";
 import { checkedEntry, checkedFile, isSessionId } from "./_session_lines.ts";
+import { sealLine, type StateSeal, stateSeal } from "./state_seal.ts";
+import { NOT_SEALED, sessionLabel, unsealedRows } from "./_session_seal.ts";
 import { cleanToolOutput } from "./untrusted.ts";
 
 /** The format version written in each header; a reader refuses newer ones. */
@@ -102,6 +106,7 @@ export class SessionWriter {
    */
   readonly #written = new Map<string, { snapshot: FileSnapshot; json: string }>();
   #path?: string;
+  #seal?: StateSeal;
   #unsubscribe?: () => void;
 
   /** A writer for a new session (`meta` given) or for continuing a loaded one. */
@@ -155,6 +160,7 @@ export class SessionWriter {
   /** The whole session again: header, every file seen, every entry. */
   #rewrite(conversation: Conversation): void {
     this.#path = join(stateDir(this.#root, "sessions"), `${this.id}.jsonl`);
+    this.#seal = undefined; // the state folder may be a new one, with a new key
     const lines: Line[] = [];
     for (const [real, snapshot] of conversation.files.entries()) {
       lines.push({ type: "file", path: relative(this.#root, real), snapshot });
@@ -163,7 +169,7 @@ export class SessionWriter {
     const header = this.#headerLine === undefined ? [] : [this.#headerLine];
     Deno.writeTextFileSync(
       this.#path,
-      [...header, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n",
+      this.#sealed([...header, ...lines.map((line) => JSON.stringify(line))]),
     );
   }
 
@@ -186,9 +192,17 @@ export class SessionWriter {
     this.#path ??= join(stateDir(this.#root, "sessions"), `${this.id}.jsonl`);
     if (this.#header) this.#headerLine = JSON.stringify(this.#header);
     const header = this.#header ? [this.#headerLine!] : [];
-    const text = [...header, ...lines.map((line) => JSON.stringify(line))].join("\n") + "\n";
+    const text = this.#sealed([...header, ...lines.map((line) => JSON.stringify(line))]);
     Deno.writeTextFileSync(this.#path, text, { append: true });
     this.#header = undefined;
+  }
+
+  /** The lines as written: each with its seal, one a line. */
+  #sealed(bodies: string[]): string {
+    this.#seal ??= stateSeal(this.#root);
+    if (this.#seal === undefined) throw new Error("tern's state folder has no key");
+    const label = sessionLabel(this.id);
+    return bodies.map((body) => sealLine(this.#seal!, label, body) + "\n").join("");
   }
 }
 
@@ -211,7 +225,7 @@ export async function loadSession(root: string, id: string): Promise<LoadedSessi
   } catch {
     throw new SessionError(`no session '${id}' in this project; tern --resume lists them`);
   }
-  return parseSession(bytes, path, root);
+  return parseSession(bytes, path, root, stateSeal(root));
 }
 
 /** The lines of a session file: text, or why a line cannot be read (too long, not UTF-8). */
@@ -235,10 +249,22 @@ function splitRows(data: string | Uint8Array): (string | { unreadable: string })
   return rows;
 }
 
-/** Parses a session file's bytes or text (see loadSession); every line is checked, bad ones are skipped. */
-export function parseSession(data: string | Uint8Array, path: string, root: string): LoadedSession {
-  const rows = splitRows(data);
+/**
+ * Parses a session file's bytes or text (see loadSession); every line is checked, bad ones are skipped. With
+ * `seal` (as every file read from disk is), each line must carry its seal: a header without one is not a
+ * session of this directory, a later line without one is skipped. Without, the lines are plain JSON.
+ */
+export function parseSession(
+  data: string | Uint8Array,
+  path: string,
+  root: string,
+  seal?: StateSeal,
+): LoadedSession {
+  const rows = unsealedRows(splitRows(data), seal, sessionLabel(basename(path, ".jsonl")));
   const first = rows[0];
+  if (first !== undefined && typeof first !== "string" && first.unreadable === NOT_SEALED) {
+    throw new SessionError(`${relative(root, path)} was not written by tern in this directory`);
+  }
   const header = (typeof first === "string" ? parseLine(first) : undefined) as SessionHeader | undefined;
   if (header?.type !== "session" || !isSessionId(header.id)) {
     throw new SessionError(`${relative(root, path)} is not a tern session`);
@@ -322,8 +348,9 @@ export interface SessionSummary {
 /** The project's sessions, newest activity first. */
 export async function listSessions(root: string): Promise<SessionSummary[]> {
   const dir = boundStatePath(root, "sessions");
+  const seal = stateSeal(root);
   const out: SessionSummary[] = [];
-  if (dir === undefined) return out;
+  if (dir === undefined || seal === undefined) return out;
   try {
     for await (const item of Deno.readDir(dir)) {
       const id = item.name.slice(0, -".jsonl".length);
@@ -331,7 +358,7 @@ export async function listSessions(root: string): Promise<SessionSummary[]> {
       const path = join(dir, item.name);
       const info = await Deno.lstat(path);
       try {
-        const loaded = parseSession(await Deno.readFile(path), path, root);
+        const loaded = parseSession(await Deno.readFile(path), path, root, seal);
         // The file's name is the session's id; a header naming another id is not this file's session.
         if (loaded.header.id !== id) continue;
         const prompts = loaded.entries.filter((entry) => entry.kind === "user" && entry.from !== "tern");

@@ -5,10 +5,12 @@
  * its own index and `git write-tree`, so it covers what file tools and shell commands changed alike.
  * `.gitignore` is honoured; `.tern/` and `.git/` are never included. git runs no code from anywhere: no
  * system or global config, no templates, no hooks, no fsmonitor, and no filter, ident or end-of-line
- * conversion from the project's `.gitattributes` (only the config tern writes is read).
+ * conversion from the project's `.gitattributes` (only the config tern writes is read, and only while its
+ * seal holds: snapshot_seal.ts).
  */
 import { join } from "node:path";
 import { stateDir } from "./tern_dir.ts";
+import { sealSnapshots, snapshotsSealed } from "./snapshot_seal.ts";
 
 /**
  * Settings every git run gets on its command line, whatever a config file says: nothing git could start
@@ -60,29 +62,49 @@ export class Snapshots {
 
   /** Opens (creating on first use) the shadow repository; null when git is not installed or fails. */
   static async open(root: string): Promise<Snapshots | null> {
-    let gitDir: string;
+    let dir: string;
     try {
-      gitDir = join(stateDir(root, "snapshots"), "git");
+      dir = stateDir(root, "snapshots");
     } catch {
       return null;
     }
-    const snapshots = new Snapshots(root, gitDir);
+    // One tern did not make here (a git pull wrote it) is never run: the start-up check moves it aside.
+    if (!snapshotsSealed(root)) return null;
+    const gitDir = join(dir, "git");
+    if (await Deno.lstat(gitDir).then(() => true, () => false)) return new Snapshots(root, gitDir);
+    // Made and sealed under a temporary name, then renamed into place: another tern starting at once never
+    // finds it half made (and unsealed), and when both make one, the first rename wins.
+    const temp = join(dir, `git-${crypto.randomUUID()}.tmp`);
+    const made = await Snapshots.#make(root, temp);
     try {
-      await Deno.stat(join(gitDir, "HEAD"));
-      return snapshots;
+      if (!made) throw new Error("not made");
+      Deno.renameSync(temp, gitDir);
     } catch {
-      // First use: create it below.
+      await Deno.remove(temp, { recursive: true }).catch(() => {});
+      const other = await Deno.lstat(gitDir).then(() => true, () => false);
+      return other && snapshotsSealed(root) ? new Snapshots(root, gitDir) : null;
     }
+    return new Snapshots(root, gitDir);
+  }
+
+  /** Makes a shadow repository at `gitDir` with the configuration tern writes, and seals it. */
+  static async #make(root: string, gitDir: string): Promise<boolean> {
+    const snapshots = new Snapshots(root, gitDir);
     // No template: nothing from the machine's git installation (sample hooks included) lands in it.
     const init = await snapshots.#git(["init", "--quiet", "--template="]);
-    if (!init.ok) return null;
+    if (!init.ok) return false;
     for (const [key, value] of [["core.autocrlf", "false"], ["gc.auto", "0"], ["core.quotePath", "false"]]) {
       await snapshots.#git(["config", key, value]);
     }
     await Deno.mkdir(join(gitDir, "info"), { recursive: true });
     await Deno.writeTextFile(join(gitDir, "info", "exclude"), "/.tern/\n.git\n");
     await Deno.writeTextFile(join(gitDir, "info", "attributes"), NEUTRAL_ATTRIBUTES);
-    return snapshots;
+    try {
+      sealSnapshots(root, gitDir);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Snapshots the project tree as it is now; returns the tree id. */

@@ -9,6 +9,7 @@
  */
 import { join } from "node:path";
 import { isInside } from "../fs/path_guard.ts";
+import { openJson, sealJson, stateSeal } from "./state_seal.ts";
 
 /** The folder tern keeps its files in, relative to the project root. */
 export const TERN_DIR = ".tern";
@@ -19,7 +20,7 @@ const OWNER_FILE = "owner.json";
 const LEGACY_STATE = ["trust.json", "mcp-trust.json", "sessions", "snapshots", "history"];
 
 /** Where one folder is: identity facts the kernel sets and a repository cannot choose. */
-interface Identity {
+export interface Identity {
   dev: number;
   ino: number;
   /** Birth time in ms, where the file system records it. */
@@ -34,6 +35,23 @@ export type StateStatus =
   | { kind: "foreign"; why: string }
   /** `.tern` or `.tern/local` is not a plain folder (a link, a file): no state can be kept there. */
   | { kind: "unusable"; why: string };
+
+/**
+ * The identity facts of the root and of `.tern/local/` as they are now (what an owner record names), or
+ * undefined when either is missing. A record naming these facts was written on this machine, here.
+ */
+export function boundIdentity(root: string): { root: Identity; dir: Identity } | undefined {
+  const rootInfo = lstat(root);
+  const dirInfo = lstat(join(root, STATE_DIR));
+  return rootInfo && dirInfo?.isDirectory ? { root: identity(rootInfo), dir: identity(dirInfo) } : undefined;
+}
+
+/** Whether `record` names exactly these identity facts (`boundIdentity`'s). */
+export function namesIdentity(record: unknown, facts: { root: Identity; dir: Identity }): boolean {
+  const x = record as { root?: unknown; dir?: unknown } | null;
+  return typeof x === "object" && x !== null && sameIdentity(x.root, facts.root) &&
+    sameIdentity(x.dir, facts.dir);
+}
 
 function identity(info: Deno.FileInfo): Identity {
   return { dev: info.dev, ino: info.ino ?? 0, birth: info.birthtime?.getTime() ?? null };
@@ -162,7 +180,9 @@ export function claimState(root: string): string | undefined {
     ignored.push(...fresh);
     try {
       const file = join(stateDir(root, ""), "ignored.json");
-      Deno.writeTextFileSync(file, JSON.stringify([...reported(root), ...fresh]) + "\n");
+      const seal = stateSeal(root);
+      const names = [...reported(root), ...fresh];
+      if (seal) Deno.writeTextFileSync(file, sealJson(seal, "ignored.json", { names }));
     } catch { /* said again next time */ }
   }
   if (ignored.length === 0) return undefined;
@@ -173,9 +193,10 @@ export function claimState(root: string): string | undefined {
 /** Legacy names already reported in this project. */
 function reported(root: string): string[] {
   const file = boundStatePath(root, "ignored.json");
-  if (file === undefined) return [];
+  const seal = stateSeal(root);
+  if (file === undefined || seal === undefined) return [];
   try {
-    const list = JSON.parse(Deno.readTextFileSync(file));
+    const list = openJson(seal, "ignored.json", Deno.readTextFileSync(file))?.names;
     return Array.isArray(list) ? list.filter((item) => typeof item === "string") : [];
   } catch {
     return [];

@@ -129,6 +129,9 @@ Sessions (saved as they happen in .tern/local/sessions/, inside the project):
   tern sessions prune [--keep N]
                             delete all but the N newest (default 20)
 
+Your own settings (.tern/local/settings.json: hooks, rules; sealed by tern, so a git pull cannot add any):
+  tern config sign [--yes]  after editing it by hand: shows what it grants and seals it
+
 Exit codes:
   0 done, 1 error, 2 bad usage, 3 stopped early (budget or loop guard; partial answer), 130 cancelled
 `;

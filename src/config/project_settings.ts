@@ -2,8 +2,7 @@
  * Settings files of permission rules, `{ "permissions": { "allow": ["execute_command(npm test*)"],
  * "deny": [] } }`: the project's `.tern/settings.json` (what the repository supplies: its deny rules always
  * apply, its allow rules only once the project is trusted), and the user's own rules for the project in
- * tern's state folder (`settings.json` there), where an "always allow" answer at the prompt is written back
- * with every other key kept.
+ * tern's state folder (`settings.json` there, sealed: agent/own_settings.ts reads and writes it).
  */
 import { join, sep } from "node:path";
 import { type HookConfig, parseHooks } from "./hook_settings.ts";
@@ -42,18 +41,28 @@ export async function loadProjectSettings(root: string): Promise<LoadedSettings>
 
 /** Reads a settings file (`shownAs` names it in warnings); a missing file is no rules, a broken one a warning. */
 export async function readSettings(file: string, shownAs = SETTINGS_PATH): Promise<LoadedSettings> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(file);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return settingsData({}, shownAs);
+    const warning = `${shownAs} is unreadable; its permission rules and hooks are ignored`;
+    return { ...settingsData({}, shownAs), warnings: [warning] };
+  }
+  try {
+    return settingsData(JSON.parse(text), shownAs);
+  } catch (error) {
+    const why = error instanceof SyntaxError ? `not valid JSON (${error.message})` : "unreadable";
+    const warning = `${shownAs} is ${why}; its permission rules and hooks are ignored`;
+    return { ...settingsData({}, shownAs), warnings: [warning] };
+  }
+}
+
+/** The settings in a parsed settings file (`shownAs` names it in warnings). */
+export function settingsData(data: unknown, shownAs = SETTINGS_PATH): LoadedSettings {
   const permissions: PermissionSettings = { allow: [], deny: [] };
   const mcpPassEnv: Record<string, string[]> = {};
   const warnings: string[] = [];
-  let data: unknown;
-  try {
-    data = JSON.parse(await Deno.readTextFile(file));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return { permissions, mcpPassEnv, hooks: [], warnings };
-    const why = error instanceof SyntaxError ? `not valid JSON (${error.message})` : "unreadable";
-    const warning = `${shownAs} is ${why}; its permission rules and hooks are ignored`;
-    return { permissions, mcpPassEnv, hooks: [], warnings: [warning] };
-  }
   const scope = shownAs === OWN_SETTINGS_PATH ? "user" : "project";
   const hooks = parseHooks((data as { hooks?: unknown })?.hooks, { file: shownAs, scope });
   warnings.push(...hooks.warnings);
@@ -79,27 +88,6 @@ export async function readSettings(file: string, shownAs = SETTINGS_PATH): Promi
     }
   }
   return { permissions, mcpPassEnv, hooks: hooks.hooks, warnings };
-}
-
-/** Adds `rule` to `permissions.<list>` in `dir`'s settings.json (created if missing), keeping other keys. */
-export async function saveRule(dir: string, list: "allow" | "deny", rule: string): Promise<void> {
-  const file = join(dir, "settings.json");
-  let data: Record<string, unknown> = {};
-  try {
-    const parsed = JSON.parse(await Deno.readTextFile(file));
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) data = parsed;
-  } catch { /* missing or broken: start afresh */ }
-  const permissions =
-    (data.permissions && typeof data.permissions === "object" ? data.permissions : {}) as Record<
-      string,
-      unknown
-    >;
-  const rules = Array.isArray(permissions[list]) ? permissions[list] as unknown[] : [];
-  if (!rules.includes(rule)) rules.push(rule);
-  data.permissions = { ...permissions, [list]: rules };
-  const temp = `${file}.${Deno.pid}.tmp`;
-  await Deno.writeTextFile(temp, JSON.stringify(data, null, 2) + "\n");
-  await Deno.rename(temp, file);
 }
 
 /** The settings file's path, or undefined when `.tern` is a link leading outside the root. */

@@ -377,6 +377,10 @@ export async function resolveForRead(
   const guarded = await resolvePath(root, path);
   const { info, rel } = guarded;
   refuseSecretEnv(path, guarded.real, rel);
+  if (STATE_KEY.test(rel.replaceAll("\\", "/"))) {
+    // The key that seals tern's state (agent/state_seal.ts): a model that read it could forge trust.
+    throw new ToolError(`${showPath(rel)} is the key of tern's own state: no tool may read it.`, "refused");
+  }
   if (info === null) {
     throw new ToolError(`${showPath(path)} not found: check the path with list_dir.`, "not_found");
   }
@@ -457,6 +461,8 @@ export async function readTextFile(root: string, path: string): Promise<TextFile
  * for the next run.
  */
 const STATE_PREFIX = /^\.tern\/local(?:\/|$)/i;
+/** The key of tern's state, relative to the root: never read by a tool either. */
+const STATE_KEY = /^\.tern\/local\/key\.json$/i;
 
 /** Refuses a write to tern's own state (`rel`: the real path relative to the root). */
 export function refuseTernState(rel: string): void {

@@ -11,7 +11,7 @@ import { eventually, processesWith, sleepMarker } from "../support/processes.ts"
 import { testNeeding } from "../support/requires.ts";
 import { tempProject } from "../support/temp_project.ts";
 import { startTmux } from "../support/tmux.ts";
-import { stateDir } from "../../src/agent/tern_dir.ts";
+import { writeOwnSettings } from "../../src/agent/own_settings.ts";
 
 const BLOCK_RM = `grep -q '"command":"rm ' && { echo 'rm is not allowed here' >&2; exit 2; }; exit 0`;
 
@@ -25,7 +25,7 @@ testNeeding(
         PreToolUse: [{ matcher: "execute_command", hooks: [{ type: "command", command: BLOCK_RM }] }],
       },
     };
-    await Deno.writeTextFile(join(stateDir(project.root, ""), "settings.json"), JSON.stringify(settings));
+    writeOwnSettings(project.root, settings);
     const marker = sleepMarker(64);
     const call = (name: string, args: unknown) => ({
       toolCalls: [{ name, arguments: JSON.stringify(args) }],

@@ -142,7 +142,7 @@ testNeeding(
       assert(await tern.waitForExit(), "tern exits on Ctrl-D");
     }
     const settings = JSON.parse(await Deno.readTextFile(`${project.root}/.tern/local/settings.json`));
-    assertEquals(settings, { permissions: { allow: ["execute_command(npm test*)"] } });
+    assertEquals(settings.permissions, { allow: ["execute_command(npm test*)"] });
     await using model = startFakeModel([npmTest("npm test -- --silent"), { text: "Second done." }]);
     await using tern = await startRepl(project, model, "--sandbox off");
     await tern.send("run them again", "Enter");

@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch, assertStrictEquals } from "../suppor
 import { join } from "node:path";
 import { createFileTracker, snapshotOf } from "../../src/fs/file_tracker.ts";
 import { call, readFileTool, sh, tempProject } from "./_helpers.ts";
+import { grepCodeTool } from "../../src/tools/grep_code.ts";
 
 function numbered(from: number, to: number): string {
   const lines = [];
@@ -278,4 +279,17 @@ Deno.test("readFile() refuses valid UTF-8 that holds NUL bytes (an ELF header) a
     content: '"elf": binary file, 10 bytes (it contains NUL bytes).',
     isError: true,
   });
+});
+
+Deno.test("readFile() and grep_code never read the key of tern's own state, even through a link", async () => {
+  await using p = await tempProject({ ".tern/local/key.json": '{"secret":"0123abcd"}\n' });
+  await Deno.symlink(".tern/local/key.json", join(p.root, "k.json"));
+  for (const path of [".tern/local/key.json", "k.json", ".TERN/local/KEY.json"]) {
+    const result = await call(readFileTool, { path }, p.ctx);
+    assert(result.isError, path);
+    assert(!result.content.includes("0123abcd"), result.content);
+  }
+  const grep = await call(grepCodeTool, { pattern: "secret", path: ".tern/local/key.json" }, p.ctx);
+  assert(!grep.content.includes("0123abcd"), grep.content);
+  assertMatch((await call(readFileTool, { path: "k.json" }, p.ctx)).content, /key of tern's own state/);
 });

@@ -7,7 +7,7 @@
  */
 import { type ConfigArgs, loadConfig } from "../../config/config.ts";
 import { KEY_VARIABLES } from "../../config/providers.ts";
-import { loadProjectSettings, OWN_SETTINGS_PATH, readSettings } from "../../config/project_settings.ts";
+import { loadProjectSettings } from "../../config/project_settings.ts";
 import { describeHook } from "../../config/hook_settings.ts";
 import { sandboxStatus } from "../../tools/shell/sandbox.ts";
 import { describeServers } from "../../tools/mcp/trust.ts";
@@ -18,6 +18,8 @@ import { discoverSkills } from "../skills.ts";
 import { discoverCommands, projectCommandFiles, userCommandDir } from "../custom_commands.ts";
 import { discoverAgents, userAgentDir } from "../agents.ts";
 import { boundStatePath, claimState, stateDir } from "../tern_dir.ts";
+import { checkOwnState } from "../state_check.ts";
+import { readOwnSettings } from "../own_settings.ts";
 import {
   decideProjectTrust,
   type ProjectSupplies,
@@ -55,6 +57,9 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
   // tern's own state: a .tern/local/ the repository brought (or a copy carried) is moved aside and said.
   const claimed = claimState(root);
   if (claimed) warn(claimed);
+  // What a git pull or checkout wrote into it since (no seal of this directory) is moved aside and said.
+  const checked = checkOwnState(root);
+  if (checked) warn(checked);
   // The one file wall: every file tool of every session writes through tern's helper (fs/file_wall.ts).
   openFileWall(warn);
   // The sandbox's placeholders are kept in tern's own state folder between commands, where it has one.
@@ -63,7 +68,7 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
   for (const warning of config.warnings) warn(warning);
   // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.
   const sandbox = sandboxStatus(config.sandbox);
-  const reading = readProject(root, env);
+  const reading = readProject(root, env, warn);
   for (const pending of [sandbox, reading]) pending.catch(() => {});
   const files = await reading;
   const supplies = projectSupplies(files, config);
@@ -104,9 +109,10 @@ export type ProjectFiles = Awaited<ReturnType<typeof readProject>>;
  * The project's own files, read in parallel: permission rules, skills, memory, agents (the user's too) and
  * `.mcp.json` (whose `${VAR}` never take tern's own key variables, unless the user's own settings pass one).
  */
-async function readProject(root: string, env: Record<string, string>) {
-  const own = boundStatePath(root, "settings.json");
-  const ownSettings = own === undefined ? undefined : await readSettings(own, OWN_SETTINGS_PATH);
+async function readProject(root: string, env: Record<string, string>, warn: (line: string) => void) {
+  const own = readOwnSettings(root);
+  if (own.note) warn(own.note);
+  const ownSettings = own.settings;
   const withheld = { names: KEY_VARIABLES, granted: ownSettings?.mcpPassEnv };
   const [settings, { skills, problems }, memory, mcp, agents, commands] = await Promise.all([
     loadProjectSettings(root),

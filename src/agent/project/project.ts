@@ -5,7 +5,6 @@
 import type { Config, ModelRequest } from "../../config/config.ts";
 import type { McpHub, McpServer } from "../../tools/mcp/client.ts";
 import type { SandboxStatus } from "../../tools/shell/sandbox.ts";
-import { saveRule } from "../../config/project_settings.ts";
 import type { CallContext } from "../../llm/retry.ts";
 import { AgentSession } from "../agent_session.ts";
 import type { FoundAgents } from "../agents.ts";
@@ -14,7 +13,7 @@ import { loadMemory } from "../memory.ts";
 import { PermissionRules } from "../permission_rules.ts";
 import type { ProjectTrust } from "../project_trust.ts";
 import type { LoadedSession } from "../session.ts";
-import { stateDir } from "../tern_dir.ts";
+import { saveOwnRule } from "../own_settings.ts";
 import { type McpStartup, waitForMcp } from "./mcp_startup.ts";
 import type { ProjectChoices, ProjectFiles } from "./open_project.ts";
 import { type RunHooks, runRules } from "./trust_applied.ts";
@@ -131,7 +130,7 @@ export class Project {
       mcpServers: servers,
       allowLocalFetch: defaults.allowLocalFetch,
       rules,
-      saveRule: async (rule) => await saveRule(stateDir(config.root, ""), "allow", rule),
+      saveRule: (rule) => saveOwnRule(config.root, "allow", rule),
       resume: options.resume,
       hooks: this.#parts.hooks.hooks,
       keepStartModel: defaults.keepStartModel,

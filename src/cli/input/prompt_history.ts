@@ -1,16 +1,19 @@
 /**
- * The REPL's prompt history, kept per project in tern's own state (`.tern/local/history`): one JSON string a
- * line, oldest first. A history file the repository brought is never read (see agent/tern_dir.ts).
+ * The REPL's prompt history, kept per project in tern's own state (`.tern/local/history`): one sealed JSON
+ * object a line (`{"prompt":"…","seal":"…"}`), oldest first. A history file the repository brought, or a
+ * line a `git pull` wrote there, is never read (see agent/tern_dir.ts and agent/state_seal.ts): a recalled
+ * prompt is sent as the user's own.
  */
 import { join } from "node:path";
 import { boundStatePath, STATE_DIR, stateDir } from "../../agent/tern_dir.ts";
+import { stateSeal } from "../../agent/state_seal.ts";
+import { historyEntry, historyLine } from "../../agent/history_seal.ts";
 
 /** Entries kept; older ones are dropped when the file is rewritten. */
 const MAX_ENTRIES = 1000;
 
 /** The history file's place in the project. */
 export const HISTORY_PATH = `${STATE_DIR}/history`;
-
 /** A project's prompt history; saving is best effort (a read-only project still has the session's). */
 export class PromptHistory {
   #entries: string[];
@@ -26,13 +29,12 @@ export class PromptHistory {
     if (root === undefined) return new PromptHistory([], undefined);
     const entries: string[] = [];
     const file = boundStatePath(root, "history");
+    const seal = stateSeal(root);
     try {
-      if (file !== undefined && (await Deno.lstat(file)).isFile) {
+      if (file !== undefined && seal !== undefined && (await Deno.lstat(file)).isFile) {
         for (const line of (await Deno.readTextFile(file)).split("\n")) {
-          try {
-            const entry = JSON.parse(line);
-            if (typeof entry === "string") entries.push(entry);
-          } catch { /* a torn line: skipped */ }
+          const entry = historyEntry(seal, line); // a torn or unsealed line: skipped
+          if (entry !== undefined) entries.push(entry);
         }
       }
     } catch { /* unreadable: history stays in memory */ }
@@ -51,11 +53,13 @@ export class PromptHistory {
     if (this.#root === undefined) return;
     try {
       const file = join(stateDir(this.#root, ""), "history");
+      const seal = stateSeal(this.#root);
+      if (seal === undefined) return;
       if (this.#entries.length > MAX_ENTRIES * 2) {
         this.#entries = this.#entries.slice(-MAX_ENTRIES);
-        Deno.writeTextFileSync(file, this.#entries.map((e) => JSON.stringify(e) + "\n").join(""));
+        Deno.writeTextFileSync(file, this.#entries.map((e) => historyLine(seal, e)).join(""));
       } else {
-        Deno.writeTextFileSync(file, JSON.stringify(entry) + "\n", { append: true });
+        Deno.writeTextFileSync(file, historyLine(seal, entry), { append: true });
       }
     } catch { /* read-only project: the session still remembers */ }
   }
