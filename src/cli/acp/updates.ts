@@ -171,23 +171,31 @@ export class UpdateMapper {
   }
 }
 
-/** A saved conversation as the updates that show it again: what the user said, answers, and tool calls. */
+/**
+ * A saved conversation as the updates that show it again, as they streamed: what the user said, the
+ * thinking kept with it, answers, and tool calls with their titles, locations and (for edits) their diffs.
+ */
 export function replayUpdates(root: string, entries: readonly Entry[]): acp.SessionUpdate[] {
   const updates: acp.SessionUpdate[] = [];
+  const diffs = new Map<string, acp.ToolCallContent[]>();
   for (const entry of entries) {
     if (entry.kind === "user" && entry.from === undefined) {
       updates.push({ sessionUpdate: "user_message_chunk", content: { type: "text", text: entry.text } });
     } else if (entry.kind === "assistant") {
-      const { content, toolCalls } = entry.message;
+      const { content, reasoning, toolCalls } = entry.message;
+      if (reasoning) {
+        updates.push({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: reasoning } });
+      }
       if (content !== "") {
         updates.push({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: content } });
       }
       for (const call of toolCalls ?? []) {
         const rawInput = parse(call.arguments);
+        diffs.set(call.id, argumentDiffs(root, rawInput));
         updates.push({
           sessionUpdate: "tool_call",
           toolCallId: call.id,
-          title: call.name,
+          title: toolTitle(call.name, argumentSummary(rawInput)),
           kind: toolKind(call.name),
           status: "completed",
           locations: toolLocations(root, rawInput),
@@ -195,13 +203,39 @@ export function replayUpdates(root: string, entries: readonly Entry[]): acp.Sess
         });
       }
     } else if (entry.kind === "tool_result") {
+      const diff = entry.isError ? [] : diffs.get(entry.callId) ?? [];
       updates.push({
         sessionUpdate: "tool_call_update",
         toolCallId: entry.callId,
         status: entry.isError ? "failed" : "completed",
-        content: [text(entry.content)],
+        content: diff.length > 0 ? diff : [text(entry.content)],
       });
     }
   }
   return updates;
+}
+
+/** A call's one-line target from its arguments, as tools summarise it live: a path, a command, a pattern. */
+function argumentSummary(args: unknown): string | undefined {
+  if (typeof args !== "object" || args === null) return undefined;
+  const fields = args as Record<string, unknown>;
+  for (const key of ["path", "command", "pattern", "url", "description"]) {
+    if (typeof fields[key] === "string" && fields[key] !== "") return String(fields[key]).split("\n")[0];
+  }
+  return undefined;
+}
+
+/** The diffs an edit's or a write's arguments describe (the changed text, as the model sent it). */
+function argumentDiffs(root: string, args: unknown): acp.ToolCallContent[] {
+  if (typeof args !== "object" || args === null) return [];
+  const fields = args as Record<string, unknown>;
+  if (typeof fields.path !== "string") return [];
+  const path = isAbsolute(fields.path) ? fields.path : join(root, fields.path);
+  if (typeof fields.content === "string") return [{ type: "diff", path, newText: fields.content }];
+  const edits = Array.isArray(fields.edits) ? fields.edits : [fields];
+  return edits.flatMap((edit) => {
+    const { old_text, new_text } = (edit ?? {}) as Record<string, unknown>;
+    if (typeof old_text !== "string" || typeof new_text !== "string") return [];
+    return [{ type: "diff" as const, path, oldText: old_text, newText: new_text }];
+  });
 }

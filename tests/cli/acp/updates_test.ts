@@ -1,5 +1,5 @@
 import { assertEquals } from "../../support/assert.ts";
-import { UpdateMapper } from "../../../src/cli/acp/updates.ts";
+import { replayUpdates, UpdateMapper } from "../../../src/cli/acp/updates.ts";
 
 Deno.test("UpdateMapper sends the plan as an ACP plan update (done is completed)", () => {
   const mapper = new UpdateMapper("/p");
@@ -63,4 +63,62 @@ Deno.test("UpdateMapper shows a sub-agent's calls as tool calls tagged with the 
     mapper.map({ type: "child_event", childId: "call_1", event: { type: "text_delta", text: "x" } }),
     [],
   );
+});
+
+Deno.test("replayUpdates() shows a saved conversation as it streamed: thinking, titles, locations and diffs", () => {
+  const entries = [
+    { kind: "user" as const, text: "fix it" },
+    {
+      kind: "assistant" as const,
+      message: {
+        role: "assistant" as const,
+        content: "",
+        reasoning: "The greeting is wrong.",
+        toolCalls: [{
+          id: "e1",
+          name: "edit_file",
+          arguments: JSON.stringify({ path: "a.txt", old_text: "World", new_text: "Agent" }),
+        }, { id: "c1", name: "execute_command", arguments: JSON.stringify({ command: "cat a.txt\nls" }) }],
+      },
+    },
+    {
+      kind: "tool_result" as const,
+      callId: "e1",
+      name: "edit_file",
+      content: "Edited a.txt",
+      isError: false,
+    },
+    {
+      kind: "tool_result" as const,
+      callId: "c1",
+      name: "execute_command",
+      content: "Hello Agent",
+      isError: false,
+    },
+  ];
+  const updates = replayUpdates("/p", entries as unknown as Parameters<typeof replayUpdates>[1]);
+  assertEquals(updates.map((update) => update.sessionUpdate), [
+    "user_message_chunk",
+    "agent_thought_chunk",
+    "tool_call",
+    "tool_call",
+    "tool_call_update",
+    "tool_call_update",
+  ]);
+  const [, thought, edit, command, edited, ran] = updates;
+  assertEquals(thought.sessionUpdate === "agent_thought_chunk" && thought.content, {
+    type: "text",
+    text: "The greeting is wrong.",
+  });
+  assertEquals(edit.sessionUpdate === "tool_call" && [edit.title, edit.locations], [
+    "edit_file a.txt",
+    [{ path: "/p/a.txt" }],
+  ]);
+  assertEquals(command.sessionUpdate === "tool_call" && command.title, "execute_command cat a.txt");
+  assertEquals(edited.sessionUpdate === "tool_call_update" && edited.content, [
+    { type: "diff", path: "/p/a.txt", oldText: "World", newText: "Agent" },
+  ]);
+  assertEquals(ran.sessionUpdate === "tool_call_update" && ran.content, [
+    { type: "content", content: { type: "text", text: "Hello Agent" } },
+  ]);
 });
