@@ -114,7 +114,7 @@ function gitRuns(args: Word[], read: Reader): Found[] {
     const [key, ...rest] = setting.split("=");
     const value = rest.join("=");
     if (/^alias\./i.test(key) && value.startsWith("!")) found.push(...read.script(value.slice(1)));
-    if (GIT_PROGRAM_KEY.test(key)) found.push(...read.script(value));
+    else if (GIT_PROGRAM_KEY.test(key)) found.push(...read.script(value));
     else if (GIT_INDIRECT_KEY.test(key)) found.push(null);
   }
   if (options.values["config-env"] || options.values["exec-path"]) found.push(null);
