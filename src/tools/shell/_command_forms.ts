@@ -46,7 +46,6 @@ const OPAQUE = new Set([
   "socat",
   "xterm",
   "nsjail",
-  "make",
 ]);
 
 /** git's own commands: any other is an alias or a `git-NAME` program, and runs what is not on the line. */
