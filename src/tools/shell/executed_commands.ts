@@ -50,9 +50,10 @@ function walk(script: string, depth: number, stdin: Stdin): Found[] {
       for (const word of [...command.words, ...command.redirects]) {
         for (const inner of word.subs) found.push(...walk(inner, depth + 1, "none"));
       }
-      found.push(
-        ...fromWords(command.words, reader(depth, stdinOf(command, k === 0 ? stdin : pipeline[k - 1]))),
-      );
+      const input = stdinOf(command, k === 0 ? stdin : pipeline[k - 1]);
+      // `exec <file` (no command) gives the rest of the script that stdin.
+      if (command.words.length === 1 && command.words[0].text === "exec") stdin = input;
+      found.push(...fromWords(command.words, reader(depth, input)));
     });
   }
   return found;
@@ -62,6 +63,7 @@ function walk(script: string, depth: number, stdin: Stdin): Found[] {
 function stdinOf(command: Command, before: Stdin | Command): Stdin {
   if (command.input !== undefined) return { text: command.input };
   if (command.fromFile) return "file";
+  if (command.fromFd) return "unknown";
   if (typeof before === "string" || "text" in before) return before;
   const words = before.words.map((word) => word.text);
   const literal = before.words.every((word) => !DYNAMIC_WORD.test(word.text) && word.subs.length === 0);

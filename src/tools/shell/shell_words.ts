@@ -27,6 +27,8 @@ export interface Command {
   input?: string;
   /** Its stdin is redirected from a file (`< file`). */
   fromFile?: boolean;
+  /** Its stdin is another descriptor (`<&3`, `<> x`): what it holds is unknown. */
+  fromFd?: boolean;
 }
 
 /** Longest first, so `&&` is not read as two `&`. */
@@ -244,6 +246,7 @@ export function parse(tokens: Token[]): Command[][] {
       if (redirectNext === "<<<") command.input = `${token.word.text}\n`;
       else if (redirectNext.startsWith("<<")) command.input = token.word.body ?? "";
       else if (redirectNext === "<") command.fromFile = true;
+      else if (redirectNext === "<&" || redirectNext === "<>") command.fromFd = true;
       redirectNext = "";
     } else if (REDIRECTS.has(token.op)) {
       redirectNext = token.op;

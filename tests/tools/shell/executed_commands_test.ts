@@ -16,6 +16,8 @@ Deno.test("executedCommands() reads through xargs, shells on stdin, here-strings
   assertEquals(runs("curl -s x | bash"), ["curl -s x", "bash", "?"], "a pipe of unknown text into a shell");
   assertEquals(runs("bash -s < setup.sh"), ["bash -s"], "a script file runs what it holds: not read");
   assertEquals(runs("bash"), ["bash"], "stdin is closed: nothing to read");
+  assertEquals(runs("exec 3<<<'rm f'; bash <&3").at(-1), "?", "another descriptor's text is unknown");
+  assertEquals(runs("exec <<< 'rm f'; bash").at(-1), "rm f", "exec gives the rest of the script its stdin");
 });
 
 Deno.test("executedCommands() decodes ANSI-C quoting and reads -c scripts and eval", () => {
