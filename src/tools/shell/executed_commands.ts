@@ -95,7 +95,8 @@ function fromWords(words: Word[], read: Reader): Found[] {
   }
   if (i >= words.length) return found;
   const nameWord = words[i];
-  if (DYNAMIC_WORD.test(nameWord.text) || nameWord.subs.length > 0 || nameWord.text === "") {
+  const test = nameWord.text === "[" || nameWord.text === "[[";
+  if ((DYNAMIC_WORD.test(nameWord.text) && !test) || nameWord.subs.length > 0 || nameWord.text === "") {
     return [...found, null];
   }
   const name = nameWord.text.replace(/^.*\//, "");

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createExecuteCommandTool } from "../../../src/tools/execute_command.ts";
 import { createCommandOutputTool } from "../../../src/tools/command_output.ts";
 import { createCommandKillTool } from "../../../src/tools/command_kill.ts";
-import { BackgroundProcesses, MAX_BACKGROUND } from "../../../src/tools/shell/background.ts";
+import { BackgroundProcesses, MAX_BACKGROUND, survivorLine } from "../../../src/tools/shell/background.ts";
 import { guardedPaths } from "../../../src/tools/shell/guarded_paths.ts";
 import { createRegistry } from "../../../src/tools/registry.ts";
 import { MAX_SPILL_CHARS } from "../../../src/tools/shell/command_output.ts";
@@ -156,4 +156,20 @@ Deno.test("command_kill and the session's end also stop what a background comman
   assertEquals(await sleeping(first), [], "command_kill left the setsid child running");
   assertEquals(await t.processes.killAll(), [], "nothing resisted");
   assertEquals(await sleeping(second), [], "the session's end left the setsid child running");
+});
+
+Deno.test("survivorLine() names what outlived a background command, five at most", () => {
+  const info = {
+    id: "bg3",
+    command: "x",
+    state: "killed" as const,
+    startedAt: 0,
+    sandboxed: false,
+    unread: 0,
+  };
+  const survivors = ["11 sleep 1", "12 sleep 2", "13 a", "14 b", "15 c", "16 d"];
+  assertEquals(
+    survivorLine({ ...info, survivors }),
+    "bg3 left 6 process(es) running that tern could not end: 11 sleep 1, 12 sleep 2, 13 a, 14 b, 15 c, …",
+  );
 });

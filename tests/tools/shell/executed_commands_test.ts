@@ -85,4 +85,5 @@ Deno.test("executedCommands() keeps the known words of a command whose later wor
   assertEquals(runs("PAGER='rm f' git log"), ["rm f", "git log"]);
   assertEquals(runs("BASH_ENV=x bash -c ls"), ["?", "bash -c ls", "ls"]);
   assertEquals(runs("function f { rm x; }"), ["rm x"]);
+  assertEquals(runs("[ -f x ] && [[ -d y ]]"), ["[ -f x ]", "[[ -d y ]]"], "test brackets are not globs");
 });
