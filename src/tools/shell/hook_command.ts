@@ -23,18 +23,24 @@ const MAX_HOOK_OUTPUT_BYTES = 4 * 1024 * 1024;
  * `$1` is the hook's command. Its stdin is the event (from the environment, which the hook itself does not
  * see). Its stdout and stderr go through two FIFOs to readers that keep the first HOOK_STREAM_CAP_BYTES of
  * each and drop the rest as it comes: a hook printing gigabytes neither fills /tmp (in the sandbox, memory)
- * nor loses its exit code. What was kept is printed afterwards, the stderr after a line holding the marker.
+ * nor loses its exit code. Once the hook ends, the readers get a second to finish (a process the hook left
+ * running may hold the FIFOs open; each reader says it is done on a third FIFO, which `read -t` waits on); `dd
+ * bs=1` writes each byte as it comes (head's buffer would hold it back until its end). What was kept is
+ * printed afterwards, the stderr after a line holding the marker.
  */
 const SPLIT = `dir=$(mktemp -d) || exit 1
 trap 'rm -rf "$dir"' EXIT
 trap 'exit 143' TERM
-mkfifo "$dir/o" "$dir/e" || exit 1
-keep() { head -c ${HOOK_STREAM_CAP_BYTES} >"$1"; cat >/dev/null; }
+mkfifo "$dir/o" "$dir/e" "$dir/t" || exit 1
+exec 9<>"$dir/t"
+keep() { dd bs=1 count=${HOOK_STREAM_CAP_BYTES} of="$1" 2>/dev/null; cat >/dev/null; echo >&9; }
 keep "$dir/out" <"$dir/o" & a=$!
 keep "$dir/err" <"$dir/e" & b=$!
-printf '%s' "$TERN_HOOK_INPUT" | (unset TERN_HOOK_INPUT TERN_HOOK_MARK; exec bash -c "$1") >"$dir/o" 2>"$dir/e"
+printf '%s' "$TERN_HOOK_INPUT" | (unset TERN_HOOK_INPUT TERN_HOOK_MARK; exec bash -c "$1") >"$dir/o" 2>"$dir/e" 9>&-
 code=$?
-wait "$a" "$b"
+read -r -t 1 -u 9 _ && read -r -t 1 -u 9 _
+kill "$a" "$b" 2>/dev/null
+wait "$a" "$b" 2>/dev/null
 cat "$dir/out"; printf '\\n%s\\n' "$TERN_HOOK_MARK"; cat "$dir/err"
 exit $code`;
 

@@ -24,6 +24,12 @@ Deno.test("runHookCommand() keeps a flooding hook's exit code, and the head of e
   assert(onStdout.stdout.length <= HOOK_STREAM_CAP_BYTES, `${onStdout.stdout.length} characters kept`);
 });
 
+Deno.test("runHookCommand() does not wait for a process the hook left holding its output", async () => {
+  await using project = await tempProject();
+  const result = await hook(project.root, "sleep 30 & echo said; echo why >&2; exit 2", 20_000);
+  assertEquals([result.code, result.stopped, result.stdout, result.stderr], [2, null, "said\n", "why\n"]);
+});
+
 Deno.test("runHookCommand() holds no more than the cap of a flood in its temporary files", async () => {
   await using project = await tempProject();
   const tmp = await Deno.makeTempDir({ dir: project.outside });
