@@ -95,3 +95,33 @@ Deno.test("a background process dies with tern even when tern is killed outright
   assert(started, `the background process never started; stderr:\n${run.stderr}`);
   assert(await eventually(async () => (await processesWith(marker)).length === 0), "it outlived tern");
 });
+
+/** The live `sleep MARKER` processes themselves (not the shells whose command lines name them). */
+async function sleeping(marker: string): Promise<string[]> {
+  return (await processesWith(marker)).filter((line) => line.endsWith(`sleep ${marker}`));
+}
+
+Deno.test("tern -p --sandbox off: what a background command moved to a new session ends at tern's exit, also after SIGKILL", async () => {
+  await using project = await tempProject();
+  const [atExit, atKill] = [sleepMarker(64), sleepMarker(65)];
+  // The subshell exits at once: the `sleep` lives on in a session of its own, its parent gone.
+  const leaver = (marker: string) => `(setsid sleep ${marker} >/dev/null 2>&1 &); exec sleep 300`;
+  await using model = await startFakeModel([
+    call("execute_command", { command: leaver(atExit), background: true }),
+    { text: "Started." },
+    call("execute_command", { command: leaver(atKill), background: true }),
+    { delayMs: 60_000, text: "never sent" },
+  ]);
+  const args = ["-p", "start it", "--approve", "all", "--sandbox", "off"];
+  const run = await runTern({ cwd: project.root, args, env: modelEnv(model.url) });
+  assertEquals([run.code, run.stdout], [0, "Started.\n"], run.stderr);
+  assertEquals(await sleeping(atExit), [], "tern's exit left the setsid child running");
+  const child = await spawnTern({ cwd: project.root, args, env: modelEnv(model.url) });
+  const started = await eventually(async () =>
+    (await sleeping(atKill)).length > 0 && model.requests.length > 3
+  );
+  child.kill("SIGKILL");
+  const killed = await finished(child);
+  assert(started, `the background process never started; stderr:\n${killed.stderr}`);
+  assert(await eventually(async () => (await sleeping(atKill)).length === 0), "it outlived tern's SIGKILL");
+});

@@ -1,6 +1,6 @@
 /** Hooks through the real CLI against the fake model server: what they block, what the model reads from them. */
 import { join } from "node:path";
-import { assert, assertEquals, assertStringIncludes } from "./support/assert.ts";
+import { assertEquals, assertStringIncludes } from "./support/assert.ts";
 import { startFakeModel } from "./support/fake_model_server.ts";
 import { runTern } from "./support/cli.ts";
 import { whyMissing } from "./support/requires.ts";
@@ -111,11 +111,11 @@ Deno.test("tern -p: a UserPromptSubmit hook that exits 2 blocks the prompt befor
   assertEquals(model.requests.length, 0);
 });
 
-Deno.test("tern -p: a hook past its time limit is killed and said; one failing otherwise is a warning; the call runs", async () => {
+Deno.test("tern -p: a PreToolUse hook past its time limit is killed and said, and blocks; one failing otherwise is a warning", async () => {
   await using project = await tempProject();
   await ownSettings(project.root, {
     hooks: {
-      PreToolUse: [hook("sleep 30; exit 2", "", 1), hook("echo broken >&2; exit 7", "list_dir")],
+      PreToolUse: [hook("echo broken >&2; exit 7", "list_dir"), hook("sleep 30; exit 0", "", 1)],
     },
   });
   await using model = await startFakeModel([
@@ -126,10 +126,29 @@ Deno.test("tern -p: a hook past its time limit is killed and said; one failing o
   assertEquals([run.code, run.stdout], [0, "Listed.\n"], run.stderr);
   assertStringIncludes(
     run.stderr,
-    "hook PreToolUse: sleep 30; exit 2 (.tern/local/settings.json) took longer than 1 s",
+    "hook PreToolUse: sleep 30; exit 0 (.tern/local/settings.json) took longer than 1 s: killed, and the call " +
+      "it guards is blocked",
   );
   assertStringIncludes(run.stderr, "failed with exit code 7: broken");
-  assert(!lastMessage(model.requests[1]).content.includes("blocked"), "neither hook blocked the call");
+  assertStringIncludes(
+    lastMessage(model.requests[1]).content,
+    "the hook gave no verdict: it took longer than 1 s",
+  );
+});
+
+Deno.test("tern -p: a PreToolUse hook that exits 2 after printing 6 MB still blocks the rm; the file survives", async () => {
+  await using project = await tempProject({ "keep.txt": "precious\n" });
+  const flood = `head -c ${6 * 1024 * 1024} /dev/zero | tr '\\0' x >&2; exit 2`;
+  await ownSettings(project.root, { hooks: { PreToolUse: [hook(flood, "execute_command")] } });
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "execute_command", arguments: '{"command":"rm keep.txt"}' }] },
+    { text: "Blocked." },
+  ]);
+  const args = ["-p", "clean up", "--approve", "all"];
+  const run = await runTern({ cwd: project.root, args, env: modelEnv(model.url) });
+  assertEquals([run.code, run.stdout], [0, "Blocked.\n"], run.stderr);
+  assertEquals(await Deno.readTextFile(join(project.root, "keep.txt")), "precious\n");
+  assertStringIncludes(lastMessage(model.requests[1]).content, "blocked by a PreToolUse hook");
 });
 
 Deno.test({

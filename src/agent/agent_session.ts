@@ -298,7 +298,7 @@ export class AgentSession {
   async close(): Promise<void> {
     this.cancel();
     this.#closing.abort();
-    await this.background.killAll();
+    for (const line of await this.background.killAll()) this.#options.onNotice?.(line);
   }
 
   /** Moves to another model or provider for the next prompt; logged as a `model_change` entry. */

@@ -187,8 +187,8 @@ export function createApprovalGate(
     if (policy === "plan" && request.inspection.effect !== "read") {
       return { allow: false, reason: planModeRefusal(request.call.name) };
     }
-    // A deny rule that may cover a command whose words only the shell can resolve (`$g x`): asked, whatever
-    // the policy, and refused when nobody can answer.
+    // A deny rule that may cover a command whose words only the shell can resolve (`$g x`, inline code, a git
+    // alias): asked, whatever the policy, and refused when nobody can answer.
     const unclear = options.rules?.unclearDeny(request);
     const need: Assessment = unclear
       ? {
@@ -206,8 +206,8 @@ export function createApprovalGate(
       return {
         allow: false,
         reason:
-          `${request.call.name} was not run: ${need.detail}. Write the command out plainly (no variable ` +
-          "or substitution as a command name), or ask the user.",
+          `${request.call.name} was not run: ${need.detail}. Write the command out plainly (no variable, ` +
+          "substitution, inline script, alias or stdin-fed shell hiding what runs), or ask the user.",
       };
     }
     // "Don't ask again for this tool" never covers unconfined commands: the banner says they always ask.

@@ -2,8 +2,10 @@
  * Hooks: commands the user (or a trusted project) configured to run on the session's events, each getting
  * the event as JSON on stdin. Exit 0 goes on (PostToolUse's stdout goes to the model, UserPromptSubmit's and
  * SessionStart's become context; stdout JSON may say `"decision": "allow"` or `"block"`), exit 2 blocks with
- * stderr as the reason, any other exit is a warning for the human, and a hook past its time limit is killed
- * and said. The user's own hooks run with the user's permissions; the project's run in the sandbox.
+ * stderr as the reason (whatever else it prints: its output is capped as it comes), any other exit is a
+ * warning for the human, and a hook past its time limit is killed and said. A PreToolUse hook that gives no
+ * verdict (it cannot run, times out, floods) blocks its call: it fails closed. The user's own hooks run with
+ * the user's permissions; the project's run in the sandbox.
  */
 import { describeHook, type HookConfig, type HookEvent, matcherPattern } from "../config/hook_settings.ts";
 import { type HookCommandResult, runHookCommand } from "../tools/shell/hook_command.ts";
@@ -176,18 +178,33 @@ async function runHook(
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     ctx.warn(`hook ${describeHook(hook)} (${hook.file}) could not run: ${why}`);
-    return undefined;
+    return failClosed(hook, `it could not run (${why})`);
   }
+}
+
+/**
+ * A PreToolUse hook that gave no verdict (it could not run, or was stopped) blocks the call: it may have
+ * been the one guard in front of it, and a hook made to hang or flood must not let the call through.
+ */
+function failClosed(hook: HookConfig, why: string): Outcome | undefined {
+  if (hook.event !== "PreToolUse") return undefined;
+  return { hook, block: `the hook gave no verdict: ${why}; the call is blocked until it does` };
 }
 
 /** What one hook's run means: said, blocked, allowed, or (a warning for the human) nothing. */
 function judge(hook: HookConfig, result: HookCommandResult, ctx: HookContext): Outcome | undefined {
   const name = `hook ${describeHook(hook)} (${hook.file})`;
+  const blocks = hook.event === "PreToolUse";
   if (result.stopped === "timeout") {
-    ctx.warn(`${name} took longer than ${hook.timeoutMs / 1000} s: killed, and its result ignored`);
-    return undefined;
+    const then = blocks ? "the call it guards is blocked" : "its result ignored";
+    ctx.warn(`${name} took longer than ${hook.timeoutMs / 1000} s: killed, and ${then}`);
+    return failClosed(hook, `it took longer than ${hook.timeoutMs / 1000} s`);
   }
-  if (result.stopped !== null) return undefined; // cancelled with the turn, or flooding: nothing to read
+  if (result.stopped === "output_cap") {
+    ctx.warn(`${name} printed too much: killed, and ${blocks ? "the call it guards is blocked" : "ignored"}`);
+    return failClosed(hook, "it printed too much");
+  }
+  if (result.stopped !== null) return failClosed(hook, "it was cancelled with the turn");
   if (result.code === 2) return { hook, block: result.stderr.trim() || "(the hook gave no reason)" };
   if (result.code !== 0) {
     const said = result.stderr.trim().split("\n")[0] ?? "";

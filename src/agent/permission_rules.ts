@@ -8,8 +8,7 @@
 import { posix } from "node:path";
 import type { ApprovalRequest } from "./approval.ts";
 import { loadPicomatch } from "../fs/glob_matcher.ts";
-import { commandWords } from "../tools/shell/deny_list.ts";
-import { lex, parse } from "../tools/shell/shell_words.ts";
+import { type Executed, executedCommands } from "../tools/shell/executed_commands.ts";
 
 /** One parsed rule. */
 export interface PermissionRule {
@@ -21,45 +20,6 @@ export interface PermissionRule {
 
 /** Shell syntax that joins commands or redirects: a prefix rule never allows such a command. */
 const COMPOUND = /[;&|`<>\n]|\$\(/;
-/** How deep `$(...)`, `bash -c` and `eval` are looked into for the commands a line runs. */
-const MAX_DEPTH = 4;
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh"]);
-/** A command word whose text depends on expansion (`$g`, `$(echo rm)`, a glob): what runs is unknown. */
-const DYNAMIC_WORD = /[$`*?[{~]/;
-
-/**
- * Every simple command `script` runs, as `name args…` with quotes and escapes removed and the name's path
- * dropped (`\rm`, `command rm`, `env rm`, `/bin/rm` all read `rm …`), looking inside `$(...)`, `bash -c`
- * and `eval`; null for a command whose name cannot be known without running the shell (`$g x`).
- */
-export function simpleCommands(script: string, depth = 0): (string | null)[] {
-  if (depth > MAX_DEPTH) return [null];
-  const { tokens, heredocScripts } = lex(script);
-  const found: (string | null)[] = heredocScripts.flatMap((inner) => simpleCommands(inner, depth + 1));
-  for (const command of parse(tokens).flat()) {
-    for (const word of [...command.words, ...command.redirects]) {
-      for (const inner of word.subs) found.push(...simpleCommands(inner, depth + 1));
-    }
-    const words = commandWords(command);
-    if (!words) continue; // only assignments and wrappers: nothing runs
-    const raw = command.words[command.words.length - words.args.length - 1];
-    if (DYNAMIC_WORD.test(raw.text) || raw.subs.length > 0 || words.name === "") {
-      found.push(null);
-      continue;
-    }
-    const args = words.args.map((word) => word.text);
-    found.push([words.name, ...args].join(" "));
-    if (SHELLS.has(words.name)) {
-      const flag = args.findIndex((text) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(text));
-      if (flag >= 0 && flag + 1 < args.length) found.push(...simpleCommands(args[flag + 1], depth + 1));
-    }
-    if (words.name === "eval" || words.name === "source" || words.name === ".") {
-      found.push(...(words.name === "eval" ? simpleCommands(args.join(" "), depth + 1) : [null]));
-    }
-  }
-  return found;
-}
-
 /** Parses "tool" or "tool(pattern)"; undefined when it is neither. */
 export function parseRule(text: string): PermissionRule | undefined {
   const match = /^\s*([A-Za-z0-9_.-]+)\s*(?:\((.*)\))?\s*$/s.exec(text);
@@ -90,20 +50,40 @@ function commandMatches(pattern: string, command: string): boolean {
   return command.startsWith(pattern.slice(0, -1));
 }
 
-/** A pattern against one simple command (no compound check: the line was already split). */
-function simpleMatches(pattern: string, command: string): boolean {
-  return pattern.endsWith("*") ? command.startsWith(pattern.slice(0, -1)) : command === pattern;
+/**
+ * A deny pattern against one command that runs. `rm *` also covers a bare `rm`; a command whose arguments
+ * grow at run time (`xargs rm`, `rm $f`) is covered when its known words already match, and may be when
+ * the pattern goes on past them.
+ */
+function deniesOne(pattern: string, command: Executed): "yes" | "maybe" | "no" {
+  const text = command.words.join(" ");
+  if (!pattern.endsWith("*")) {
+    if (text === pattern) return "yes";
+    return command.open && pattern.startsWith(`${text} `) ? "maybe" : "no";
+  }
+  const prefix = pattern.slice(0, -1);
+  if (text.startsWith(prefix) || (prefix.endsWith(" ") && text === prefix.trimEnd())) return "yes";
+  if (!command.open) return "no";
+  if (`${text} `.startsWith(prefix)) return "yes";
+  return prefix.startsWith(`${text} `) ? "maybe" : "no";
 }
 
 /**
- * What a deny rule says about a command: it covers the whole line or any command in it (`echo; rm -r x`,
- * `a && \rm x`, `env rm x`), it may cover it (a command word only the shell can resolve), or it does not.
+ * What a deny rule says about a command line: it covers the line or a command the line runs (`echo; rm x`,
+ * `xargs rm`, `bash <<< 'rm x'`, `find -delete`), it may cover it (a command only the shell can resolve,
+ * inline code, a git alias), or it does not.
  */
 function denyMatch(pattern: string, command: string): "yes" | "maybe" | "no" {
-  if (simpleMatches(pattern, command)) return "yes";
-  const commands = simpleCommands(command);
-  if (commands.some((one) => one !== null && simpleMatches(pattern, one))) return "yes";
-  return commands.includes(null) ? "maybe" : "no";
+  if (command === pattern || (pattern.endsWith("*") && command.startsWith(pattern.slice(0, -1)))) {
+    return "yes";
+  }
+  let verdict: "maybe" | "no" = "no";
+  for (const found of executedCommands(command)) {
+    const one = found === null ? "maybe" : deniesOne(pattern, found);
+    if (one === "yes") return "yes";
+    if (one === "maybe") verdict = "maybe";
+  }
+  return verdict;
 }
 
 /** Suggested rules for "always allow" at the prompt: the exact command and its prefix, or the folder. */
@@ -152,7 +132,7 @@ export class PermissionRules {
 
   /**
    * The first rule of `list` covering the request. A deny rule for execute_command covers every command of
-   * a compound line (see `simpleCommands`).
+   * a compound line and every command it runs (see `executedCommands`).
    */
   async match(list: "allow" | "deny", request: ApprovalRequest): Promise<PermissionRule | undefined> {
     for (const rule of list === "allow" ? this.#allow : this.#deny) {

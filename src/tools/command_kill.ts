@@ -1,6 +1,6 @@
 /** command_kill: stop a background process (execute_command with `background: true`) and its whole group. */
 
-import { type BackgroundProcesses, stateWords, unknownProcess } from "./shell/background.ts";
+import { type BackgroundProcesses, stateWords, survivorLine, unknownProcess } from "./shell/background.ts";
 import type { CallInspection, Tool, ToolResult } from "./tool.ts";
 
 const description = "Stop a background command and every process it started.";
@@ -30,7 +30,8 @@ export function createCommandKillTool(processes: BackgroundProcesses): Tool<Comm
     const unread = info!.unread > 0
       ? ` (${info!.unread} characters of output unread: command_output has them)`
       : "";
-    return { content: `${stateWords(info!)}${unread}`, details: { background: args.id } };
+    const left = info!.survivors ? `. ${survivorLine(info!)}` : "";
+    return { content: `${stateWords(info!)}${unread}${left}`, details: { background: args.id } };
   };
   return { name: "command_kill", description, parameters, offered: () => processes.started, inspect, run };
 }

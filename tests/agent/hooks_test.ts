@@ -102,3 +102,27 @@ Deno.test("Hooks: a sub-agent's copy runs only the tool events; events carry the
     "sent you back to work: (the hook gave no reason)",
   );
 });
+
+Deno.test("Hooks: a PreToolUse hook's exit 2 blocks whatever it prints, and one that gives no verdict blocks too", async () => {
+  await using project = await tempProject();
+  const warnings: string[] = [];
+  const ctx = {
+    signal: new AbortController().signal,
+    warn: (message: string) => void warnings.push(message),
+  };
+  const flood = `echo no rm here >&2; head -c ${6 * 1024 * 1024} /dev/zero | tr '\\0' x; exit 2`;
+  const flooded = await hooksIn(project.root, userHook("PreToolUse", flood)).preToolUse(
+    "execute_command",
+    {},
+    ctx,
+  );
+  assertStringIncludes(flooded.block!, "no rm here");
+  const slow = { ...userHook("PreToolUse", "sleep 30; exit 0"), timeoutMs: 300 };
+  const timedOut = await hooksIn(project.root, slow).preToolUse("execute_command", {}, ctx);
+  assertStringIncludes(timedOut.block!, "the hook gave no verdict: it took longer than 0.3 s");
+  assertStringIncludes(warnings.join("\n"), "killed, and the call it guards is blocked");
+  const endless = { ...userHook("PreToolUse", "yes"), timeoutMs: 2_000 };
+  assert((await hooksIn(project.root, endless).preToolUse("execute_command", {}, ctx)).block);
+  const otherEvent = { ...userHook("UserPromptSubmit", "sleep 30"), timeoutMs: 300 };
+  assertEquals((await hooksIn(project.root, otherEvent).userPromptSubmit("hi", ctx)).block, undefined);
+});

@@ -152,3 +152,58 @@ Deno.test("a command word only the shell can resolve ($g x where g=rm) asks when
   assertEquals(plain.unclearDeny(command("ls")), undefined, "no unknown word, nothing to ask");
   assertEquals(await createApprovalGate("all", undefined, { rules })(command("ls -la")), { allow: true });
 });
+
+/** Every way issue 28 found around `deny execute_command(rm *)`, and what the gate now does with it. */
+const WALKAROUNDS: [string, "refused" | "asked" | "ran"][] = [
+  ["echo f | xargs rm", "refused"],
+  ["echo 'rm f' | sh", "refused"],
+  ["bash <<< 'rm f'", "refused"],
+  ["$'\\x72m' f", "refused"],
+  ["bash -ic 'myrm f'", "asked"],
+  ["strace rm f", "refused"],
+  ["trap 'rm f' EXIT", "refused"],
+  ["git config alias.x '!rm f' && git x", "asked"],
+  ["git -c alias.x='!rm f' x", "refused"],
+  ["find . -name f -exec rm {} \\;", "refused"],
+  ["find . -name f -delete", "refused"],
+  [`perl -e 'unlink "f"'`, "asked"],
+  [`python3 -c 'import os; os.remove("f")'`, "asked"],
+  // A copy of rm under another name is beyond any reading of words: the sandbox is the wall.
+  ["cp /bin/rm ./x && ./x f", "ran"],
+  ["ln -s /bin/rm x; ./x f", "ran"],
+];
+
+Deno.test("every walk-around of a deny rule is refused or asked under ask, edits and all, and refused headless", async () => {
+  const rules = new PermissionRules({ deny: ["execute_command(rm *)"] });
+  for (const policy of ["ask", "edits", "all"] as const) {
+    for (const [line, expected] of WALKAROUNDS) {
+      let asked = false;
+      const gate = createApprovalGate(policy, () => {
+        asked = true;
+        return Promise.resolve(false);
+      }, { rules });
+      const decision = await gate(command(line, { sandboxed: true }));
+      const outcome = asked ? "asked" : decision.allow ? "ran" : "refused";
+      assertEquals(outcome, expected, `${policy}: ${line}`);
+      const headless = await createApprovalGate(policy, undefined, { rules })(
+        command(line, { sandboxed: true }),
+      );
+      assertEquals(headless.allow, expected === "ran", `${policy} headless: ${line}`);
+    }
+  }
+});
+
+Deno.test("a deny rule's prefix covers a bare command, and arguments that join at run time", async () => {
+  const rules = new PermissionRules({
+    deny: ["execute_command(rm *)", "execute_command(git push --force*)"],
+  });
+  assert(await rules.match("deny", command("rm")));
+  assert(await rules.match("deny", command("rm $f")));
+  assertEquals(await rules.match("deny", command("git push $flag")), undefined);
+  assertEquals(rules.unclearDeny(command("git push $flag"))?.text, "execute_command(git push --force*)");
+  assertEquals(rules.unclearDeny(command("git push origin main")), undefined);
+  for (const line of ["ls -la", "awk '{print $1}' f", "sed -i s/a/b/ f", "python3 tool.py", "git status"]) {
+    assertEquals(await rules.match("deny", command(line)), undefined, line);
+    assertEquals(rules.unclearDeny(command(line)), undefined, line);
+  }
+});

@@ -22,11 +22,15 @@ export const MAX_BACKGROUND = 8;
 
 /**
  * Runs the command (`$2…`) and, beside it in the same process group, a watchdog that polls tern's pid
- * (`$1`, outside any sandbox) and kills the whole group once tern is gone, however it ended.
+ * (`$1`, outside any sandbox) and kills the whole group once tern is gone, however it ended, with what left
+ * the group but still carries the command's marker (runInGroup's TERN_COMMAND_ID) in its environment.
  */
 const WATCHDOG = `parent=$1; shift
 ( while kill -0 "$parent" 2>/dev/null; do sleep 2; done
-  trap '' TERM; kill -TERM 0; sleep 1; kill -KILL 0 ) </dev/null >/dev/null 2>&1 &
+  trap '' TERM; kill -TERM 0
+  left=$(grep -lzxF -- "TERN_COMMAND_ID=$TERN_COMMAND_ID" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3)
+  left=$(printf '%s\\n' $left | grep -vx "$BASHPID")
+  kill -TERM $left; sleep 1; kill -KILL 0 $left ) </dev/null >/dev/null 2>&1 &
 watch=$!
 "$@"
 code=$?
@@ -45,6 +49,8 @@ export interface BackgroundInfo {
   sandboxed: boolean;
   /** Characters printed since the last read. */
   unread: number;
+  /** Processes it started that outlived its end ("pid command line"): they resisted being ended. */
+  survivors?: string[];
 }
 
 /** What a read returns: the output since the last read (its view for the model, and a larger capture). */
@@ -171,10 +177,14 @@ export class BackgroundProcesses {
     const info = { id, command: start.command, state: "running" as const, startedAt: Date.now(), sandboxed };
     const process: Process = { info, unread, stop, done: Promise.resolve(), restored: [] };
     const timeoutMs = start.timeoutMs ?? NO_TIMEOUT_MS;
-    process.done = runInGroup(argv, { cwd: root, env, signal: stop.signal, timeoutMs, sink: unread })
+    // Ended whole, what left its session (`setsid`) included: nothing it started outlives it unsaid.
+    const group = { cwd: root, env, signal: stop.signal, timeoutMs, sink: unread, endDetached: true };
+    process.done = runInGroup(argv, group)
       .then(async (finished) => {
         const code = finished.stopped === null ? { code: finished.code } : {};
-        process.info = { ...process.info, state: finished.stopped === null ? "exited" : "killed", ...code };
+        const survivors = finished.leftovers?.survivors ?? [];
+        const state = finished.stopped === null ? "exited" as const : "killed" as const;
+        process.info = { ...process.info, state, ...code, ...(survivors.length > 0 && { survivors }) };
         process.restored = await guarded?.cleanUp() ?? [];
       }, () => {
         process.info = { ...process.info, state: "killed" };
@@ -208,9 +218,13 @@ export class BackgroundProcesses {
     return this.#info(process);
   }
 
-  /** Stops every process (the session ends). */
-  async killAll(): Promise<void> {
-    await Promise.all([...this.#processes.keys()].map((id) => this.kill(id)));
+  /**
+   * Stops every process (the session ends); resolves with one line for each that left a process running
+   * (it resisted being ended), for the human.
+   */
+  async killAll(): Promise<string[]> {
+    const ended = await Promise.all([...this.#processes.keys()].map((id) => this.kill(id)));
+    return ended.flatMap((info) => info?.survivors ? [survivorLine(info)] : []);
   }
 
   #info(process: Process): BackgroundInfo {
@@ -246,6 +260,13 @@ export function stateWords(info: BackgroundInfo): string {
   if (info.state === "killed") return `${info.id} was killed`;
   if (info.state === "exited") return `${info.id} exited with code ${info.code}`;
   return `${info.id} running for ${Math.round((Date.now() - info.startedAt) / 1000)} s`;
+}
+
+/** "bg1 left 2 processes running: 123 sleep 100, ..." (they outlived its end), for the model or the human. */
+export function survivorLine(info: BackgroundInfo): string {
+  const survivors = info.survivors ?? [];
+  return `${info.id} left ${survivors.length} process(es) running that tern could not end: ` +
+    survivors.slice(0, 5).map((line) => line.slice(0, 120)).join(", ") + (survivors.length > 5 ? ", …" : "");
 }
 
 /** The known ids, for an error worded for the model. */

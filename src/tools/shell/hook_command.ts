@@ -10,22 +10,38 @@ import { type OutputSink, runInGroup } from "./process_group.ts";
 import { confinedArgv, detectBubblewrap } from "./sandbox.ts";
 import { HeadTail } from "../_truncate.ts";
 
-/** Characters of a hook's output kept at most (its head and tail). */
+/** Characters of a hook's output kept at most (its head and tail): both streams' caps and the marker fit. */
 const MAX_HOOK_OUTPUT_CHARS = 64_000;
 
-/** Bytes of output after which a hook is killed: a flood never ends on its own. */
+/** Bytes of each of a hook's streams kept (the rest is read and dropped as it comes, so the hook goes on). */
+export const HOOK_STREAM_CAP_BYTES = 30_000;
+
+/** Bytes of output after which a hook is killed: a safety net, since the script below caps what it prints. */
 const MAX_HOOK_OUTPUT_BYTES = 4 * 1024 * 1024;
 
 /**
  * `$1` is the hook's command. Its stdin is the event (from the environment, which the hook itself does not
- * see); its stdout and stderr are printed afterwards, the stderr after a line holding the marker.
+ * see). Its stdout and stderr go through two FIFOs to readers that keep the first HOOK_STREAM_CAP_BYTES of
+ * each and drop the rest as it comes: a hook printing gigabytes neither fills /tmp (in the sandbox, memory)
+ * nor loses its exit code. Once the hook ends, the readers get a second to finish (a process the hook left
+ * running may hold the FIFOs open; each reader says it is done on a third FIFO, which `read -t` waits on); `dd
+ * bs=1` writes each byte as it comes (head's buffer would hold it back until its end). What was kept is
+ * printed afterwards, the stderr after a line holding the marker.
  */
-const SPLIT = `out=$(mktemp) && err=$(mktemp) || exit 1
-trap 'rm -f "$out" "$err"' EXIT
+const SPLIT = `dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
 trap 'exit 143' TERM
-printf '%s' "$TERN_HOOK_INPUT" | (unset TERN_HOOK_INPUT TERN_HOOK_MARK; exec bash -c "$1") >"$out" 2>"$err"
+mkfifo "$dir/o" "$dir/e" "$dir/t" || exit 1
+exec 9<>"$dir/t"
+keep() { dd bs=1 count=${HOOK_STREAM_CAP_BYTES} of="$1" 2>/dev/null; cat >/dev/null; echo >&9; }
+keep "$dir/out" <"$dir/o" & a=$!
+keep "$dir/err" <"$dir/e" & b=$!
+printf '%s' "$TERN_HOOK_INPUT" | (unset TERN_HOOK_INPUT TERN_HOOK_MARK; exec bash -c "$1") >"$dir/o" 2>"$dir/e" 9>&-
 code=$?
-cat "$out"; printf '\\n%s\\n' "$TERN_HOOK_MARK"; cat "$err"
+read -r -t 1 -u 9 _ && read -r -t 1 -u 9 _
+kill "$a" "$b" 2>/dev/null
+wait "$a" "$b" 2>/dev/null
+cat "$dir/out"; printf '\\n%s\\n' "$TERN_HOOK_MARK"; cat "$dir/err"
 exit $code`;
 
 /** What a hook command did. */

@@ -51,6 +51,11 @@ export interface GroupOptions {
    * through its pid; the sandbox's own PID namespace takes everything the command started with it.
    */
   sandboxed?: boolean;
+  /**
+   * At its end, also end what left its session (`setsid`) and every descendant (a background command is
+   * ended whole); by default those are only reported.
+   */
+  endDetached?: boolean;
 }
 
 /**
@@ -88,20 +93,42 @@ exit 0`;
  * At the command's end, on Linux: every process still in its session (`$1`, the session id = group id,
  * which `setpgid` cannot leave) is TERMed, then KILLed; the script prints one line `killed N`, then
  * `left PID ARGS` for each process still alive after that. A process that left the session (`setsid`) is
- * found by the marker in its environment (`$2`, from `/proc/PID/environ`), and only reported: it chose to
- * outlive the command (a daemon), and the model decides. Without /proc (macOS) it prints nothing.
+ * found by the marker in its environment (`$2`, from `/proc/PID/environ`): with `$3` = 1 (a background
+ * command, ended whole) it is ended too, with every descendant of the session's processes and of the marked
+ * ones (by parent pid, so a cleared environment does not hide a child whose parent is known); otherwise it
+ * is only reported: it chose to outlive the command (a daemon), and the model decides. Without /proc
+ * (macOS) it prints nothing.
  */
 const REAP_SESSION = `[ -r /proc/self/stat ] || exit 0
-members() {
+table() {
   local dir stat
   for dir in /proc/[0-9]*; do
-    [ "\${dir#/proc/}" = "$$" ] && continue
     read -r stat < "$dir/stat" 2>/dev/null || continue
     set -- \${stat##*) }
-    [ "$1" != Z ] && [ "$4" = "$SID" ] && printf '%s ' "\${dir#/proc/}"
+    [ "$1" != Z ] && printf '%s %s %s\\n' "\${dir#/proc/}" "$2" "$4"
   done
 }
-SID=$1 MARK=$2
+members() {
+  local all pid ppid sid grew
+  local -A seen=()
+  all=$(table)
+  while read -r pid ppid sid; do
+    [ "$sid" = "$SID" ] && seen[$pid]=1
+  done <<< "$all"
+  if [ "$ALL" = 1 ]; then
+    for pid in $(grep -lzxF -- "$MARK" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do seen[$pid]=1; done
+    grew=1
+    while [ "$grew" = 1 ]; do
+      grew=0
+      while read -r pid ppid sid; do
+        [ -n "\${seen[$ppid]}" ] && [ -z "\${seen[$pid]}" ] && seen[$pid]=1 && grew=1
+      done <<< "$all"
+    done
+  fi
+  unset "seen[$$]"
+  for pid in "\${!seen[@]}"; do [ -r "/proc/$pid/stat" ] && printf '%s ' "$pid"; done
+}
+SID=$1 MARK=$2 ALL=$3
 found=$(members)
 set -- $found
 echo "killed $#"
@@ -122,9 +149,9 @@ done
 exit 0`;
 
 /** Runs REAP_SESSION for session `sid`; resolves with what it found (undefined without /proc). */
-async function reapSession(sid: number, marker: string): Promise<Leftovers | undefined> {
+async function reapSession(sid: number, marker: string, all: boolean): Promise<Leftovers | undefined> {
   try {
-    const { stdout } = await helperScript(REAP_SESSION, "tern-reap", [String(sid), marker], {
+    const { stdout } = await helperScript(REAP_SESSION, "tern-reap", [String(sid), marker, all ? "1" : "0"], {
       stdin: "null",
       stdout: "piped",
       stderr: "null",
@@ -210,7 +237,7 @@ export async function runInGroup(argv: string[], options: GroupOptions): Promise
     const { code } = await child.status;
     await Promise.all(kills);
     const id = await pgid;
-    let leftovers = id === null ? undefined : await reapSession(id, marker);
+    let leftovers = id === null ? undefined : await reapSession(id, marker, options.endDetached === true);
     // After tern's own kill (timeout, cancel, cap), what is still in the session is the command's own
     // processes dying (slowly on a busy machine), not background work it left: reaped, not reported.
     if (run.stopped !== null && leftovers) leftovers = { ...leftovers, killed: 0 };

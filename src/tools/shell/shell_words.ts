@@ -4,12 +4,16 @@
  * parser (no expansion, no syntax errors); it only has to find command words well enough for a speed bump.
  */
 
+import { decodeAnsiC } from "./_ansi_c.ts";
+
 /** A word with its quotes removed; `subs` are the scripts of the substitutions inside it. */
 export interface Word {
   text: string;
   /** Some part of the word was quoted (a quoted `*` is not a glob). */
   quoted: boolean;
   subs: string[];
+  /** For a here-document's delimiter: the document's body. */
+  body?: string;
 }
 
 /** An operator (`;`, `&&`, `|`, `>`, ...) or a word. */
@@ -19,6 +23,12 @@ export type Token = { op: string } | { word: Word };
 export interface Command {
   words: Word[];
   redirects: Word[];
+  /** What a here-string (`<<< text`) or a here-document feeds the command on stdin. */
+  input?: string;
+  /** Its stdin is redirected from a file (`< file`). */
+  fromFile?: boolean;
+  /** Its stdin is another descriptor (`<&3`, `<> x`): what it holds is unknown. */
+  fromFd?: boolean;
 }
 
 /** Longest first, so `&&` is not read as two `&`. */
@@ -82,6 +92,15 @@ function closeBacktick(s: string, start: number): number {
   return s.length;
 }
 
+/** Index of the `'` closing an ANSI-C string (`$'...'`) whose body starts at `start`: `\'` does not close it. */
+function closeAnsiC(s: string, start: number): number {
+  for (let j = start; j < s.length; j++) {
+    if (s[j] === "\\") j++;
+    else if (s[j] === "'") return j;
+  }
+  return s.length;
+}
+
 function end(index: number, s: string): number {
   return index < 0 ? s.length : index;
 }
@@ -115,12 +134,18 @@ function readWord(s: string, i: number): { word: Word; next: number } {
       i += 2;
       continue;
     }
-    if (c === "'" || (c === "$" && s[i + 1] === "'")) {
-      const open = c === "'" ? i : i + 1;
-      close = end(s.indexOf("'", open + 1), s);
-      word.text += s.slice(open + 1, close);
+    if (c === "$" && s[i + 1] === "'") {
+      // ANSI-C quoting: `$'\x72m'` is `rm`, as bash reads it.
+      close = closeAnsiC(s, i + 2);
+      word.text += decodeAnsiC(s.slice(i + 2, close));
       word.quoted = true;
-    } else if (c === '"') {
+    } else if (c === "'") {
+      close = end(s.indexOf("'", i + 1), s);
+      word.text += s.slice(i + 1, close);
+      word.quoted = true;
+    } else if (c === '"' || (c === "$" && s[i + 1] === '"')) {
+      // `$"..."` (a translated string) reads like `"..."`.
+      if (c === "$") i++;
       close = closeDouble(s, i + 1);
       const body = s.slice(i + 1, close);
       word.text += body.replace(/\\([$`"\\])/g, "$1");
@@ -139,8 +164,9 @@ function readWord(s: string, i: number): { word: Word; next: number } {
   return { word, next: i };
 }
 
-/** Pending here-document: its delimiter, whether `<<-` strips tabs, and whether its body is live. */
+/** Pending here-document: its delimiter word, whether `<<-` strips tabs, and whether its body is live. */
 interface Heredoc {
+  word: Word;
   delimiter: string;
   stripTabs: boolean;
   live: boolean;
@@ -157,6 +183,7 @@ function readHeredocs(s: string, i: number, pending: Heredoc[], scripts: string[
       if ((doc.stripTabs ? line.replace(/^\t+/, "") : line) === doc.delimiter) break;
       body += `${line}\n`;
     }
+    doc.word.body = body;
     if (doc.live) scripts.push(...substitutions(body));
   }
   pending.length = 0;
@@ -196,7 +223,7 @@ export function lex(s: string): { tokens: Token[]; heredocScripts: string[] } {
       tokens.push({ word });
       i = next;
       if (heredocOp) {
-        pending.push({ delimiter: word.text, stripTabs: heredocOp === "<<-", live: !word.quoted });
+        pending.push({ word, delimiter: word.text, stripTabs: heredocOp === "<<-", live: !word.quoted });
       }
     }
     heredocOp = "";
@@ -208,7 +235,7 @@ export function lex(s: string): { tokens: Token[]; heredocScripts: string[] } {
 export function parse(tokens: Token[]): Command[][] {
   const pipelines: Command[][] = [[]];
   let command: Command = { words: [], redirects: [] };
-  let redirectNext = false;
+  let redirectNext = "";
   const finish = () => {
     if (command.words.length > 0 || command.redirects.length > 0) pipelines.at(-1)!.push(command);
     command = { words: [], redirects: [] };
@@ -216,9 +243,13 @@ export function parse(tokens: Token[]): Command[][] {
   for (const token of tokens) {
     if ("word" in token) {
       (redirectNext ? command.redirects : command.words).push(token.word);
-      redirectNext = false;
+      if (redirectNext === "<<<") command.input = `${token.word.text}\n`;
+      else if (redirectNext.startsWith("<<")) command.input = token.word.body ?? "";
+      else if (redirectNext === "<") command.fromFile = true;
+      else if (redirectNext === "<&" || redirectNext === "<>") command.fromFd = true;
+      redirectNext = "";
     } else if (REDIRECTS.has(token.op)) {
-      redirectNext = true;
+      redirectNext = token.op;
     } else {
       finish();
       if (!WITHIN_PIPELINE.has(token.op)) pipelines.push([]);

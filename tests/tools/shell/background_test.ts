@@ -8,13 +8,13 @@ import { join } from "node:path";
 import { createExecuteCommandTool } from "../../../src/tools/execute_command.ts";
 import { createCommandOutputTool } from "../../../src/tools/command_output.ts";
 import { createCommandKillTool } from "../../../src/tools/command_kill.ts";
-import { BackgroundProcesses, MAX_BACKGROUND } from "../../../src/tools/shell/background.ts";
+import { BackgroundProcesses, MAX_BACKGROUND, survivorLine } from "../../../src/tools/shell/background.ts";
 import { guardedPaths } from "../../../src/tools/shell/guarded_paths.ts";
 import { createRegistry } from "../../../src/tools/registry.ts";
 import { MAX_SPILL_CHARS } from "../../../src/tools/shell/command_output.ts";
 import type { ToolResult } from "../../../src/tools/tool.ts";
 import { tempProject } from "../../support/temp_project.ts";
-import { eventually } from "../../support/processes.ts";
+import { eventually, processesWith, sleepMarker } from "../../support/processes.ts";
 
 /** The three tools over one session's processes, unconfined, with `secrets` redacted. */
 function tools(secrets: string[] = []) {
@@ -22,7 +22,13 @@ function tools(secrets: string[] = []) {
   const shell = createExecuteCommandTool({ sandbox: "off", secrets, background: processes });
   const output = createCommandOutputTool(processes);
   const kill = createCommandKillTool(processes);
-  return { processes, shell, output, kill, [Symbol.asyncDispose]: () => processes.killAll() };
+  return {
+    processes,
+    shell,
+    output,
+    kill,
+    [Symbol.asyncDispose]: async () => void await processes.killAll(),
+  };
 }
 
 async function result(promise: Promise<string | ToolResult>): Promise<ToolResult> {
@@ -126,4 +132,44 @@ Deno.test("a placeholder a running command relies on is not swept or removed by 
   assert((await Deno.lstat(join(project.root, ".env"))).isDirectory, "still there for the long one");
   await long.cleanUp();
   await assertRejects(() => Deno.lstat(join(project.root, ".env")));
+});
+
+/** The live `sleep MARKER` processes themselves (not the shells whose command lines name them). */
+async function sleeping(marker: string): Promise<string[]> {
+  return (await processesWith(marker)).filter((line) => line.endsWith(`sleep ${marker}`));
+}
+
+Deno.test("command_kill and the session's end also stop what a background command moved to a new session (setsid)", async () => {
+  await using project = await tempProject();
+  await using t = tools();
+  const ctx = project.ctx;
+  const [first, second] = [sleepMarker(71), sleepMarker(72)];
+  // The subshell exits at once: each `sleep` lives on in a session of its own, its parent gone.
+  for (const marker of [first, second]) {
+    await t.shell.run({ command: `(setsid sleep ${marker} &); exec sleep 300`, background: true }, ctx);
+  }
+  assert(
+    await eventually(async () => (await sleeping(first)).length + (await sleeping(second)).length === 2),
+  );
+  const killed = await result(t.kill.run({ id: "bg1" }, ctx));
+  assertEquals(killed.content, "bg1 was killed");
+  assertEquals(await sleeping(first), [], "command_kill left the setsid child running");
+  assertEquals(await t.processes.killAll(), [], "nothing resisted");
+  assertEquals(await sleeping(second), [], "the session's end left the setsid child running");
+});
+
+Deno.test("survivorLine() names what outlived a background command, five at most", () => {
+  const info = {
+    id: "bg3",
+    command: "x",
+    state: "killed" as const,
+    startedAt: 0,
+    sandboxed: false,
+    unread: 0,
+  };
+  const survivors = ["11 sleep 1", "12 sleep 2", "13 a", "14 b", "15 c", "16 d"];
+  assertEquals(
+    survivorLine({ ...info, survivors }),
+    "bg3 left 6 process(es) running that tern could not end: 11 sleep 1, 12 sleep 2, 13 a, 14 b, 15 c, …",
+  );
 });
