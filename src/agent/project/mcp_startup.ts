@@ -1,7 +1,7 @@
 /**
  * Starting the project's MCP servers at launch: read `.mcp.json` (`readMcp`), and once the project's trust
- * is settled (agent/project_trust.ts) start the servers in parallel without waiting for them. Only a
- * headless task that could need them waits, up to `TERN_MCP_STARTUP_MS`.
+ * is settled (agent/project_trust.ts) start the servers in parallel without waiting for them. A headless run
+ * waits for them before its first request, up to `TERN_MCP_STARTUP_MS` (Project.mcpReady).
  */
 import type { SandboxMode } from "../../config/settings.ts";
 import {
@@ -12,7 +12,7 @@ import {
 } from "../../tools/mcp/config.ts";
 import type { McpHub } from "../../tools/mcp/client.ts";
 
-/** Longest wait of a `-p` task for the servers it could need, in milliseconds (`TERN_MCP_STARTUP_MS`). */
+/** Longest wait of a headless run for the trusted servers, in milliseconds (`TERN_MCP_STARTUP_MS`). */
 export const MCP_STARTUP_MS = 5000;
 
 /** What launch learned: the hub (when servers started) and lines for stderr. */
@@ -70,22 +70,7 @@ export async function startMcp(options: McpStartupOptions): Promise<McpStartup> 
 }
 
 /**
- * Whether a headless task could need the MCP servers: it names one of them (its name, `-` and `_` read as
- * spaces too) or says "MCP", or `--require-tools` names an MCP tool. Only then does `-p` wait for them.
- */
-export function taskCouldNeedMcp(
-  task: string,
-  servers: readonly string[],
-  requireTools: string[] = [],
-): boolean {
-  if (requireTools.some((tool) => tool.startsWith("mcp__"))) return true;
-  const text = ` ${task.toLowerCase().replace(/[^a-z0-9]+/g, " ")} `;
-  const names = ["mcp", ...servers.map((name) => name.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim())];
-  return names.some((name) => name !== "" && text.includes(` ${name} `));
-}
-
-/**
- * Waits for the servers a headless task could need, up to `TERN_MCP_STARTUP_MS` (default MCP_STARTUP_MS);
+ * Waits for the servers, up to `TERN_MCP_STARTUP_MS` (default MCP_STARTUP_MS);
  * returns one line for each server still starting, for stderr (the session says which joined or failed).
  */
 export async function waitForMcp(hub: McpHub, env: Record<string, string>): Promise<string[]> {
