@@ -8,6 +8,7 @@
  */
 import { frontMatter } from "./skills.ts";
 import { type MarkdownFile, readProjectFolders, readUserFolder, userConfigDir } from "./_markdown_folder.ts";
+import { CLAUDE_TOOL_NAMES } from "../tools/tool_names.ts";
 
 /** Where the project's agent files live, in order of precedence. */
 export const PROJECT_AGENT_DIRS = [".tern/agents", ".claude/agents"];
@@ -43,19 +44,6 @@ const AGENT_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 const LIMITS = { maxFiles: 50, maxBytes: 64 * 1024, what: "agent files" };
 /** Reserved: the agent a task runs when the model names none (tools/task.ts). */
 const RESERVED = new Set(["general"]);
-
-/** Claude Code's tool names and the tern tools they are. */
-const CLAUDE_TOOLS: Record<string, string> = {
-  Read: "read_file",
-  Write: "write_file",
-  Edit: "edit_file",
-  MultiEdit: "edit_file",
-  Bash: "execute_command",
-  Glob: "glob_files",
-  Grep: "grep_code",
-  LS: "list_dir",
-  WebFetch: "web_fetch",
-};
 
 /** Claude Code's model aliases: they name Anthropic models, so elsewhere they mean "the session's model". */
 const CLAUDE_MODEL_ALIASES = new Set(["sonnet", "opus", "haiku", "inherit"]);
@@ -142,7 +130,7 @@ function toolNames(text: string, field: string | undefined, notes: string[]): st
   const unknown: string[] = [];
   const names = new Set<string>();
   for (const word of words.map((w) => w.replace(/^["']|["']$/g, ""))) {
-    const name = CLAUDE_TOOLS[word] ?? (/^[a-z][a-z0-9_]*$/.test(word) ? word : undefined);
+    const name = CLAUDE_TOOL_NAMES[word] ?? (/^[a-z][a-z0-9_]*$/.test(word) ? word : undefined);
     if (name) names.add(name);
     else unknown.push(word);
   }

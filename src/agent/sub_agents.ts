@@ -15,11 +15,8 @@ import type { AgentEvent } from "./events.ts";
 import type { TaskResult } from "./loop.ts";
 import type { PermissionRules } from "./permission_rules.ts";
 import { TOOL_RESULT_NOTICE } from "./untrusted.ts";
+import { CHILD_DEFAULT_TOOLS, NEVER_FOR_CHILDREN } from "../tools/tool_names.ts";
 
-/** The tools a child gets when its agent names none: the read-only ones. */
-export const DEFAULT_CHILD_TOOLS = ["glob_files", "grep_code", "list_dir", "read_file", "web_fetch"];
-/** Tools no child gets: another child (depth 1), the main task's plan. */
-const NEVER_FOR_CHILDREN = new Set(["task", "update_plan"]);
 /** Children running at once; more wait for a free slot. */
 export const MAX_PARALLEL_CHILDREN = 3;
 /** A child's own budget: model calls and tokens (the main session's --token-budget lowers it). */
@@ -106,7 +103,7 @@ export class SubAgents {
 
   #setup(agent: AgentDefinition | undefined): ChildSetup {
     const has = new Set(this.#host.toolNames());
-    const wanted = agent?.tools ?? DEFAULT_CHILD_TOOLS;
+    const wanted = agent?.tools ?? CHILD_DEFAULT_TOOLS;
     const tools = new Set(wanted.filter((name) => has.has(name) && !NEVER_FOR_CHILDREN.has(name)));
     const root = this.#host.root;
     return { tools, systemPrompt: (built) => childSystemPrompt(root, built, agent) };

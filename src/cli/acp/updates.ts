@@ -8,18 +8,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../../agent/events.ts";
 import type { Entry } from "../../agent/conversation.ts";
 import type { CallPreview, ToolEffect } from "../../tools/tool.ts";
-
-/** The kind an editor shows for each built-in tool; other tools (MCP) get one from their effect. */
-const KINDS: Record<string, acp.ToolKind> = {
-  read_file: "read",
-  list_dir: "read",
-  glob_files: "search",
-  grep_code: "search",
-  write_file: "edit",
-  edit_file: "edit",
-  execute_command: "execute",
-  web_fetch: "fetch",
-};
+import { TOOL_KINDS } from "../../tools/tool_names.ts";
 
 const EFFECT_KINDS: Record<ToolEffect, acp.ToolKind> = {
   read: "read",
@@ -30,7 +19,7 @@ const EFFECT_KINDS: Record<ToolEffect, acp.ToolKind> = {
 
 /** The kind of a call of `name`, or of its `effect` once known. */
 export function toolKind(name: string, effect?: ToolEffect): acp.ToolKind {
-  return KINDS[name] ?? (effect ? EFFECT_KINDS[effect] : "other");
+  return TOOL_KINDS[name] ?? (effect ? EFFECT_KINDS[effect] : "other");
 }
 
 /** "read_file hello.txt": the tool and its one-line target. */

@@ -1,6 +1,6 @@
 /** `/agents`: the sub-agents the task tool offers, with their tools, model and file, and what was skipped. */
 import type { FoundAgents } from "../../agent/agents.ts";
-import { DEFAULT_CHILD_TOOLS } from "../../agent/sub_agents.ts";
+import { CHILD_DEFAULT_TOOLS } from "../../tools/tool_names.ts";
 import { DEFAULT_AGENT } from "../../tools/task.ts";
 import type { SlashCommand } from "./types.ts";
 
@@ -11,9 +11,9 @@ export function agentsCommand(found: FoundAgents): SlashCommand {
     help: "list the sub-agents the model can hand jobs to (.tern/agents, .claude/agents, your own folder)",
     run: (ctx) => {
       const { screen } = ctx;
-      screen.print(`  ${DEFAULT_AGENT}: the default agent · tools: ${DEFAULT_CHILD_TOOLS.join(", ")}`);
+      screen.print(`  ${DEFAULT_AGENT}: the default agent · tools: ${CHILD_DEFAULT_TOOLS.join(", ")}`);
       for (const agent of found.agents) {
-        const tools = agent.tools ? agent.tools.join(", ") : `${DEFAULT_CHILD_TOOLS.join(", ")} (default)`;
+        const tools = agent.tools ? agent.tools.join(", ") : `${CHILD_DEFAULT_TOOLS.join(", ")} (default)`;
         const model = agent.model ? ` · model: ${agent.model}` : "";
         screen.print(`  ${agent.name}: ${agent.description}`);
         screen.print(`    tools: ${tools}${model} · ${agent.source}`, "dim");
