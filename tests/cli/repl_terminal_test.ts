@@ -39,6 +39,32 @@ testNeeding(["tmux"], "a 50-line paste is one prompt, shown as a marker and sent
   assertEquals(lastUserMessage(model, 0), `look at this: ${lines.join("\n")}\n thanks`);
 });
 
+testNeeding(
+  ["tmux"],
+  "a 300-line paste, longer than one read of the terminal, is one prompt, and a /exit line in it runs nothing",
+  async () => {
+    await using project = await tempProject();
+    await using model = startFakeModel([{ text: "Got it." }]);
+    await using tern = await startRepl(project, model);
+    const lines = Array.from(
+      { length: 300 },
+      (_, i) => i === 149 ? "/exit" : `pasted line ${i + 1} ${"x".repeat(40)}`,
+    );
+    const file = `${project.root}/paste.txt`;
+    await Deno.writeTextFile(file, lines.join("\n") + "\n");
+    await tmux("load-buffer", "-b", tern.name, file);
+    await tmux("paste-buffer", "-p", "-d", "-b", tern.name, "-t", tern.name);
+    await tern.waitFor("[pasted 300 lines #1]");
+    await tern.send("Enter");
+    await tern.waitFor("Got it.");
+    assertEquals(model.requests.length, 1);
+    assertEquals(lastUserMessage(model, 0), lines.join("\n")); // the prompt's final newline trimmed
+    // Still running: the REPL answers a command typed now.
+    await tern.send("/cost", "Enter");
+    await tern.waitFor("1 model call");
+  },
+);
+
 const MARKDOWN = [
   "# Findings",
   "",
