@@ -108,6 +108,8 @@ testNeeding(
     assertStringIncludes(answer, "alpha │     1");
     const colours = (await tmux("capture-pane", "-p", "-e", "-t", tern.name)).text;
     assertStringIncludes(colours, "\x1b[1;4mFindings"); // bold, underlined heading (as tmux encodes it)
+    // The first code block of the session is coloured: the highlighter loaded before the answer was drawn.
+    assertStringIncludes(colours, "\x1b[35mconst");
     // The status line: context used of the window, and the cache-hit share.
     assertStringIncludes(screen, "fake-model · context");
     assert(/context \d+% \(16k\/\d+k\) · 16k in · 100 out · cache 0%/.test(screen), screen);
@@ -118,6 +120,24 @@ testNeeding(
     }
     assertStringIncludes(after, "Findings");
     assertStringIncludes(after, "filler 1\n");
+  },
+);
+
+testNeeding(
+  ["tmux"],
+  "the first code block of a session is coloured even when the answer arrives at once",
+  async () => {
+    await using project = await tempProject();
+    await using model = startFakeModel([{
+      text: "```ts\nconst answer = 42;\n```\n\nDone.",
+      chunkSize: 1000,
+    }]);
+    await using tern = await startRepl(project, model);
+    await tern.send("code", "Enter");
+    await tern.waitFor("fake-model · context");
+    const colours = (await tmux("capture-pane", "-p", "-e", "-t", tern.name)).text;
+    // Drawn plain, it would be yellow ("\x1b[33mconst answer"): the highlighter had not loaded yet.
+    assertStringIncludes(colours, "\x1b[35mconst");
   },
 );
 
