@@ -66,9 +66,8 @@ function blockIndent(fileLines: string[], first: number, needle: Needle): string
 }
 
 /**
- * Every block of `fileLines` that `needleLines` match once indentation is set aside, where one indentation is
- * a prefix of the other (spaces against tabs are no offset). Lists every block, so one match can be told
- * from several.
+ * Every block of `fileLines` that `needleLines` match once their common indentation is set aside (the
+ * indentation within the block must be the same). Lists every block, so one match can be told from several.
  */
 export function findIndented(fileLines: string[], needleLines: string[]): IndentMatch[] {
   const needle = needleOf(needleLines);
@@ -81,27 +80,30 @@ export function findIndented(fileLines: string[], needleLines: string[]): Indent
     if (!fileLines[first + firstBody].endsWith(needle.bodies[firstBody])) continue;
     const to = blockIndent(fileLines, first, needle);
     if (to === null) continue;
-    if (!to.startsWith(needle.common) && !needle.common.startsWith(to)) continue;
     found.push({ first, count, shift: { from: needle.common, to } });
   }
   return found;
 }
 
 /**
- * `newText` moved by `shift`: a line that starts with the old indentation gets the file's instead; a line
- * indented less than that gains what the file adds, or loses what it removes, as far as it has indentation.
- * Blank lines stay as they are.
+ * `newText` moved by `shift`, or null when it cannot be: a line that starts with the old indentation gets the
+ * file's instead; a line indented less than that gains what the file adds, or loses what it removes, as far
+ * as it has indentation; when neither indentation is a prefix of the other (spaces against a tab), every
+ * line must start with the old one. Blank lines stay as they are.
  */
-export function reindent(newText: string, shift: IndentShift): string {
+export function reindent(newText: string, shift: IndentShift): string | null {
   const { from, to } = shift;
   const adds = to.startsWith(from);
-  return newText.split("\n").map((line) => {
-    if (line.trim() === "") return line;
-    if (line.startsWith(from)) return to + line.slice(from.length);
-    if (adds) return to.slice(from.length) + line;
-    const drop = Math.min(from.length - to.length, leadingOf(line).length);
-    return line.slice(drop);
-  }).join("\n");
+  const removes = from.startsWith(to);
+  const lines: string[] = [];
+  for (const line of newText.split("\n")) {
+    if (line.trim() === "") lines.push(line);
+    else if (line.startsWith(from)) lines.push(to + line.slice(from.length));
+    else if (adds) lines.push(to.slice(from.length) + line);
+    else if (removes) lines.push(line.slice(Math.min(from.length - to.length, leadingOf(line).length)));
+    else return null;
+  }
+  return lines.join("\n");
 }
 
 function whitespaceName(text: string): string {
@@ -115,7 +117,11 @@ function whitespaceName(text: string): string {
 export function describeShift(shift: IndentShift): string {
   const { from, to } = shift;
   if (from === to) return "indentation unchanged";
-  return to.startsWith(from)
-    ? `new_text re-indented: ${whitespaceName(to.slice(from.length))} added to each line`
-    : `new_text re-indented: ${whitespaceName(from.slice(to.length))} removed from each line`;
+  if (to.startsWith(from)) {
+    return `new_text re-indented: ${whitespaceName(to.slice(from.length))} added to each line`;
+  }
+  if (from.startsWith(to)) {
+    return `new_text re-indented: ${whitespaceName(from.slice(to.length))} removed from each line`;
+  }
+  return `new_text re-indented: ${whitespaceName(from)} at the start of each line made ${whitespaceName(to)}`;
 }

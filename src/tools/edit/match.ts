@@ -183,7 +183,10 @@ function indented(subject: Subject, edit: Edit, layer: MatchLayer): EditOutcome 
   });
   if (blocks.length > 1) return { kind: "ambiguous", places: placesOf(subject.text, spans), layer };
   const { shift } = blocks[0];
-  return { ...replaceSpan(subject, spans[0], reindent(toLf(edit.newText), shift), layer), shift };
+  // Spaces against a tab, with a line of new_text less indented than old_text: no offset says where it goes.
+  const moved = reindent(toLf(edit.newText), shift);
+  if (moved === null) return null;
+  return { ...replaceSpan(subject, spans[0], moved, layer), shift };
 }
 
 /** Length of a read_file line-number prefix ("    12\t": the number right-aligned in six, then a tab), or 0. */

@@ -20,11 +20,20 @@ Deno.test("findIndented() finds a block that differs only by one indentation off
   }]);
 });
 
-Deno.test("findIndented() refuses relative indentation that differs, and spaces against tabs", () => {
+Deno.test("findIndented() refuses indentation that differs within the block", () => {
   assertEquals(findIndented(file, ["if a:", "b()"]), []);
   assertEquals(findIndented(file, ["if a:", "        b()"]), []);
+  // Tabs inside the block against spaces inside old_text: the block's own indentation differs.
   assertEquals(findIndented(["\tif a:", "\t\tb()"], ["    if a:", "        b()"]), []);
   assertEquals(findIndented(file, ["", "  "]), []);
+});
+
+Deno.test("findIndented() finds a block whose common indentation is a tab where old_text has spaces", () => {
+  assertEquals(findIndented(["\tlog(1);"], ["  log(1);"]), [{
+    first: 0,
+    count: 1,
+    shift: { from: "  ", to: "\t" },
+  }]);
 });
 
 Deno.test("findIndented() matches whole lines only and lists every block", () => {
@@ -42,6 +51,11 @@ Deno.test("reindent() moves new_text by the offset, lines indented less than old
   assertStrictEquals(reindent("\tx\ny", { from: "\t", to: "\t\t" }), "\t\tx\n\ty");
 });
 
+Deno.test("reindent() moves lines from spaces to a tab only when each starts with the spaces", () => {
+  assertStrictEquals(reindent("  log(2);\n    log(3);", { from: "  ", to: "\t" }), "\tlog(2);\n\t  log(3);");
+  assertStrictEquals(reindent("  log(2);\nend();", { from: "  ", to: "\t" }), null);
+});
+
 Deno.test("describeShift() says what was added or removed", () => {
   assertStrictEquals(
     describeShift({ from: "", to: "    " }),
@@ -54,5 +68,9 @@ Deno.test("describeShift() says what was added or removed", () => {
   assertStrictEquals(
     describeShift({ from: "", to: "\t  " }),
     "new_text re-indented: 3 whitespace characters added to each line",
+  );
+  assertStrictEquals(
+    describeShift({ from: "  ", to: "\t" }),
+    "new_text re-indented: 2 spaces at the start of each line made 1 tab",
   );
 });

@@ -269,6 +269,16 @@ Deno.test("applyEdit() takes no indentation layer for a block that needs a line 
   assertEquals(applyEdit("\ta\n\t\tb\n", "  a\n    b", "c", false), { kind: "not_found" });
 });
 
+Deno.test("applyEdit() moves a line indented with spaces onto the file's tab, and refuses what it cannot place", () => {
+  const outcome = applyEdit("function f() {\n\tlog(1);\n}\n", "  log(1);", "  log(2);", false);
+  assertEquals(outcome.kind === "edited" && [outcome.text, outcome.layer], [
+    "function f() {\n\tlog(2);\n}\n",
+    "indentation",
+  ]);
+  // A line of new_text less indented than old_text has no place once spaces become a tab.
+  assertEquals(applyEdit("\tlog(1);\n", "  log(1);", "  log(2);\nend();", false), { kind: "not_found" });
+});
+
 Deno.test("applyEdit() strips line-number prefixes before setting indentation aside", () => {
   const outcome = applyEdit(
     "def f():\n    a = 1\n    b = 2\n",
