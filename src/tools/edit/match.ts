@@ -10,9 +10,8 @@ import { lineDelta } from "./line_delta.ts";
 import {
   type EndingFinder,
   endingFinder,
-  fromView,
-  type LfView,
-  lfView,
+  type EndingFreeSearch,
+  endingFreeSearch,
   type LineEnding,
   toLf,
   withEnding,
@@ -76,13 +75,14 @@ export function lineNumbers(text: string, indexes: number[]): number[] {
 
 /** A text being edited, with what the layers derive from it, each made once and only when asked for. */
 class Subject {
-  #view?: LfView;
+  #search?: EndingFreeSearch;
   #norm?: NormalisedText;
   #normLines?: string[];
   #ending?: EndingFinder;
   constructor(readonly text: string) {}
-  get view(): LfView {
-    return this.#view ??= lfView(this.text);
+  /** Spans of `needle` in the text, CRLF and LF alike. */
+  find(needle: string, overlapping: boolean): [number, number][] {
+    return (this.#search ??= endingFreeSearch(this.text))(needle, { overlapping });
   }
   get norm(): NormalisedText {
     return this.#norm ??= normaliseText(this.text);
@@ -111,13 +111,10 @@ function replaceSpan(subject: Subject, span: [number, number], to: string, layer
   };
 }
 
-/** Exact matching in the LF view: a CRLF copy and an LF copy of the same lines are the same text. */
+/** Exact matching, line endings set aside: a CRLF copy and an LF copy of the same lines are the same text. */
 function exact(subject: Subject, edit: Edit, layer: MatchLayer): EditOutcome | null {
-  const { view } = subject;
-  const needle = toLf(edit.oldText);
-  const found = findAll(view.text, needle);
-  if (found.length === 0) return null;
-  const spans = found.map((at): [number, number] => [fromView(view, at), fromView(view, at + needle.length)]);
+  const spans = subject.find(edit.oldText, true);
+  if (spans.length === 0) return null;
   if (spans.length > 1) return { kind: "ambiguous", places: placesOf(subject.text, spans), layer };
   return replaceSpan(subject, spans[0], edit.newText, layer);
 }
@@ -205,23 +202,20 @@ export function stripLineNumbers(oldText: string, newText: string): [string, str
   return [strip(oldText), strip(newText)];
 }
 
-/** Every non-overlapping exact occurrence (in the LF view), each replaced with its own place's ending. */
+/** Every non-overlapping exact occurrence (line endings set aside), each with its own place's ending. */
 function replaceEvery(text: string, oldText: string, newText: string): EditOutcome {
   const subject = new Subject(text);
-  const { view } = subject;
-  const needle = toLf(oldText);
+  const spans = subject.find(oldText, false);
+  if (spans.length === 0) return { kind: "not_found" };
   const pieces: string[] = [];
   let done = 0;
-  let count = 0;
-  for (let at = view.text.indexOf(needle); at !== -1; at = view.text.indexOf(needle, at + needle.length)) {
-    const [start, end] = [fromView(view, at), fromView(view, at + needle.length)];
+  for (const [start, end] of spans) {
     pieces.push(text.slice(done, start), withEnding(newText, subject.ending(start, end)));
     done = end;
-    count++;
   }
-  if (count === 0) return { kind: "not_found" };
   pieces.push(text.slice(done));
-  const { added, removed } = lineDelta(needle, toLf(newText));
+  const count = spans.length;
+  const { added, removed } = lineDelta(toLf(oldText), toLf(newText));
   return {
     kind: "edited",
     text: pieces.join(""),
