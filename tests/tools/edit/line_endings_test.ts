@@ -2,6 +2,7 @@ import { assertEquals, assertStrictEquals } from "../../support/assert.ts";
 import {
   bareCrCount,
   endingFinder,
+  endingFreeSearch,
   fromView,
   lfView,
   mixesEndings,
@@ -59,4 +60,30 @@ Deno.test("spanEndings(), mixesEndings() and bareCrCount() name what a text hold
   assertStrictEquals(mixesEndings("a\nb\n"), false);
   assertStrictEquals(bareCrCount("a\rb\r\nc\r"), 2);
   assertStrictEquals(bareCrCount("a\r\n"), 0);
+});
+
+Deno.test("endingFreeSearch() finds CRLF and LF copies alike, and in a file of one kind as its LF view would", () => {
+  assertEquals(endingFreeSearch("a\r\nb\na\nb\n")("a\nb", { overlapping: true }), [[0, 4], [5, 8]]);
+  assertEquals(endingFreeSearch("a\r\nb\r\n")("a\r\nb", { overlapping: true }), [[0, 4]]);
+  assertEquals(endingFreeSearch("aaa")("aa", { overlapping: false }), [[0, 2]]);
+  // 3,000 small texts of a, CR and LF: the quick path and the view agree on every needle.
+  let seed = 7;
+  const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  const pick = () =>
+    Array.from({ length: 1 + random(8) }, () => ["a", "\r", "\n", "\r\n"][random(4)]).join("");
+  for (let i = 0; i < 3000; i++) {
+    const text = pick() + pick();
+    const needle = pick().slice(0, 1 + random(4));
+    const view = lfView(text);
+    const lf = needle.replaceAll("\r\n", "\n");
+    const expected: [number, number][] = [];
+    for (let at = view.text.indexOf(lf); at !== -1; at = view.text.indexOf(lf, at + 1)) {
+      expected.push([fromView(view, at), fromView(view, at + lf.length)]);
+    }
+    assertEquals(
+      endingFreeSearch(text)(needle, { overlapping: true }),
+      expected,
+      JSON.stringify([text, needle]),
+    );
+  }
 });
