@@ -40,9 +40,19 @@ const ANSI = new RegExp(
 const INVISIBLE =
   /[\u00AD\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 
+/** A BEL that ended no sequence: shown escaped, as the shell's output shows its other control characters. */
+// deno-lint-ignore no-control-regex -- matching the control character is the point
+const LONE_BEL = /\x07/g;
+
+/** Escape sequences removed (only the sequences: a BEL-ended OSC keeps the text after it), lone BELs escaped. */
+function withoutSequences(content: string): string {
+  const visible = content.replace(ANSI, "");
+  return visible.includes("\x07") ? visible.replace(LONE_BEL, "\\x07") : visible;
+}
+
 /** Removes terminal escape sequences and invisible format characters; the visible text is unchanged. */
 export function stripControls(content: string): string {
-  return content.replace(ANSI, "").replace(INVISIBLE, "");
+  return withoutSequences(content).replace(INVISIBLE, "");
 }
 
 /**
@@ -51,7 +61,7 @@ export function stripControls(content: string): string {
  * log, every event and the model then hold the same text.
  */
 export function cleanToolOutput(content: string): { content: string; hidden: number } {
-  const visible = content.replace(ANSI, "");
+  const visible = withoutSequences(content);
   return { content: visible.replace(INVISIBLE, ""), hidden: visible.match(INVISIBLE)?.length ?? 0 };
 }
 

@@ -14,6 +14,7 @@ import { runSlashCommand, slashCommands } from "./commands/table.ts";
 import type { SlashCommand } from "./commands/types.ts";
 import { offerPlan, presentsPlan } from "./prompts/plan_accept.ts";
 import { chooseOne } from "./prompts/choice.ts";
+import { highlighterReady, loadHighlighter } from "./render/highlight.ts";
 
 /** What the REPL needs besides its session. */
 export interface ReplOptions {
@@ -37,11 +38,15 @@ function modeCycle(start: ApproveMode): ApproveMode[] {
 export async function runRepl(session: AgentSession, options: ReplOptions): Promise<number> {
   // On a terminal answers render as markdown; loaded here so headless runs never pay for the parser.
   const markdown = options.sink.isTerminal ? await import("./render/markdown.ts") : undefined;
+  const useColor = options.sink.isTerminal && !Deno.env.get("NO_COLOR");
+  // Code colours load while the person types; a task waits for them (bounded) so no code block is drawn plain.
+  let waitForColours = markdown !== undefined && useColor;
+  if (waitForColours) void loadHighlighter();
   const screen = new Renderer(options.sink, {
     showText: true,
     showReasoning: true,
     showUsage: false, // the status line after each task says it
-    useColor: options.sink.isTerminal && !Deno.env.get("NO_COLOR"),
+    useColor,
     markdown: markdown && ((md) => new markdown.MarkdownStream(md)),
     width: () => terminalWidth(),
   });
@@ -54,6 +59,11 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
   const commands = slashCommands(options.commands, options.commandNotes);
   const ask = (q: string) => options.reader.read(q);
   const runTask = async (task: string): Promise<void> => {
+    // Only the first task can find them still loading; the bound runs from when it asks.
+    if (waitForColours) {
+      waitForColours = false;
+      await highlighterReady();
+    }
     const attached = await attachMentions(task, session.root, session.model);
     for (const note of attached.notes) screen.print(note, "dim");
     const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
@@ -61,7 +71,6 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
     if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
   };
   // On a terminal, commands ask with the approval prompt's one-key menu.
-  const useColor = options.sink.isTerminal && !Deno.env.get("NO_COLOR");
   const choose = options.sink.isTerminal
     ? <T extends string>(message: string, choices: { name: string; value: T }[]) =>
       chooseOne(message, choices, { useColor })

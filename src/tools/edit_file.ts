@@ -2,10 +2,10 @@
 
 import { hardLinkNote, refuseReadOnly } from "../fs/atomic_write.ts";
 import { editorView, writeThrough } from "./_editor.ts";
-import { applyEdit, describeLayer, diffSummary, type EditOutcome, stripLineNumbers } from "./edit/match.ts";
-import { mostSimilarRegion } from "./edit/similar.ts";
+import { applyEdit, describeMatch } from "./edit/match.ts";
+import { diffSummary } from "./edit/line_delta.ts";
+import { failureText } from "./edit/explain.ts";
 import { withFileLock } from "../fs/file_lock.ts";
-import { cutLine } from "./_truncate.ts";
 import { guardFresh, snapshotOfText } from "../fs/file_tracker.ts";
 import {
   MAX_FILE_BYTES,
@@ -23,13 +23,6 @@ import {
   ToolError,
   type ToolResult,
 } from "./tool.ts";
-
-/** How many match locations an ambiguity error lists before summarising. */
-const MAX_LISTED_MATCHES = 20;
-/** Lines of the most similar region shown when old_text is not found. */
-const MAX_SHOWN_LINES = 12;
-/** Below this bigram similarity the "most similar" region is noise, and is not shown. */
-const MIN_SIMILARITY = 0.5;
 
 const description = `Replace old_text with new_text in the file at path. old_text must match exactly \
 once (copy it from read_file, minus line numbers; add context or set replace_all). Several changes: \
@@ -136,58 +129,6 @@ function checkShape(edits: EditSpec[]): void {
   });
 }
 
-/** The part of `text` most like `needle`, numbered as read_file numbers lines; "" when nothing is close. */
-function similarRegion(text: string, needle: string): string {
-  const region = mostSimilarRegion(text, stripLineNumbers(needle, "")?.[0] ?? needle);
-  if (region === null || region.score < MIN_SIMILARITY) return "";
-  const last = Math.min(region.last, region.first + MAX_SHOWN_LINES - 1);
-  const lines = text.split("\n").slice(region.first - 1, last);
-  const rows = lines.map((line, i) =>
-    `${String(region.first + i).padStart(6)}\t${cutLine(line.replace(/\r$/, ""), 500)}`
-  );
-  const more = region.last > last ? `\n(${region.last - last} more lines of the region not shown)` : "";
-  const where = `The most similar text in the file is at lines ${region.first}–${region.last}:`;
-  return `\n${where}\n${rows.join("\n")}${more}`;
-}
-
-/** The model-facing sentence for an edit that found no single place to apply. */
-function failureText(
-  outcome: Exclude<EditOutcome, { kind: "edited" }>,
-  text: string,
-  edit: EditSpec,
-  rel: string,
-): string {
-  const how = describeLayer(outcome.kind === "not_found" ? "exact" : outcome.layer);
-  switch (outcome.kind) {
-    case "not_found": {
-      if (text === "") {
-        return `${rel} is empty, so old_text cannot be found: use write_file to give it content.`;
-      }
-      const exactOnly = edit.replace_all ? " (with replace_all, only exact matches count)" : "";
-      return `old_text was not found in ${rel}${exactOnly}. It must match exactly, including whitespace and ` +
-        `indentation: read the file again with read_file and copy the text from it.` +
-        similarRegion(text, edit.old_text);
-    }
-    case "ambiguous": {
-      const { lines } = outcome;
-      const listed = lines.slice(0, MAX_LISTED_MATCHES).join(", ");
-      const more = lines.length > MAX_LISTED_MATCHES ? `, and ${lines.length - MAX_LISTED_MATCHES} more` : "";
-      // replace_all takes exact text only, so it is no way out of an ambiguity found by normalising.
-      const orAll = outcome.layer === "exact" && !edit.replace_all ? ", or set replace_all: true" : "";
-      return `old_text occurs ${lines.length} times in ${rel} (starting on lines ${listed}${more}` +
-        `${
-          how === "" ? "" : `; ${how}`
-        }). Add surrounding context to old_text so it matches exactly once${orAll}.`;
-    }
-    case "splits_character": {
-      const expanded = outcome.character.normalize("NFKC");
-      return `old_text (${how}) would start or end inside "${outcome.character}" on line ${outcome.line}, one ` +
-        `character that normalising expands to "${expanded}": the edit cannot cut it in half. Include the ` +
-        `whole character in old_text, copied from the file.`;
-    }
-  }
-}
-
 /** The edited text, the model's summary of it, and its line counts. */
 interface Applied {
   text: string;
@@ -221,7 +162,7 @@ function applyAll(file: TextFile, edits: EditSpec[]): Applied {
     added += outcome.added;
     removed += outcome.removed;
     count += outcome.count;
-    const how = describeLayer(outcome.layer);
+    const how = describeMatch(outcome);
     if (how !== "") notes.push(edits.length === 1 ? `old_text ${how}` : `edit ${i + 1} ${how}`);
   }
   const what = edits.length === 1

@@ -183,3 +183,22 @@ Deno.test("runTask() sends a tool's progress as tool_update events between its s
   const id = events[0].type === "tool_call" ? events[0].id : "";
   assertEquals(events[2], { type: "tool_update", id, name: "progress", tail: ["step 1"] });
 });
+
+Deno.test("runTask() gives the model a command's output with BEL-ended OSC sequences removed and their line kept", async () => {
+  await using project = await tempProject({});
+  const command = String
+    .raw`printf 'C\033]52;c;Zm9v\007D\nsee \033]8;;https://example.com\007the docs\033]8;;\007 here\n'`;
+  await using model = await startFakeModel([
+    { toolCalls: [{ name: "execute_command", arguments: JSON.stringify({ command }) }] },
+    { text: "Done." },
+  ]);
+  const registry = createRegistry(builtinTools());
+  const history = new Conversation({ systemPrompt: systemPrompt(project.root, registry.tools()) });
+  const opts = loopOptions(model, { registry, root: project.root });
+  assertEquals((await runTask(history, "run it", opts)).exitReason, "done");
+  const sent = model.requests[1].messages as { role: string; content: string }[];
+  const result = sent.find((message) => message.role === "tool")!.content;
+  assertStringIncludes(result, "CD\nsee the docs here");
+  // deno-lint-ignore no-control-regex -- no control character may be left
+  assert(!/[\x07\x1b]|\\x07/.test(result), JSON.stringify(result));
+});

@@ -60,6 +60,20 @@ Deno.test("stripControls() removes ANSI colours, cursor moves, OSC titles and li
   assertStrictEquals(stripControls(colored), "red moved link saved ascii reset c1 done");
 });
 
+Deno.test("stripControls() removes a BEL-ended OSC sequence and nothing after it on its line", () => {
+  assertStrictEquals(stripControls("C\x1b]52;c;Zm9v\x07D\nnext"), "CD\nnext");
+  const link = "see \x1b]8;;https://example.com\x07the docs\x1b]8;;\x07 here";
+  assertStrictEquals(stripControls(link), "see the docs here");
+  assertStrictEquals(cleanToolOutput(`a\x1b]0;title\x07b ${link}`).content, "ab see the docs here");
+  // The 8-bit OSC introducer ends at BEL too.
+  assertStrictEquals(stripControls("x\x9d0;t\x07y"), "xy");
+});
+
+Deno.test("stripControls() shows a BEL that ends no sequence escaped, as the shell shows other controls", () => {
+  assertStrictEquals(stripControls("ding\x07 done"), "ding\\x07 done");
+  assertStrictEquals(cleanToolOutput("\x07\x1b]0;t\x07!").content, "\\x07!");
+});
+
 Deno.test("stripControls() ends an unterminated escape string at the line's end, keeping later lines", () => {
   assertStrictEquals(stripControls("a\x1b]0;never closed\nnext line\x1b"), "a\nnext line");
 });

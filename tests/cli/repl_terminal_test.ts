@@ -39,6 +39,32 @@ testNeeding(["tmux"], "a 50-line paste is one prompt, shown as a marker and sent
   assertEquals(lastUserMessage(model, 0), `look at this: ${lines.join("\n")}\n thanks`);
 });
 
+testNeeding(
+  ["tmux"],
+  "a 300-line paste, longer than one read of the terminal, is one prompt, and a /exit line in it runs nothing",
+  async () => {
+    await using project = await tempProject();
+    await using model = startFakeModel([{ text: "Got it." }]);
+    await using tern = await startRepl(project, model);
+    const lines = Array.from(
+      { length: 300 },
+      (_, i) => i === 149 ? "/exit" : `pasted line ${i + 1} ${"x".repeat(40)}`,
+    );
+    const file = `${project.root}/paste.txt`;
+    await Deno.writeTextFile(file, lines.join("\n") + "\n");
+    await tmux("load-buffer", "-b", tern.name, file);
+    await tmux("paste-buffer", "-p", "-d", "-b", tern.name, "-t", tern.name);
+    await tern.waitFor("[pasted 300 lines #1]");
+    await tern.send("Enter");
+    await tern.waitFor("Got it.");
+    assertEquals(model.requests.length, 1);
+    assertEquals(lastUserMessage(model, 0), lines.join("\n")); // the prompt's final newline trimmed
+    // Still running: the REPL answers a command typed now.
+    await tern.send("/cost", "Enter");
+    await tern.waitFor("1 model call");
+  },
+);
+
 const MARKDOWN = [
   "# Findings",
   "",
@@ -82,6 +108,8 @@ testNeeding(
     assertStringIncludes(answer, "alpha │     1");
     const colours = (await tmux("capture-pane", "-p", "-e", "-t", tern.name)).text;
     assertStringIncludes(colours, "\x1b[1;4mFindings"); // bold, underlined heading (as tmux encodes it)
+    // The first code block of the session is coloured: the highlighter loaded before the answer was drawn.
+    assertStringIncludes(colours, "\x1b[35mconst");
     // The status line: context used of the window, and the cache-hit share.
     assertStringIncludes(screen, "fake-model · context");
     assert(/context \d+% \(16k\/\d+k\) · 16k in · 100 out · cache 0%/.test(screen), screen);
@@ -92,6 +120,24 @@ testNeeding(
     }
     assertStringIncludes(after, "Findings");
     assertStringIncludes(after, "filler 1\n");
+  },
+);
+
+testNeeding(
+  ["tmux"],
+  "the first code block of a session is coloured even when the answer arrives at once",
+  async () => {
+    await using project = await tempProject();
+    await using model = startFakeModel([{
+      text: "```ts\nconst answer = 42;\n```\n\nDone.",
+      chunkSize: 1000,
+    }]);
+    await using tern = await startRepl(project, model);
+    await tern.send("code", "Enter");
+    await tern.waitFor("fake-model · context");
+    const colours = (await tmux("capture-pane", "-p", "-e", "-t", tern.name)).text;
+    // Drawn plain, it would be yellow ("\x1b[33mconst answer"): the highlighter had not loaded yet.
+    assertStringIncludes(colours, "\x1b[35mconst");
   },
 );
 

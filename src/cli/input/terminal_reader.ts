@@ -66,17 +66,6 @@ export function layout(prompt: string, text: string, cursor: number, columns: nu
   return { lines, rows, cursorRow, cursorCol, widths };
 }
 
-/** Where the first Enter ("\r") outside a bracketed paste is in `text`, or -1. */
-function enterAt(text: string): number {
-  let inPaste = false;
-  for (let i = 0; i < text.length; i++) {
-    if (text.startsWith("\x1b[200~", i)) inPaste = true;
-    else if (text.startsWith("\x1b[201~", i)) inPaste = false;
-    else if (text[i] === "\r" && !inPaste) return i;
-  }
-  return -1;
-}
-
 /** A reader that edits prompts on the terminal. */
 export function terminalReader(options: TerminalReaderOptions = {}): LineReader {
   const encoder = new TextEncoder();
@@ -97,7 +86,9 @@ export function terminalReader(options: TerminalReaderOptions = {}): LineReader 
     history: options.history,
     complete: options.complete,
     lastInterrupt: 0,
-    pending: "",
+    text: new TextDecoder(),
+    keys: new InputDecoder(),
+    pending: [],
   };
   return {
     read: (text, hooks: ReadHooks = {}) =>
@@ -114,8 +105,14 @@ interface ReaderIo {
   history?: PromptHistory;
   complete?: Completer;
   lastInterrupt: number;
-  /** Typed-ahead lines past the first, kept for the next reads. */
-  pending: string;
+  /**
+   * The input's decoders, one for the reader's life: a character, an escape sequence or a bracketed paste
+   * split between reads, or between two reads of the terminal, is still one.
+   */
+  text: TextDecoder;
+  keys: InputDecoder;
+  /** Keys past the Enter that submitted a read (typed ahead), in order, for the next reads. */
+  pending: InputKey[];
 }
 
 /** One prompt being edited: raw mode and bracketed paste on, keys applied in order, the area redrawn. */
@@ -124,17 +121,16 @@ class PromptRead {
   readonly #hooks: ReadHooks;
   readonly #resolve: (value: string | null) => void;
   readonly #editor: LineEditor;
-  readonly #decoder = new InputDecoder();
   #prompt: string;
   /** The cursor's row within the area, as last drawn. */
   #shownRow = 0;
   #escTimer?: ReturnType<typeof setTimeout>;
   #resizeTimer?: ReturnType<typeof setTimeout>;
-  #busy = Promise.resolve();
+  /** Keys decoded and not yet handled, in order. */
+  #keys: InputKey[] = [];
+  #pumping = false;
   #startedAt = 0;
   #firstChunk = true;
-  /** Input past an Enter, held until that Enter is handled: the next read's if it submitted this one. */
-  #held = "";
   #done = false;
 
   constructor(io: ReaderIo, text: string, hooks: ReadHooks, resolve: (value: string | null) => void) {
@@ -156,8 +152,9 @@ class PromptRead {
     this.#startedAt = performance.now();
     this.#draw();
     const pending = this.#io.pending;
-    this.#io.pending = "";
-    if (pending !== "") this.#onData(pending);
+    this.#io.pending = [];
+    this.#queue(pending);
+    this.#waitForEscape();
   }
 
   #draw(final = false): void {
@@ -192,20 +189,12 @@ class PromptRead {
     this.#draw();
   }
 
-  /** After an Enter that did not end the read (a continued line, a search): the held input goes on. */
-  #release(): void {
-    if (this.#done || this.#held === "") return;
-    const held = this.#held;
-    this.#held = "";
-    this.#onData(held);
-  }
-
   #finish(value: string | null): void {
     if (this.#done) return;
     this.#done = true;
-    // What was typed after the submitting Enter is the next read's.
-    this.#io.pending = this.#held + this.#io.pending;
-    this.#held = "";
+    // The keys after the Enter that ended this read were typed ahead: they are the next read's.
+    this.#io.pending = [...this.#keys, ...this.#io.pending];
+    this.#keys = [];
     clearTimeout(this.#escTimer);
     clearTimeout(this.#resizeTimer);
     this.#io.input.off("data", this.#onData);
@@ -271,22 +260,36 @@ class PromptRead {
 
   readonly #onData = (chunk: Uint8Array | string): void => {
     clearTimeout(this.#escTimer);
-    let text = typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk);
+    let text = typeof chunk === "string" ? chunk : this.#io.text.decode(chunk, { stream: true });
     // Typed ahead while a command ran, in cooked mode: each Enter came as "\n", which is Ctrl-J here.
     if (this.#firstChunk && performance.now() - this.#startedAt < TYPE_AHEAD_MS) {
       text = text.replace(/\r?\n/g, "\r");
     }
     this.#firstChunk = false;
-    const end = enterAt(text);
-    if (end >= 0) [text, this.#held] = [text.slice(0, end + 1), text.slice(end + 1) + this.#held];
-    const keys = this.#decoder.feed(text);
-    // Keys are handled in order, even when one (Tab) waits for the file system.
-    for (const key of keys) this.#busy = this.#busy.then(() => this.#handle(key));
-    if (end >= 0) this.#busy = this.#busy.then(() => this.#release());
-    this.#escTimer = setTimeout(() => {
-      for (const key of this.#decoder.flush()) this.#busy = this.#busy.then(() => this.#handle(key));
-    }, ESC_WAIT_MS);
+    // A paste is one key however many reads of the terminal it takes, so no line of it is ever an Enter.
+    this.#queue(this.#io.keys.feed(text));
+    this.#waitForEscape();
   };
+
+  /** Keys are handled in order, even when one (Tab) waits for the file system. */
+  #queue(keys: InputKey[]): void {
+    this.#keys.push(...keys);
+    if (!this.#pumping) void this.#pump();
+  }
+
+  async #pump(): Promise<void> {
+    this.#pumping = true;
+    try {
+      while (!this.#done && this.#keys.length > 0) await this.#handle(this.#keys.shift()!);
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** A lone ESC is the Esc key once nothing follows it for a moment. */
+  #waitForEscape(): void {
+    this.#escTimer = setTimeout(() => this.#queue(this.#io.keys.flush()), ESC_WAIT_MS);
+  }
 
   /**
    * After a resize, where the terminal put the old drawing is its own business (some re-flow, some cut):

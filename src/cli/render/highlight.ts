@@ -1,6 +1,8 @@
 /**
- * Syntax colours for code fences, from highlight.js's common languages. The library is loaded on first
- * need (about 40 ms), never at start-up: until it has loaded, code is shown uncoloured.
+ * Syntax colours for code fences, from highlight.js's common languages. The library (about 40 ms to load, far
+ * more on a busy machine) is loaded in the background from the REPL's start, and a task waits for it, a
+ * bounded time, before its answer can draw a code block; headless runs never load it. Code drawn before it
+ * has loaded (the bound passed, or the package could not be loaded) is shown uncoloured.
  */
 import { styleText } from "node:util";
 import type { HighlightJs } from "./_load_highlight.js";
@@ -17,6 +19,25 @@ export function loadHighlighter(): Promise<void> {
     () => {}, // without colours, code is still shown
   );
   return loading;
+}
+
+/** How long a task waits for the highlighter to load before its answer is drawn without it. */
+export const HIGHLIGHTER_WAIT_MS = 3000;
+
+/**
+ * Starts loading the highlighter and resolves once it has loaded (true), or failed to, or `waitMs` passed
+ * first (false): the bound keeps a slow or hanging download from holding the answer back.
+ */
+export async function highlighterReady(waitMs = HIGHLIGHTER_WAIT_MS): Promise<boolean> {
+  if (highlighter) return true;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => timer = setTimeout(resolve, waitMs));
+  try {
+    await Promise.race([loadHighlighter(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+  return highlighter !== undefined;
 }
 
 /** Scope → colour; scopes not listed keep the surrounding colour. */

@@ -64,3 +64,31 @@ export function lineDelta(from: string, to: string): LineDelta {
   const common = commonLength(old, now);
   return { added: now.length - common, removed: old.length - common };
 }
+
+/** Lines beyond which the diff summary counts lines instead of diffing. */
+const DIFF_LINE_LIMIT = 4000;
+
+/**
+ * The diff summary of a whole text before and after several edits (summing the edits' own would count a
+ * line edited twice twice): the common head and tail are skipped, the changed middle is diffed. When the
+ * middle is too large to diff (edits far apart in a big file), `fallback` is returned.
+ */
+export function diffSummary(before: string, after: string, fallback: LineDelta): LineDelta {
+  const shorter = Math.min(before.length, after.length);
+  let head = 0;
+  while (head < shorter && before.charCodeAt(head) === after.charCodeAt(head)) head++;
+  head = before.lastIndexOf("\n", head - 1) + 1;
+  let tail = 0;
+  while (
+    tail < shorter - head &&
+    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
+  ) {
+    tail++;
+  }
+  // The tail must start a line in both texts; what precedes it is common to both, so one check serves.
+  while (tail > 0 && before[before.length - tail - 1] !== "\n") tail--;
+  const from = before.slice(head, before.length - tail);
+  const to = after.slice(head, after.length - tail);
+  if (lineCount(from) + lineCount(to) > DIFF_LINE_LIMIT) return fallback;
+  return lineDelta(from, to);
+}

@@ -1,24 +1,55 @@
 /**
  * The edit matcher behind edit_file, in layers tried in order, each only when the one before finds nothing:
- * exact (LF text also matches CRLF files), per-line normalised, then both again without read_file's
- * line-number prefixes. Uniqueness always counts overlapping occurrences.
+ * exact (line endings set aside: read_file shows CRLF and LF alike), per-line normalised, indentation set
+ * aside, then all three again without read_file's line-number prefixes. Uniqueness always counts overlapping
+ * occurrences; the replacement takes the line ending of the place it lands.
  */
 
 import { characterAt, type NormalisedText, normaliseText, toOriginal } from "./normalise.ts";
-import { lineCount, type LineDelta, lineDelta } from "./line_delta.ts";
+import { lineDelta } from "./line_delta.ts";
+import {
+  type EndingFinder,
+  endingFinder,
+  type EndingFreeSearch,
+  endingFreeSearch,
+  type LineEnding,
+  toLf,
+  withEnding,
+} from "./line_endings.ts";
+import { describeShift, findIndented, type IndentShift, reindent } from "./indentation.ts";
+import { type Place, placesOf } from "./places.ts";
 
 /** Which layer found the match. */
-export type MatchLayer = "exact" | "normalised" | "numbers" | "numbers+normalised";
+export type MatchLayer =
+  | "exact"
+  | "normalised"
+  | "indentation"
+  | "numbers"
+  | "numbers+normalised"
+  | "numbers+indentation";
 
-/** What applying an edit to a text came to. */
+/** What applying an edit to a text came to; `shift` is set when new_text was re-indented. */
 export type EditOutcome =
   | { kind: "not_found" }
-  | { kind: "ambiguous"; lines: number[]; layer: MatchLayer }
+  | { kind: "ambiguous"; places: Place[]; layer: MatchLayer }
   | { kind: "splits_character"; line: number; character: string; layer: MatchLayer }
-  | { kind: "edited"; text: string; count: number; added: number; removed: number; layer: MatchLayer };
+  | {
+    kind: "edited";
+    text: string;
+    count: number;
+    added: number;
+    removed: number;
+    layer: MatchLayer;
+    shift?: IndentShift;
+  };
 
-/** Lines beyond which the diff summary counts lines instead of diffing. */
-const DIFF_LINE_LIMIT = 4000;
+type Edited = Extract<EditOutcome, { kind: "edited" }>;
+
+/** One edit's two texts. */
+interface Edit {
+  oldText: string;
+  newText: string;
+}
 
 /** Start indexes of every occurrence of `needle`, overlaps included ("aa" is found twice in "aaa"). */
 export function findAll(text: string, needle: string): number[] {
@@ -42,59 +73,37 @@ export function lineNumbers(text: string, indexes: number[]): number[] {
   return lines;
 }
 
-/**
- * The diff summary of a whole text before and after several edits (summing the edits' own would count a
- * line edited twice twice): the common head and tail are skipped, the changed middle is diffed. When the
- * middle is too large to diff (edits far apart in a big file), `fallback` is returned.
- */
-export function diffSummary(before: string, after: string, fallback: LineDelta): LineDelta {
-  const shorter = Math.min(before.length, after.length);
-  let head = 0;
-  while (head < shorter && before.charCodeAt(head) === after.charCodeAt(head)) head++;
-  head = before.lastIndexOf("\n", head - 1) + 1;
-  let tail = 0;
-  while (
-    tail < shorter - head &&
-    before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)
-  ) {
-    tail++;
+/** A text being edited, with what the layers derive from it, each made once and only when asked for. */
+class Subject {
+  #search?: EndingFreeSearch;
+  #norm?: NormalisedText;
+  #normLines?: string[];
+  #ending?: EndingFinder;
+  constructor(readonly text: string) {}
+  /** Spans of `needle` in the text, CRLF and LF alike. */
+  find(needle: string, overlapping: boolean): [number, number][] {
+    return (this.#search ??= endingFreeSearch(this.text))(needle, { overlapping });
   }
-  // The tail must start a line in both texts; what precedes it is common to both, so one check serves.
-  while (tail > 0 && before[before.length - tail - 1] !== "\n") tail--;
-  const from = before.slice(head, before.length - tail);
-  const to = after.slice(head, after.length - tail);
-  if (lineCount(from) + lineCount(to) > DIFF_LINE_LIMIT) return fallback;
-  return lineDelta(from, to);
-}
-
-function toCrlf(text: string): string {
-  return text.replace(/\r?\n/g, "\r\n");
-}
-
-function hasLoneLf(text: string): boolean {
-  return /(^|[^\r])\n/.test(text);
-}
-
-/**
- * Picks the form of old/new text to use in `text`: as given, or, in a file with CRLF endings, the same
- * text with CRLF endings (models send LF). The replacement follows the file's endings where it lands.
- */
-function chooseForms(text: string, oldText: string, newText: string): [string, string, number[]] {
-  const crlfFile = text.includes("\r\n");
-  const asGiven = findAll(text, oldText);
-  if (asGiven.length > 0 || !crlfFile || !hasLoneLf(oldText)) {
-    const keepLf = !crlfFile || hasLoneLf(oldText);
-    return [oldText, keepLf ? newText : toCrlf(newText), asGiven];
+  get norm(): NormalisedText {
+    return this.#norm ??= normaliseText(this.text);
   }
-  const crlfOld = toCrlf(oldText);
-  return [crlfOld, toCrlf(newText), findAll(text, crlfOld)];
+  get normLines(): string[] {
+    return this.#normLines ??= this.norm.text.split("\n");
+  }
+  ending(start: number, end: number): LineEnding {
+    return (this.#ending ??= endingFinder(this.text))(start, end);
+  }
 }
 
-function replaceSpan(text: string, start: number, end: number, to: string, layer: MatchLayer): EditOutcome {
-  const { added, removed } = lineDelta(text.slice(start, end), to);
+/** The edit of `text[start, end)`, `to` written with the line ending of the place it lands. */
+function replaceSpan(subject: Subject, span: [number, number], to: string, layer: MatchLayer): Edited {
+  const { text } = subject;
+  const [start, end] = span;
+  const written = withEnding(to, subject.ending(start, end));
+  const { added, removed } = lineDelta(text.slice(start, end), written);
   return {
     kind: "edited",
-    text: text.slice(0, start) + to + text.slice(end),
+    text: text.slice(0, start) + written + text.slice(end),
     count: 1,
     added,
     removed,
@@ -102,23 +111,20 @@ function replaceSpan(text: string, start: number, end: number, to: string, layer
   };
 }
 
-function exact(text: string, oldText: string, newText: string, layer: MatchLayer): EditOutcome | null {
-  const [from, to, found] = chooseForms(text, oldText, newText);
-  if (found.length === 0) return null;
-  if (found.length > 1) return { kind: "ambiguous", lines: lineNumbers(text, found), layer };
-  return replaceSpan(text, found[0], found[0] + from.length, to, layer);
+/** Exact matching, line endings set aside: a CRLF copy and an LF copy of the same lines are the same text. */
+function exact(subject: Subject, edit: Edit, layer: MatchLayer): EditOutcome | null {
+  const spans = subject.find(edit.oldText, true);
+  if (spans.length === 0) return null;
+  if (spans.length > 1) return { kind: "ambiguous", places: placesOf(subject.text, spans), layer };
+  return replaceSpan(subject, spans[0], edit.newText, layer);
 }
 
 /**
  * Finds `oldText` in the normalised text and replaces the original span it maps back to. A needle whose
  * last line had trailing whitespace must end where a line ends, or "foo " would match inside "foobar".
  */
-function normalised(
-  text: string,
-  norm: NormalisedText,
-  edit: { oldText: string; newText: string },
-  layer: MatchLayer,
-): EditOutcome | null {
+function normalised(subject: Subject, edit: Edit, layer: MatchLayer): EditOutcome | null {
+  const { text, norm } = subject;
   const needle = normaliseText(edit.oldText).text;
   if (needle.trim() === "") return null;
   const endsLine = /\s$/.test(edit.oldText.slice(edit.oldText.lastIndexOf("\n") + 1));
@@ -129,7 +135,13 @@ function normalised(
     );
   }
   if (found.length === 0) return null;
-  if (found.length > 1) return { kind: "ambiguous", lines: lineNumbers(norm.text, found), layer };
+  if (found.length > 1) {
+    const spans = found.map((at): [number, number] => [
+      originalNear(norm, at, false),
+      originalNear(norm, at + needle.length, endsLine),
+    ]);
+    return { kind: "ambiguous", places: placesOf(text, spans), layer };
+  }
   const start = toOriginal(norm, found[0]);
   const end = toOriginal(norm, found[0] + needle.length, endsLine);
   if (start < 0 || end < 0) {
@@ -138,9 +150,40 @@ function normalised(
     const [line] = lineNumbers(norm.text, [cut]);
     return { kind: "splits_character", line, character: text.slice(from, to).trimEnd(), layer };
   }
-  const span = text.slice(start, end);
-  const crlf = span.includes("\r\n") || (!span.includes("\n") && text.includes("\r\n"));
-  return replaceSpan(text, start, end, crlf ? toCrlf(edit.newText) : edit.newText, layer);
+  return replaceSpan(subject, [start, end], edit.newText, layer);
+}
+
+/** The original offset of a normalised one, or the start of the character it falls inside (for places). */
+function originalNear(norm: NormalisedText, at: number, preferEnd: boolean): number {
+  const original = toOriginal(norm, at, preferEnd);
+  return original >= 0 ? original : characterAt(norm, at).start;
+}
+
+/**
+ * Whole lines that match old_text once indentation is set aside (see indentation.ts), tried only after the
+ * layers above found nothing, and applied only when exactly one block matches; new_text moves by the offset.
+ */
+function indented(subject: Subject, edit: Edit, layer: MatchLayer): EditOutcome | null {
+  const { norm, normLines } = subject;
+  const needle = normaliseText(edit.oldText).text.split("\n");
+  const endsWithBreak = needle.length > 1 && needle.at(-1) === "";
+  if (endsWithBreak) needle.pop();
+  // A block that old_text ends with a line break must have one after it in the file too.
+  const blocks = findIndented(normLines, needle).filter((block) =>
+    !endsWithBreak || block.first + block.count < normLines.length
+  );
+  if (blocks.length === 0) return null;
+  const spans = blocks.map((block): [number, number] => {
+    const start = norm.lines[block.first].origStart;
+    const last = block.first + block.count - 1;
+    return [start, endsWithBreak ? norm.lines[last + 1].origStart : norm.lines[last].origEnd];
+  });
+  if (blocks.length > 1) return { kind: "ambiguous", places: placesOf(subject.text, spans), layer };
+  const { shift } = blocks[0];
+  // Spaces against a tab, with a line of new_text less indented than old_text: no offset says where it goes.
+  const moved = reindent(toLf(edit.newText), shift);
+  if (moved === null) return null;
+  return { ...replaceSpan(subject, spans[0], moved, layer), shift };
 }
 
 /** Length of a read_file line-number prefix ("    12\t": the number right-aligned in six, then a tab), or 0. */
@@ -159,15 +202,23 @@ export function stripLineNumbers(oldText: string, newText: string): [string, str
   return [strip(oldText), strip(newText)];
 }
 
+/** Every non-overlapping exact occurrence (line endings set aside), each with its own place's ending. */
 function replaceEvery(text: string, oldText: string, newText: string): EditOutcome {
-  const [from, to, found] = chooseForms(text, oldText, newText);
-  if (found.length === 0) return { kind: "not_found" };
-  const pieces = text.split(from);
-  const count = pieces.length - 1;
-  const { added, removed } = lineDelta(from, to);
+  const subject = new Subject(text);
+  const spans = subject.find(oldText, false);
+  if (spans.length === 0) return { kind: "not_found" };
+  const pieces: string[] = [];
+  let done = 0;
+  for (const [start, end] of spans) {
+    pieces.push(text.slice(done, start), withEnding(newText, subject.ending(start, end)));
+    done = end;
+  }
+  pieces.push(text.slice(done));
+  const count = spans.length;
+  const { added, removed } = lineDelta(toLf(oldText), toLf(newText));
   return {
     kind: "edited",
-    text: pieces.join(to),
+    text: pieces.join(""),
     count,
     added: added * count,
     removed: removed * count,
@@ -175,23 +226,30 @@ function replaceEvery(text: string, oldText: string, newText: string): EditOutco
   };
 }
 
+/** The matching layers in order, each tried only when the ones before found nothing. */
+const LAYERS = [exact, normalised, indented];
+
 /**
  * Applies one edit: `oldText` must occur exactly once (layers as in the module comment) unless
  * `replaceAll`, which replaces each non-overlapping exact occurrence and never normalises.
  */
 export function applyEdit(text: string, oldText: string, newText: string, replaceAll: boolean): EditOutcome {
   if (replaceAll) return replaceEvery(text, oldText, newText);
-  let norm: NormalisedText | undefined;
-  const normalisedText = () => norm ??= normaliseText(text);
-  const first = exact(text, oldText, newText, "exact") ??
-    normalised(text, normalisedText(), { oldText, newText }, "normalised");
-  if (first !== null) return first;
+  const subject = new Subject(text);
+  const names: MatchLayer[] = ["exact", "normalised", "indentation"];
+  for (const [i, layer] of LAYERS.entries()) {
+    const outcome = layer(subject, { oldText, newText }, names[i]);
+    if (outcome !== null) return outcome;
+  }
   const stripped = stripLineNumbers(oldText, newText);
   if (stripped === null || stripped[0].trim() === "") return { kind: "not_found" };
   const [bareOld, bareNew] = stripped;
-  return exact(text, bareOld, bareNew, "numbers") ??
-    normalised(text, normalisedText(), { oldText: bareOld, newText: bareNew }, "numbers+normalised") ??
-    { kind: "not_found" };
+  const numbered: MatchLayer[] = ["numbers", "numbers+normalised", "numbers+indentation"];
+  for (const [i, layer] of LAYERS.entries()) {
+    const outcome = layer(subject, { oldText: bareOld, newText: bareNew }, numbered[i]);
+    if (outcome !== null) return outcome;
+  }
+  return { kind: "not_found" };
 }
 
 /** How a non-exact match was found, for the success message; "" for an exact match. */
@@ -205,5 +263,15 @@ export function describeLayer(layer: MatchLayer): string {
       return "matched after removing read_file line-number prefixes";
     case "numbers+normalised":
       return "matched after removing read_file line-number prefixes and normalising whitespace/quotes/dashes";
+    case "indentation":
+      return "matched once indentation was set aside";
+    case "numbers+indentation":
+      return "matched after removing read_file line-number prefixes, once indentation was set aside";
   }
+}
+
+/** How an edit was matched, with the re-indentation it made, for the result; "" for an exact match. */
+export function describeMatch(outcome: { layer: MatchLayer; shift?: IndentShift }): string {
+  const how = describeLayer(outcome.layer);
+  return outcome.shift === undefined ? how : `${how} (${describeShift(outcome.shift)})`;
 }

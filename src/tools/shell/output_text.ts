@@ -1,13 +1,14 @@
 /**
  * A command's output bytes as text the model can read: valid UTF-8 passes through, bytes that are not UTF-8
- * and control characters (but tab, newline, carriage return and escape, which the display sanitiser
+ * and control characters (but tab, newline, carriage return, escape and BEL, which the output cleaner
  * handles) are shown escaped (`\x00`, `\xff`) instead of as U+FFFD garbage. NUL or non-UTF-8 bytes mark
- * the output binary.
+ * the output binary. BEL passes because it ends OSC sequences (titles, OSC 8 links, OSC 52): escaped here,
+ * the sequence would have no end, and the cleaner would take the rest of its line with it.
  */
 
 /** Control characters shown escaped (one test, then all replaced). */
 // deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/;
+const CONTROL = /[\x00-\x06\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/;
 const CONTROLS = new RegExp(CONTROL.source, "g");
 
 /** Length of the UTF-8 sequence `lead` starts, or 0 when it cannot start one. */

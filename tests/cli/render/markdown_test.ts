@@ -1,6 +1,11 @@
 import { assert, assertEquals } from "../../support/assert.ts";
 import { MarkdownStream, renderMarkdown } from "../../../src/cli/render/markdown.ts";
-import { highlightCode, htmlToAnsi, loadHighlighter } from "../../../src/cli/render/highlight.ts";
+import {
+  highlightCode,
+  highlighterReady,
+  htmlToAnsi,
+  loadHighlighter,
+} from "../../../src/cli/render/highlight.ts";
 
 const plain = { width: 40, color: false };
 
@@ -57,6 +62,12 @@ Deno.test("MarkdownStream prints each block once the next begins, and the rest a
   assertEquals(stream.push("```py\nx = 1\n"), "\nA paragraph\n");
   assertEquals(stream.push("```\n"), "");
   assertEquals(stream.end(), "\n  ```py\n  x = 1\n  ```\n");
+});
+
+Deno.test("highlighterReady() resolves true once the highlighter has loaded, and at once after that", async () => {
+  assertEquals(await highlighterReady(), true);
+  assertEquals(await highlighterReady(0), true);
+  assert(highlightCode("let y = 2;", "js")?.includes("\x1b[35mlet"));
 });
 
 Deno.test("highlightCode() colours known languages once loaded; htmlToAnsi() restores the outer colour", async () => {

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../support/assert.ts";
-import { lineCount, lineDelta } from "../../../src/tools/edit/line_delta.ts";
+import { diffSummary, lineCount, lineDelta } from "../../../src/tools/edit/line_delta.ts";
 import { loadDiff } from "../../../src/text_diff.ts";
 
 Deno.test("lineDelta() counts what a minimal line diff counts, on small cases worked by hand", () => {
@@ -44,4 +44,18 @@ Deno.test("lineDelta() counts a big file's small change exactly, and a change of
   const before = `top\n${numbered(2_500)}bottom\n`;
   const after = `top\n${numbered(2_500, 10_000)}bottom\n`;
   assertEquals(lineDelta(before, after), { added: 2_500, removed: 2_500 });
+});
+
+Deno.test("diffSummary() diffs only the changed middle of two texts", () => {
+  const fallback = { added: 99, removed: 99 };
+  assertEquals(diffSummary("a\nb\nc\nd\n", "a\nB\nB2\nd\n", fallback), { added: 2, removed: 2 });
+  assertEquals(diffSummary("a\nb\n", "a\nb\nc\n", fallback), { added: 1, removed: 0 });
+  assertEquals(diffSummary("x", "y", fallback), { added: 1, removed: 1 });
+  assertEquals(diffSummary("same\n", "same\n", fallback), { added: 0, removed: 0 });
+});
+
+Deno.test("diffSummary() falls back when the changed middle is too large to diff", () => {
+  const before = `a\n${"line\n".repeat(5000)}b\n`;
+  const after = `A\n${"line\n".repeat(5000)}B\n`;
+  assertEquals(diffSummary(before, after, { added: 2, removed: 2 }), { added: 2, removed: 2 });
 });

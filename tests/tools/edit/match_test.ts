@@ -2,7 +2,7 @@ import { assertEquals, assertMatch, assertStrictEquals } from "../../support/ass
 import {
   applyEdit,
   describeLayer,
-  diffSummary,
+  describeMatch,
   findAll,
   lineNumbers,
   stripLineNumbers,
@@ -36,13 +36,17 @@ Deno.test("applyEdit() reports not found, zero, one and three matches", () => {
   });
   assertEquals(applyEdit("x\ny\nx\nx\n", "x", "z", false), {
     kind: "ambiguous",
-    lines: [1, 3, 4],
+    places: [{ line: 1, column: 1 }, { line: 3, column: 1 }, { line: 4, column: 1 }],
     layer: "exact",
   });
 });
 
 Deno.test("applyEdit() counts overlapping matches as ambiguous", () => {
-  assertEquals(applyEdit("aaa", "aa", "b", false), { kind: "ambiguous", lines: [1, 1], layer: "exact" });
+  assertEquals(applyEdit("aaa", "aa", "b", false), {
+    kind: "ambiguous",
+    places: [{ line: 1, column: 1 }, { line: 1, column: 2 }],
+    layer: "exact",
+  });
 });
 
 Deno.test("applyEdit() with replace_all replaces every non-overlapping exact occurrence", () => {
@@ -145,12 +149,12 @@ Deno.test("applyEdit() refuses a normalised match that would cut a ligature in h
 Deno.test("applyEdit() counts normalised matches for uniqueness, overlaps included", () => {
   assertEquals(applyEdit("“a”\n“a”\n", '"a"', "b", false), {
     kind: "ambiguous",
-    lines: [1, 2],
+    places: [{ line: 1, column: 1 }, { line: 2, column: 1 }],
     layer: "normalised",
   });
   assertEquals(applyEdit("–––\n", "--", "b", false), {
     kind: "ambiguous",
-    lines: [1, 1],
+    places: [{ line: 1, column: 1 }, { line: 1, column: 2 }],
     layer: "normalised",
   });
 });
@@ -194,16 +198,104 @@ Deno.test("describeLayer() says nothing for exact matches and names the normalis
   assertMatch(describeLayer("numbers+normalised"), /line-number prefixes and normalising/);
 });
 
-Deno.test("diffSummary() diffs only the changed middle of two texts", () => {
-  const fallback = { added: 99, removed: 99 };
-  assertEquals(diffSummary("a\nb\nc\nd\n", "a\nB\nB2\nd\n", fallback), { added: 2, removed: 2 });
-  assertEquals(diffSummary("a\nb\n", "a\nb\nc\n", fallback), { added: 1, removed: 0 });
-  assertEquals(diffSummary("x", "y", fallback), { added: 1, removed: 1 });
-  assertEquals(diffSummary("same\n", "same\n", fallback), { added: 0, removed: 0 });
+Deno.test("applyEdit() writes new_text with the file's line ending, whatever the model sent", () => {
+  const lf = applyEdit("a\nb\n", "a\r\nb", "x\r\ny", false);
+  assertStrictEquals(lf.kind === "edited" && lf.text, "x\ny\n");
+  const crlf = applyEdit("a\r\nb\r\n", "a", "x\ny\r\nz", false);
+  assertStrictEquals(crlf.kind === "edited" && crlf.text, "x\r\ny\r\nz\r\nb\r\n");
+  const all = applyEdit("a\nb\na\nb\n", "a\r\n", "x\r\ny\r\n", true);
+  assertStrictEquals(all.kind === "edited" && all.text, "x\ny\nb\nx\ny\nb\n");
+  const cr = applyEdit("one\rtwo\r", "two", "2\n2b", false);
+  assertStrictEquals(cr.kind === "edited" && cr.text, "one\r2\r2b\r");
 });
 
-Deno.test("diffSummary() falls back when the changed middle is too large to diff", () => {
-  const before = `a\n${"line\n".repeat(5000)}b\n`;
-  const after = `A\n${"line\n".repeat(5000)}B\n`;
-  assertEquals(diffSummary(before, after, { added: 2, removed: 2 }), { added: 2, removed: 2 });
+Deno.test("applyEdit() with replace_all gives each occurrence the ending of its own place", () => {
+  const outcome = applyEdit("k\r\nv\nk\nv\n", "k\nv", "K\nV", true);
+  assertEquals(outcome.kind === "edited" && [outcome.text, outcome.count], ["K\r\nV\nK\nV\n", 2]);
+});
+
+Deno.test("applyEdit() refuses a CRLF copy and an LF copy of the same lines as two places, naming both", () => {
+  const text = "one\r\ntwo\r\nmid\none\ntwo\n";
+  const places = [{ line: 1, column: 1, endings: "CRLF" }, { line: 4, column: 1, endings: "LF" }];
+  assertEquals(applyEdit(text, "one\ntwo", "1\n2", false), { kind: "ambiguous", places, layer: "exact" });
+  // The bytes of the CRLF copy are no way around it either.
+  assertEquals(applyEdit(text, "one\r\ntwo", "1\n2", false), { kind: "ambiguous", places, layer: "exact" });
+  const normalisedPlaces = applyEdit("“q”\r\nx\r\n“q”\nx\n", '"q"\nx', "y", false);
+  assertEquals(normalisedPlaces.kind === "ambiguous" && normalisedPlaces.places.map((p) => p.endings), [
+    "CRLF",
+    "LF",
+  ]);
+});
+
+Deno.test("applyEdit() tells matches on one line apart by column", () => {
+  assertEquals(applyEdit("f(a) + f(a)\n", "f(a)", "g", false), {
+    kind: "ambiguous",
+    places: [{ line: 1, column: 1 }, { line: 1, column: 8 }],
+    layer: "exact",
+  });
+});
+
+Deno.test("applyEdit() matches a block once indentation is set aside and re-indents new_text", () => {
+  const text = "class A {\n  run() {\n    go();\n  }\n}\n";
+  assertEquals(applyEdit(text, "run() {\n  go();\n}\n", "run() {\n  stop();\n  go();\n}\n", false), {
+    kind: "edited",
+    text: "class A {\n  run() {\n    stop();\n    go();\n  }\n}\n",
+    count: 1,
+    added: 1,
+    removed: 0,
+    layer: "indentation",
+    shift: { from: "", to: "  " },
+  });
+  const deeper = applyEdit(text, "      go();\n    }", "      went();\n    }", false);
+  assertEquals(deeper.kind === "edited" && [deeper.text, deeper.layer], [
+    "class A {\n  run() {\n    went();\n  }\n}\n",
+    "indentation",
+  ]);
+});
+
+Deno.test("applyEdit() applies the indentation layer only to exactly one block", () => {
+  const text =
+    "if (a) {\n  x();\n}\nfunction f() {\n  if (a) {\n    x();\n  }\n}\n  if (a) {\n    x();\n  }\n";
+  const outcome = applyEdit(text, "    if (a) {\n      x();\n    }", "y", false);
+  assertEquals(outcome, {
+    kind: "ambiguous",
+    places: [{ line: 1, column: 1 }, { line: 5, column: 1 }, { line: 9, column: 1 }],
+    layer: "indentation",
+  });
+});
+
+Deno.test("applyEdit() takes no indentation layer for a block that needs a line after it, or tabs for spaces", () => {
+  assertEquals(applyEdit("  a\n  b", "a\nb\n", "c\n", false), { kind: "not_found" });
+  assertEquals(applyEdit("\ta\n\t\tb\n", "  a\n    b", "c", false), { kind: "not_found" });
+});
+
+Deno.test("applyEdit() moves a line indented with spaces onto the file's tab, and refuses what it cannot place", () => {
+  const outcome = applyEdit("function f() {\n\tlog(1);\n}\n", "  log(1);", "  log(2);", false);
+  assertEquals(outcome.kind === "edited" && [outcome.text, outcome.layer], [
+    "function f() {\n\tlog(2);\n}\n",
+    "indentation",
+  ]);
+  // A line of new_text less indented than old_text has no place once spaces become a tab.
+  assertEquals(applyEdit("\tlog(1);\n", "  log(1);", "  log(2);\nend();", false), { kind: "not_found" });
+});
+
+Deno.test("applyEdit() strips line-number prefixes before setting indentation aside", () => {
+  const outcome = applyEdit(
+    "def f():\n    a = 1\n    b = 2\n",
+    "     2\ta = 1\n     3\tb = 2",
+    "a = 3",
+    false,
+  );
+  assertEquals(outcome.kind === "edited" && [outcome.text, outcome.layer], [
+    "def f():\n    a = 3\n",
+    "numbers+indentation",
+  ]);
+});
+
+Deno.test("describeMatch() adds the re-indentation to the layer", () => {
+  assertStrictEquals(
+    describeMatch({ layer: "indentation", shift: { from: "", to: "  " } }),
+    "matched once indentation was set aside (new_text re-indented: 2 spaces added to each line)",
+  );
+  assertStrictEquals(describeMatch({ layer: "exact" }), "");
 });

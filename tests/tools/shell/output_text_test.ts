@@ -31,5 +31,13 @@ Deno.test("OutputText escapes NUL and bytes that are not UTF-8, and marks the ou
 });
 
 Deno.test("OutputText escapes other control characters without calling the output binary", () => {
-  assertEquals(decode(utf8("ding\x07\x08!")), { text: "ding\\x07\\x08!", bytes: 7, binary: false });
+  assertEquals(decode(utf8("ding\x06\x08!")), { text: "ding\\x06\\x08!", bytes: 7, binary: false });
+});
+
+Deno.test("OutputText passes BEL through, so the cleaner sees where an OSC sequence ends", () => {
+  assertEquals(decode(utf8("C\x1b]52;c;Zm9v\x07D")), {
+    text: "C\x1b]52;c;Zm9v\x07D",
+    bytes: 14,
+    binary: false,
+  });
 });
