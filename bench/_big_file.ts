@@ -8,7 +8,7 @@ import { createFileTracker } from "../src/fs/file_tracker.ts";
 import { createReadFileTool } from "../src/tools/read_file.ts";
 import { createRegistry, runPrepared } from "../src/tools/registry.ts";
 import { builtinTools } from "../src/tools/builtin.ts";
-import { wrapToolResult } from "../src/agent/untrusted.ts";
+import { wrapToolResult } from "../src/agent/policy/untrusted.ts";
 import type { ToolContext } from "../src/tools/tool.ts";
 import { count, ms, ratio, timed, toolContext } from "./_measure.ts";
 

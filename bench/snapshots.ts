@@ -2,9 +2,9 @@
  * Undo's and sessions' costs: a snapshot of the 50,000-file bench tree (first, then unchanged, then after
  * one edit), and loading a saved session of a long conversation (its size on disk, and the time to resume).
  */
-import { Snapshots } from "../src/agent/snapshots.ts";
-import { Conversation } from "../src/agent/conversation.ts";
-import { loadSession, SessionWriter } from "../src/agent/session.ts";
+import { Snapshots } from "../src/agent/log/snapshots.ts";
+import { Conversation } from "../src/agent/log/conversation.ts";
+import { loadSession, SessionWriter } from "../src/agent/log/session_file.ts";
 import { generateTree } from "./_tree.ts";
 import { count, ms, ratio, timed } from "./_measure.ts";
 

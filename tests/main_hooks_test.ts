@@ -5,7 +5,7 @@ import { startFakeModel } from "./support/fake_model_server.ts";
 import { runTern } from "./support/cli.ts";
 import { whyMissing } from "./support/requires.ts";
 import { tempProject } from "./support/temp_project.ts";
-import { writeOwnSettings } from "../src/agent/own_settings.ts";
+import { writeOwnSettings } from "../src/agent/state/own_settings.ts";
 
 function modelEnv(url: string): Record<string, string> {
   return { TERN_BASE_URL: url, TERN_API_KEY: "test-key", TERN_MODEL: "fake-model" };

@@ -9,35 +9,35 @@ import type { Config, ModelRequest } from "../config/config.ts";
 import { KEY_VARIABLES } from "../config/providers.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import { McpWatch } from "./mcp_watch.ts";
-import { type ApprovalGate, type AskHuman, createApprovalGate } from "./approval.ts";
+import { type ApprovalGate, type AskHuman, createApprovalGate } from "./policy/approval.ts";
 import { conversationStarter, type Started, type Starter } from "./conversation_start.ts";
-import { type ContextPreview, previewContext } from "./context_fit.ts";
+import { type ContextPreview, previewContext } from "./loop/context_fit.ts";
 import type { AgentEvent } from "./events.ts";
 import {
   type AgentSessionOptions,
   inheritedOptions,
   type PromptOptions,
   type SessionState,
-} from "./session_options.ts";
-import { emptyUsage, runTask, type TaskResult } from "./loop.ts";
-import type { ProjectMemory } from "./memory.ts";
-import { PermissionRules } from "./permission_rules.ts";
-import type { LoadedSession } from "./session.ts";
-import type { ModelInfo } from "./session_model.ts";
-import { SessionModels } from "./session_models.ts";
-import { SessionUsage } from "./session_usage.ts";
-import type { Skill } from "./skills.ts";
-import { Snapshots } from "./snapshots.ts";
-import { summariseConversation, type SummaryResult } from "./summarise.ts";
-import { applyUndo, planUndo, snapshotAfterTask, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
-import { resumedConfig } from "./session_resume.ts";
+} from "./agent_session_options.ts";
+import { emptyUsage, runTask, type TaskResult } from "./loop/loop.ts";
+import type { ProjectMemory } from "./project/memory.ts";
+import { PermissionRules } from "./policy/permission_rules.ts";
+import type { LoadedSession } from "./log/session_file.ts";
+import type { ModelInfo } from "./model_setup.ts";
+import { SessionModels } from "./models.ts";
+import { SessionUsage } from "./usage.ts";
+import type { Skill } from "./project/skills.ts";
+import { Snapshots } from "./log/snapshots.ts";
+import { summariseConversation, type SummaryResult } from "./log/summarise.ts";
+import { applyUndo, planUndo, snapshotAfterTask, snapshotBeforeTask, type UndoPlan } from "./log/undo.ts";
+import { resumedConfig } from "./resume_model.ts";
 import { streamEvents } from "./event_stream.ts";
-import type { AgentDefinition } from "./agents.ts";
-import { PlanKeeper, planModeTask } from "./plan_mode.ts";
-import { type ChildSetup, SubAgents } from "./sub_agents.ts";
+import type { AgentDefinition } from "./project/agents.ts";
+import { PlanKeeper, planModeTask } from "./policy/plan_mode.ts";
+import { type ChildSetup, SubAgents } from "./loop/sub_agents.ts";
 import type { PlanUpdate } from "../tools/update_plan.ts";
 import { BackgroundProcesses } from "../tools/shell/background.ts";
-import { SessionHooks } from "./session_hooks.ts";
+import { SessionHooks } from "./project/hook_context.ts";
 
 /** A prompt longer than this (in bytes) is refused: a pasted log that size belongs in a file. */
 export const MAX_PROMPT_BYTES = 1024 * 1024;

@@ -1,9 +1,9 @@
 /** Starting a conversation, new or resumed: its tools, its system prompt (with project memory), its session. */
-import { Conversation } from "./conversation.ts";
-import type { ProjectMemory } from "./memory.ts";
+import { Conversation } from "./log/conversation.ts";
+import type { ProjectMemory } from "./project/memory.ts";
 import { systemPrompt } from "./prompt.ts";
-import { type LoadedSession, type SessionMeta, SessionWriter } from "./session.ts";
-import type { Skill } from "./skills.ts";
+import { type LoadedSession, type SessionMeta, SessionWriter } from "./log/session_file.ts";
+import type { Skill } from "./project/skills.ts";
 import { type BuiltinOptions, builtinTools } from "../tools/builtin.ts";
 import { createFileTracker } from "../fs/file_tracker.ts";
 import { createRegistry, type Registry } from "../tools/registry.ts";

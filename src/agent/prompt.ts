@@ -1,8 +1,8 @@
 /** The system prompt: built from the registry's tools, stable across turns and sessions so providers cache it. */
 import type { Tool } from "../tools/tool.ts";
-import type { ProjectMemory } from "./memory.ts";
-import { type Skill, skillsPromptLines } from "./skills.ts";
-import { TOOL_RESULT_NOTICE } from "./untrusted.ts";
+import type { ProjectMemory } from "./project/memory.ts";
+import { type Skill, skillsPromptLines } from "./project/skills.ts";
+import { TOOL_RESULT_NOTICE } from "./policy/untrusted.ts";
 
 /**
  * Builds the system prompt: who tern is, where the project is, the tools' guidance lines (in the registry's

@@ -4,7 +4,7 @@
  * asked for a run.
  */
 import type { CliArgs } from "./args.ts";
-import type { LoadedSession } from "../agent/session.ts";
+import type { LoadedSession } from "../agent/log/session_file.ts";
 import { openProject } from "../agent/project/open_project.ts";
 import { closeFileWall } from "../fs/file_wall.ts";
 import { checkRequiredTools, projectChoices } from "./project_choices.ts";

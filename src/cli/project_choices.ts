@@ -7,7 +7,7 @@ import { type CliArgs, UsageError, VERSION } from "./args.ts";
 import type { ProjectChoices } from "../agent/project/open_project.ts";
 import type { AgentSession } from "../agent/agent_session.ts";
 import type { Project } from "../agent/project/project.ts";
-import { unknownTools } from "../agent/required_tools.ts";
+import { unknownTools } from "../agent/loop/required_tools.ts";
 import { parseModelArgs } from "./commands/model.ts";
 import { adviseOnLlmProblem } from "./errors.ts";
 import { terminalSafe } from "./render/terminal_safe.ts";

@@ -1,7 +1,7 @@
 /** The interactive REPL: prompt, slash commands, one task per line, Ctrl-C cancels the running task. */
 import type { AgentSession } from "../agent/agent_session.ts";
 import type { ApproveMode } from "../config/settings.ts";
-import type { TaskResult } from "../agent/loop.ts";
+import type { TaskResult } from "../agent/loop/loop.ts";
 import type { ImagePart } from "../llm/types.ts";
 import { attachMentions } from "./input/attachments.ts";
 import { statusLine } from "./render/status_line.ts";

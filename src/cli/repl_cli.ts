@@ -14,7 +14,7 @@ import { streamSink } from "./render/renderer.ts";
 import { runRepl } from "./repl.ts";
 import { recapLines } from "./render/recap.ts";
 import { statusLine } from "./render/status_line.ts";
-import type { Conversation } from "../agent/conversation.ts";
+import type { Conversation } from "../agent/log/conversation.ts";
 import { slashCommands } from "./commands/table.ts";
 
 /** Runs the REPL on `session` of `project` until the user leaves; resolves with the exit code. */

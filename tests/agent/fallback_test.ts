@@ -1,8 +1,8 @@
 import { assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
-import { runTask } from "../../src/agent/loop.ts";
+import { runTask } from "../../src/agent/loop/loop.ts";
 import { createClient } from "../../src/llm/client.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
-import { loopOptions, system } from "./_loop_fixtures.ts";
+import { loopOptions, system } from "./loop/_loop_fixtures.ts";
 
 Deno.test("--fallback: after retries on 503 the call continues on the fallback's wire and says so", async () => {
   await using primary = startFakeModel([{ status: 503 }, { status: 503 }, { status: 503 }, {

@@ -4,9 +4,9 @@
  * exactly request N's, so a provider's prompt cache always hits. Checked on every wire in WIRES.
  */
 import { assertEquals } from "../support/assert.ts";
-import { runTask } from "../../src/agent/loop.ts";
+import { runTask } from "../../src/agent/loop/loop.ts";
 import { systemPrompt } from "../../src/agent/prompt.ts";
-import { Conversation } from "../../src/agent/conversation.ts";
+import { Conversation } from "../../src/agent/log/conversation.ts";
 import { chatWire } from "../../src/llm/chat_completions.ts";
 import { anthropicMessagesWire } from "../../src/llm/anthropic_messages.ts";
 import { openaiResponsesWire } from "../../src/llm/openai_responses.ts";
@@ -16,7 +16,7 @@ import { builtinTools } from "../../src/tools/builtin.ts";
 import { createRegistry } from "../../src/tools/registry.ts";
 import { tempProject } from "../support/temp_project.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
-import { loopOptions } from "./_loop_fixtures.ts";
+import { loopOptions } from "./loop/_loop_fixtures.ts";
 
 /**
  * A wire and the body key of its growing list (`messages`, or `input` for Responses); one line per wire.

@@ -11,7 +11,7 @@ import { eventually, processesWith, sleepMarker } from "../support/processes.ts"
 import { testNeeding } from "../support/requires.ts";
 import { tempProject } from "../support/temp_project.ts";
 import { startTmux } from "../support/tmux.ts";
-import { writeOwnSettings } from "../../src/agent/own_settings.ts";
+import { writeOwnSettings } from "../../src/agent/state/own_settings.ts";
 
 const BLOCK_RM = `grep -q '"command":"rm ' && { echo 'rm is not allowed here' >&2; exit 2; }; exit 0`;
 

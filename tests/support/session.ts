@@ -1,6 +1,6 @@
 /** An AgentSession for tests of what sits on it (slash commands, front ends), on a temp project. */
 import { AgentSession } from "../../src/agent/agent_session.ts";
-import type { AgentSessionOptions } from "../../src/agent/session_options.ts";
+import type { AgentSessionOptions } from "../../src/agent/agent_session_options.ts";
 import type { Config } from "../../src/config/config.ts";
 
 /** A configuration as `loadConfig` would build it for DeepSeek with a key; `overrides` change any field. */

@@ -13,20 +13,20 @@ import { sandboxStatus } from "../../tools/shell/sandbox.ts";
 import { describeServers } from "../../tools/mcp/trust.ts";
 import { usePlaceholderPool } from "../../tools/shell/placeholder_pool.ts";
 import { openFileWall } from "../../fs/file_wall.ts";
-import { loadMemory } from "../memory.ts";
-import { discoverSkills } from "../skills.ts";
-import { discoverCommands, projectCommandFiles, userCommandDir } from "../custom_commands.ts";
-import { discoverAgents, userAgentDir } from "../agents.ts";
-import { boundStatePath, claimState, stateDir } from "../tern_dir.ts";
-import { checkOwnState } from "../state_check.ts";
-import { readOwnSettings } from "../own_settings.ts";
+import { loadMemory } from "./memory.ts";
+import { discoverSkills } from "./skills.ts";
+import { discoverCommands, projectCommandFiles, userCommandDir } from "./custom_commands.ts";
+import { discoverAgents, userAgentDir } from "./agents.ts";
+import { boundStatePath, claimState, stateDir } from "../state/tern_dir.ts";
+import { checkOwnState } from "../state/check.ts";
+import { readOwnSettings } from "../state/own_settings.ts";
 import {
   decideProjectTrust,
   type ProjectSupplies,
   type ProjectTrustAsker,
   type TrustFlags,
   untrustedNote,
-} from "../project_trust.ts";
+} from "../policy/project_trust.ts";
 import { checkProjectEndpoint } from "./endpoint.ts";
 import { readMcp, startMcp } from "./mcp_startup.ts";
 import { fromProject, runHooks, trustedAgents } from "./trust_applied.ts";

@@ -5,8 +5,13 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../agent/agent_session.ts";
-import type { ApprovalAnswer, ApprovalGate, ApprovalRequest, Assessment } from "../../agent/approval.ts";
-import { suggestRules } from "../../agent/permission_rules.ts";
+import type {
+  ApprovalAnswer,
+  ApprovalGate,
+  ApprovalRequest,
+  Assessment,
+} from "../../agent/policy/approval.ts";
+import { suggestRules } from "../../agent/policy/permission_rules.ts";
 import { toolKind, toolLocations, toolTitle, type UpdateMapper } from "./updates.ts";
 
 /** How the gate reaches the editor. */

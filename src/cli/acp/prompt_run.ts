@@ -6,7 +6,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../agent/agent_session.ts";
 import type { ExitReason } from "../../agent/events.ts";
-import type { TaskResult } from "../../agent/loop.ts";
+import type { TaskResult } from "../../agent/loop/loop.ts";
 import type { EditorFiles } from "../../tools/tool.ts";
 import { runCommandText } from "../commands/run_text.ts";
 import type { SlashCommand } from "../commands/types.ts";

@@ -6,7 +6,7 @@
 import { isAbsolute, join } from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../../agent/events.ts";
-import type { Entry } from "../../agent/conversation.ts";
+import type { Entry } from "../../agent/log/conversation.ts";
 import type { CallPreview, ToolEffect } from "../../tools/tool.ts";
 import { TOOL_KINDS } from "../../tools/tool_names.ts";
 

@@ -1,5 +1,5 @@
 /** `/agents`: the sub-agents the task tool offers, with their tools, model and file, and what was skipped. */
-import type { FoundAgents } from "../../agent/agents.ts";
+import type { FoundAgents } from "../../agent/project/agents.ts";
 import { CHILD_DEFAULT_TOOLS } from "../../tools/tool_names.ts";
 import { DEFAULT_AGENT } from "../../tools/task.ts";
 import type { SlashCommand } from "./types.ts";

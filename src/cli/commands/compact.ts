@@ -1,6 +1,6 @@
 /** `/compact [focus]` (summarise now) and `/context` (where the context window goes). */
 import type { AgentSession } from "../../agent/agent_session.ts";
-import type { Entry } from "../../agent/conversation.ts";
+import type { Entry } from "../../agent/log/conversation.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 

@@ -8,7 +8,7 @@ import {
   pendingOwnSettings,
   readOwnSettings,
   writeOwnSettings,
-} from "../../agent/own_settings.ts";
+} from "../../agent/state/own_settings.ts";
 import { OWN_SETTINGS_PATH } from "../../config/project_settings.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 import { npmPackage } from "../../npm.ts";

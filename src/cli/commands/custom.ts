@@ -3,7 +3,11 @@
  * its prompt, with the arguments put in. A name a built-in command holds is refused and said: a file never
  * shadows a built-in command.
  */
-import { type CommandDefinition, expandCommand, type FoundCommands } from "../../agent/custom_commands.ts";
+import {
+  type CommandDefinition,
+  expandCommand,
+  type FoundCommands,
+} from "../../agent/project/custom_commands.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 
 /** The custom commands built, the files skipped (said at start and in /help), and what /help adds. */

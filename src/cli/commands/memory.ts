@@ -1,5 +1,10 @@
 /** `/memory` (what project memory the prompt carries) and `/init` (the model writes an AGENTS.md). */
-import { loadMemory, MEMORY_CAP_BYTES, MEMORY_FILES, type ProjectMemory } from "../../agent/memory.ts";
+import {
+  loadMemory,
+  MEMORY_CAP_BYTES,
+  MEMORY_FILES,
+  type ProjectMemory,
+} from "../../agent/project/memory.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 import type { Renderer } from "../render/renderer.ts";
 

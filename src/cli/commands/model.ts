@@ -4,7 +4,7 @@
  */
 import type { ModelRequest } from "../../config/config.ts";
 import { findProvider, PROVIDERS } from "../../config/providers.ts";
-import { describeModel } from "../../agent/session_model.ts";
+import { describeModel } from "../../agent/model_setup.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 

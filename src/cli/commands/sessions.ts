@@ -7,7 +7,7 @@ import {
   pruneSessions,
   SessionError,
   type SessionSummary,
-} from "../../agent/session.ts";
+} from "../../agent/log/session_file.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 import { recapLines } from "../render/recap.ts";
 import { statusLine } from "../render/status_line.ts";

@@ -1,5 +1,5 @@
 /** `/skills`: the skills found at launch, with where each one's SKILL.md is. */
-import type { Skill } from "../../agent/skills.ts";
+import type { Skill } from "../../agent/project/skills.ts";
 import type { SlashCommand } from "./types.ts";
 
 /** Builds `/skills` over the skills found at launch (`problems`: skill files that were skipped, and why). */

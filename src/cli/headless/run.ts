@@ -1,8 +1,8 @@
 /** `tern -p TASK`: one task (or, with stream-json input, one per message), an exit code scripts can rely on. */
 import type { AgentSession } from "../../agent/agent_session.ts";
-import type { ApprovalGate, AskHuman } from "../../agent/approval.ts";
+import type { ApprovalGate, AskHuman } from "../../agent/policy/approval.ts";
 import type { AgentEvent, ExitReason } from "../../agent/events.ts";
-import type { TaskResult } from "../../agent/loop.ts";
+import type { TaskResult } from "../../agent/loop/loop.ts";
 import type { OutputFormat } from "../../config/settings.ts";
 import { Renderer, type Sink } from "../render/renderer.ts";
 import { partialNote } from "../render/task_words.ts";

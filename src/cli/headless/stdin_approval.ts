@@ -4,7 +4,7 @@
  * decides as it does with nobody to ask: refused, naming the flag that allows it.
  */
 import type { AgentSession } from "../../agent/agent_session.ts";
-import type { ApprovalAnswer, ApprovalGate } from "../../agent/approval.ts";
+import type { ApprovalAnswer, ApprovalGate } from "../../agent/policy/approval.ts";
 import { event, type StreamEvent } from "./stream_json.ts";
 import type { StreamInput } from "./stream_input.ts";
 

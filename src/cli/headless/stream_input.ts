@@ -4,7 +4,7 @@
  * answers a pending approval question. A line that is neither is reported and skipped; EOF ends the run once
  * the queued messages are done, and answers every question still waiting with "no answer".
  */
-import type { ApprovalAnswer } from "../../agent/approval.ts";
+import type { ApprovalAnswer } from "../../agent/policy/approval.ts";
 
 /** The decisions an approval line may carry. */
 export const DECISIONS = ["allow", "allow_session", "deny", "abort"] as const;

@@ -5,7 +5,7 @@
  */
 import type { AgentSession } from "../../agent/agent_session.ts";
 import type { AgentEvent } from "../../agent/events.ts";
-import type { TaskResult } from "../../agent/loop.ts";
+import type { TaskResult } from "../../agent/loop/loop.ts";
 import { costUsd } from "../../config/prices.ts";
 import { VERSION } from "../args.ts";
 

@@ -5,9 +5,9 @@
  * prompt is sent as the user's own.
  */
 import { join } from "node:path";
-import { boundStatePath, STATE_DIR, stateDir } from "../../agent/tern_dir.ts";
-import { stateSeal } from "../../agent/state_seal.ts";
-import { historyEntry, historyLine } from "../../agent/history_seal.ts";
+import { boundStatePath, STATE_DIR, stateDir } from "../../agent/state/tern_dir.ts";
+import { stateSeal } from "../../agent/state/seal.ts";
+import { historyEntry, historyLine } from "../../agent/log/history_seal.ts";
 
 /** Entries kept; older ones are dropped when the file is rewritten. */
 const MAX_ENTRIES = 1000;

@@ -3,8 +3,8 @@
  * carries it out at once) or keeps planning (plan mode stays; the next prompt says what to change).
  */
 import type { AgentSession } from "../../agent/agent_session.ts";
-import type { TaskResult } from "../../agent/loop.ts";
-import { PLAN_ACCEPTED } from "../../agent/plan_mode.ts";
+import type { TaskResult } from "../../agent/loop/loop.ts";
+import { PLAN_ACCEPTED } from "../../agent/policy/plan_mode.ts";
 import type { Renderer } from "../render/renderer.ts";
 
 /** What the question needs from the REPL. */

@@ -3,7 +3,7 @@
  * (the cancel-key listener steps aside while it asks), "always allow" answers saved for the project, and
  * the diff of an edit that runs without asking (`--approve edits`, a rule, "don't ask again") printed anyway.
  */
-import type { ApprovalGate, AskHuman } from "../../agent/approval.ts";
+import type { ApprovalGate, AskHuman } from "../../agent/policy/approval.ts";
 import type { AgentSession } from "../../agent/agent_session.ts";
 import { terminalAsker } from "./approval.ts";
 import { diffSummary, formatDiffSummary, renderDiff } from "../render/diff_view.ts";

@@ -1,5 +1,5 @@
 /** A resumed conversation in a few lines: where it left off (the last prompt, the last answer, folded). */
-import type { Entry } from "../../agent/conversation.ts";
+import type { Entry } from "../../agent/log/conversation.ts";
 
 /** Lines of the last answer shown before the rest is folded. */
 const ANSWER_LINES = 6;

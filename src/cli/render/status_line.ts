@@ -1,5 +1,5 @@
 /** The REPL's words for what a session has used: the status line, and the figures /cost prints. */
-import type { SessionUsage } from "../../agent/session_usage.ts";
+import type { SessionUsage } from "../../agent/usage.ts";
 import type { Usage } from "../../llm/types.ts";
 import { findProvider } from "../../config/providers.ts";
 

@@ -1,7 +1,7 @@
 import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import { runConfigCli } from "../../../src/cli/commands/config_cli.ts";
-import { readOwnSettings, writeOwnSettings } from "../../../src/agent/own_settings.ts";
-import { stateDir } from "../../../src/agent/tern_dir.ts";
+import { readOwnSettings, writeOwnSettings } from "../../../src/agent/state/own_settings.ts";
+import { stateDir } from "../../../src/agent/state/tern_dir.ts";
 import { tempProject } from "../../support/temp_project.ts";
 import { runTern } from "../../support/cli.ts";
 

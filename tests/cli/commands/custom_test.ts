@@ -1,6 +1,6 @@
 import { assertEquals } from "../../support/assert.ts";
 import { customCommands } from "../../../src/cli/commands/custom.ts";
-import type { FoundCommands } from "../../../src/agent/custom_commands.ts";
+import type { FoundCommands } from "../../../src/agent/project/custom_commands.ts";
 
 const command = (name: string, notes: string[] = []) => ({
   name,

@@ -4,7 +4,7 @@ import {
   ApprovalSession,
   assessRequest,
   createApprovalGate,
-} from "../../../src/agent/approval.ts";
+} from "../../../src/agent/policy/approval.ts";
 import type { CallPreview } from "../../../src/tools/tool.ts";
 import {
   type ApprovalChoice,

@@ -7,7 +7,7 @@ import { assert, assertEquals, assertStrictEquals, assertStringIncludes } from "
 import { join } from "node:path";
 import { call, executeCommandTool, tempProject, type TestContext, testContext } from "../_helpers.ts";
 import { usePlaceholderPool } from "../../../src/tools/shell/placeholder_pool.ts";
-import { boundStatePath, stateDir } from "../../../src/agent/tern_dir.ts";
+import { boundStatePath, stateDir } from "../../../src/agent/state/tern_dir.ts";
 
 function sandboxed(root: string): TestContext {
   return testContext(root, { shell: { sandbox: "required", secrets: [] } });

@@ -1,0 +1,104 @@
+/**
+ * The start-up check of tern's own state: every file tern would read back from `.tern/local/` must carry
+ * this directory's seal (state_seal.ts). What fails was written by someone else (a `git pull`, checkout,
+ * merge, stash or unpacked archive) or by a tern from before seals: it is moved aside to `.tern/local/aside/`
+ * (never deleted, never read) and said in one line. Files from before seals are not migrated: nothing can
+ * tell a file an older tern wrote from one a `git pull` wrote into the same bound folder (git sets the
+ * times, and neither is sealed), so the trust question comes once more and old sessions stay aside.
+ * `settings.json` is the exception, being the one file people edit by hand (own_settings.ts). Session files
+ * are checked by their first line here (cheap at start, however many there are), every line on load.
+ */
+import { join } from "node:path";
+import { HISTORY_FILE, historyIsSealed } from "../log/history_seal.ts";
+import { claimKey, moveAside, openJson, openLine, type StateSeal } from "./seal.ts";
+import { snapshotsSealed } from "../log/snapshot_seal.ts";
+import { sessionLabel } from "../log/_session_file_seal.ts";
+import { boundStatePath, STATE_DIR } from "./tern_dir.ts";
+
+/** Whole JSON files, each sealed as its own name. */
+const JSON_FILES = ["trust.json", "ignored.json"];
+/** The first line of a session file is read up to this many bytes. */
+const HEADER_BYTES = 64 * 1024;
+
+/** Checks tern's state in `root`, moves aside what is not sealed here; one line for the user, or undefined. */
+export function checkOwnState(root: string): string | undefined {
+  const { seal, note } = claimKey(root);
+  if (seal === undefined) return note;
+  const failed = [
+    ...JSON_FILES.filter((name) => !jsonSealed(root, seal, name)),
+    ...(historyIsSealed(root, seal) ? [] : [HISTORY_FILE]),
+    ...unsealedSessions(root, seal),
+    ...(snapshotsSealed(root) ? [] : ["snapshots"]),
+  ];
+  const moved = failed.map((rel) => ({ rel, to: moveAside(root, rel) }))
+    .filter(({ rel, to }) => to !== undefined || present(root, rel)); // gone: another tern moved it first
+  if (moved.length === 0) return note;
+  const names = moved.map(({ rel, to }) => `${STATE_DIR}/${rel}${to ? "" : " (could not be moved)"}`);
+  const line = `moved aside ${names.join(", ")} (to ${STATE_DIR}/aside/): tern did not write ` +
+    `${moved.length === 1 ? "it" : "them"} in this directory (a git pull, checkout or archive, or a tern ` +
+    "from before state was sealed), so nothing there is trusted, run or resumed";
+  return note ? `${note}; ${line}` : line;
+}
+
+function present(root: string, rel: string): boolean {
+  try {
+    Deno.lstatSync(join(root, STATE_DIR, rel));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function jsonSealed(root: string, seal: StateSeal, name: string): boolean {
+  const file = boundStatePath(root, name);
+  if (file === undefined) return true;
+  try {
+    return Deno.lstatSync(file).isFile && openJson(seal, name, Deno.readTextFileSync(file)) !== undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** Session files (relative to the state folder) whose first line is not sealed as their own. */
+function unsealedSessions(root: string, seal: StateSeal): string[] {
+  const dir = boundStatePath(root, "sessions");
+  if (dir === undefined) return [];
+  const failed: string[] = [];
+  try {
+    for (const item of Deno.readDirSync(dir)) {
+      if (!item.name.endsWith(".jsonl")) continue;
+      const label = sessionLabel(item.name.slice(0, -".jsonl".length));
+      const header = item.isFile ? firstLine(join(dir, item.name)) : "";
+      // No whole first line yet (another tern is writing it, or a torn file): nothing there can be loaded.
+      if (header !== undefined && openLine(seal, label, header) === undefined) {
+        failed.push(`sessions/${item.name}`);
+      }
+    }
+  } catch { /* unreadable folder: nothing is read from it either */ }
+  return failed;
+}
+
+/**
+ * The first line of `file` (no more than HEADER_BYTES); undefined when it has no newline yet, and "" for a
+ * line that is not UTF-8 or too long (which no seal checks).
+ */
+function firstLine(file: string): string | undefined {
+  let handle: Deno.FsFile | undefined;
+  try {
+    handle = Deno.openSync(file, { read: true });
+    const buffer = new Uint8Array(HEADER_BYTES);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const read = handle.readSync(buffer.subarray(filled));
+      if (read === null || read === 0) break;
+      filled += read;
+    }
+    const newline = buffer.subarray(0, filled).indexOf(0x0a);
+    if (newline < 0) return filled === buffer.length ? "" : undefined;
+    return new TextDecoder("utf-8", { fatal: true }).decode(buffer.subarray(0, newline));
+  } catch {
+    return "";
+  } finally {
+    handle?.close();
+  }
+}
