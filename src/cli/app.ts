@@ -7,6 +7,7 @@ import type { LoadedSession } from "../agent/session.ts";
 import { startSession } from "./session_start.ts";
 import { closeFileHelper, fileHelper, useFileHelper } from "../fs/file_helper.ts";
 import { usePlaceholderPool } from "../tools/shell/placeholder_pool.ts";
+import { sandboxAcrossProcesses } from "./sandbox_start.ts";
 import { boundStatePath, stateDir } from "../agent/tern_dir.ts";
 
 /** Runs tern with parsed `args`; `atExit` collects what must be stopped before the process exits. */
@@ -19,6 +20,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   // The sandbox's placeholders are kept in tern's own state folder between commands, where it has one.
   usePlaceholderPool((dir) => boundStatePath(dir) === undefined ? undefined : stateDir(dir, "placeholders"));
   atExit.push(closeFileHelper);
+  await sandboxAcrossProcesses(root);
   const headless = args.prompt !== undefined || args.inputFormat !== undefined;
   const interactive = !headless && Deno.stdin.isTerminal();
   const { config, session, mcp, sandbox, skillProblems, agents, trust, hookNotes } = await startSession(

@@ -161,7 +161,7 @@ export class BackgroundProcesses {
     const env = childEnv({ sandboxed });
     const shell = ["bash", "-c", start.command];
     // No before/after comparison of the protected set: over a long life it would undo the user's changes.
-    const guarded = sandboxed ? guardedPaths(root, { compare: false }) : undefined;
+    const guarded = sandboxed ? guardedPaths(root, { compare: false, background: true }) : undefined;
     const confined = { root, home: env.HOME, path: env.PATH, network, userNamespace };
     const inner = guarded ? await confinedArgv({ ...confined, ...guarded }, shell) : shell;
     const argv = ["bash", "-c", WATCHDOG, "tern-watch", String(Deno.pid), ...inner];

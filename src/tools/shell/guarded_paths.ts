@@ -7,7 +7,9 @@
  * placeholder_pool.ts). Then the protected set is compared
  * with its state before the command and put back (protected_check.ts). A background process (long-lived)
  * skips that comparison: over its life it would undo the user's own changes made meanwhile; only what the
- * mounts cannot cover is removed if it appeared. A placeholder stays while any running command relies on it.
+ * mounts cannot cover is removed if it appeared. A placeholder stays while any running command relies on it,
+ * in this tern process or another (sandbox_claims.ts). The git surface beyond `.git/config` and `.git/hooks`
+ * (hooks folder, includes, nested repositories) is guarded too (git_surface.ts).
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isEnvFileName, SANDBOX_PROTECTED, SHELL_STARTUP_FILES } from "../../config/protected_paths.ts";
@@ -19,6 +21,9 @@ import {
   restoreProtected,
 } from "./protected_check.ts";
 import { placeFromPool, stowPlaceholder } from "./placeholder_pool.ts";
+import { gitSurface, undoGitSurface } from "./git_surface.ts";
+import { addClaim, claimsFolder, dropClaim, heldByOthers, otherClaims, underLock } from "./sandbox_claims.ts";
+import { removeAppeared, undoDeadClaims } from "./sandbox_sweep.ts";
 
 /** What the sandbox needs, and the clean-up to run when the command has ended. */
 export interface GuardedPaths {
@@ -94,9 +99,21 @@ function exists(path: string): boolean {
 
 /**
  * The guarded paths of `root` now (and the record of the protected set to compare with afterwards, unless
- * `compare` is false: a background process).
+ * `compare` is false: a background process). Decided under the project's lock, with the placeholders other
+ * tern processes rely on taken as held (sandbox_claims.ts).
  */
-export function guardedPaths(root: string, options: { compare?: boolean } = {}): GuardedPaths {
+export function guardedPaths(
+  root: string,
+  options: { compare?: boolean; background?: boolean } = {},
+): GuardedPaths {
+  return underLock(root, () => setUp(root, options));
+}
+
+function setUp(root: string, options: { compare?: boolean; background?: boolean }): GuardedPaths {
+  const others = otherClaims(root);
+  const othersHold = heldByOthers(others);
+  const held = (name: string) => inUse.has(join(root, name)) || othersHold.has(name);
+  const leftovers = undoDeadClaims(root, others.dead, held);
   const pinned: string[] = [];
   const readOnly: string[] = [];
   const dirs: string[] = [];
@@ -112,12 +129,16 @@ export function guardedPaths(root: string, options: { compare?: boolean } = {}):
   if (git?.isDirectory) names.push(...SANDBOX_PROTECTED.git.map((name) => `.git/${name}`));
   else if (git?.isFile) readOnly.push(".git"); // a gitdir pointer: rewritten, it would lead git elsewhere
   for (const name of SANDBOX_PROTECTED.pinned) if (top.get(name)?.isDirectory) pinned.push(name);
+  const surface = gitSurface(root, listings);
+  readOnly.push(...surface?.readOnly ?? []);
+  // The hooks folder `core.hooksPath` names, missing: git would run what a command puts there.
+  for (const name of surface?.missingDirs ?? []) (held(name) ? borrowed : dirs).push(name);
   for (const name of names) {
     const path = join(root, name);
     const entry = entryAt(root, name, listings);
     const fileName = (SANDBOX_PROTECTED.files as readonly string[]).includes(name) || isEnvFileName(name);
-    if (inUse.has(path)) borrowed.push(path);
-    if (entry?.isDirectory && fileName && !inUse.has(path)) {
+    if (held(name)) borrowed.push(name);
+    if (entry?.isDirectory && fileName && !held(name)) {
       // An empty folder at a file's name is a placeholder a killed run left behind: gone, it is guarded anew.
       stowPlaceholder(root, path);
       if (exists(path)) {
@@ -144,30 +165,29 @@ export function guardedPaths(root: string, options: { compare?: boolean } = {}):
     else if (entryAt(root, parent, listings) === undefined && parent === ".vscode") dirs.push(".vscode");
   }
   const placeholders = [...new Set(dirs)];
+  const claimed = [...placeholders, ...borrowed];
+  const claim = { placeholders: claimed, uncovered, surface, background: options.background === true };
+  // Claimed before any placeholder is put in place: should tern die now, the next one finds and removes them.
+  const id = addClaim(root, { ...claim, git: git === undefined ? "none" : git.isDirectory ? "dir" : "file" });
   // Moved into place from the pool where there is one (bwrap makes the rest): after the listing above, so
   // the record below sees the project as it was.
   for (const name of placeholders) placeFromPool(root, join(root, name));
-  hold([...placeholders.map((name) => join(root, name)), ...borrowed]);
+  hold(claimed.map((name) => join(root, name)));
+  const skip = new Set(claimed);
   const record: ProtectedRecord | undefined = options.compare === false
     ? undefined
-    : recordProtected(root, undefined, true, listings);
+    : recordProtected(root, undefined, true, listings, skip);
   const cleanUp = async () => {
-    for (const path of release([...placeholders.map((name) => join(root, name)), ...borrowed])) {
-      stowPlaceholder(root, path); // only what is still the empty placeholder
-    }
-    if (record) return await restoreProtected(root, record);
-    return await removeAppeared(root, uncovered);
+    underLock(root, () => {
+      const stillHeld = heldByOthers(otherClaims(root));
+      for (const path of release(claimed.map((name) => join(root, name)))) {
+        if (!stillHeld.has(path.slice(root.length + 1))) stowPlaceholder(root, path); // only an empty one
+      }
+      dropClaim(root, id);
+    });
+    const said = record ? await restoreProtected(root, record) : removeAppeared(root, uncovered);
+    return [...leftovers, ...said, ...undoGitSurface(root, surface)];
   };
-  return { pinned, readOnly, guardMissing: { dirs: placeholders }, cleanUp };
-}
-
-/** Removes those of `names` (missing at the start, and not coverable by a mount) that exist now; says which. */
-async function removeAppeared(root: string, names: string[]): Promise<string[]> {
-  const removed: string[] = [];
-  for (const name of names) {
-    if (!exists(join(root, name))) continue;
-    await Deno.remove(join(root, name), { recursive: true }).catch(() => {});
-    removed.push(`removed ${name}`);
-  }
-  return removed;
+  const hidden = claimsFolder(root);
+  return { pinned, readOnly, guardMissing: { dirs: [...placeholders, ...hidden] }, cleanUp };
 }
