@@ -128,12 +128,19 @@ function setUp(root: string, options: { compare?: boolean; background?: boolean 
   for (const name of top.keys()) if (isEnvFileName(name) && !names.includes(name)) names.push(name);
   if (git?.isDirectory) names.push(...SANDBOX_PROTECTED.git.map((name) => `.git/${name}`));
   else if (git?.isFile) readOnly.push(".git"); // a gitdir pointer: rewritten, it would lead git elsewhere
-  for (const name of SANDBOX_PROTECTED.pinned) if (top.get(name)?.isDirectory) pinned.push(name);
+  for (const name of SANDBOX_PROTECTED.pinned) {
+    // Another command's placeholder (`.vscode`) is bound read-only as it is: nothing may be made inside it.
+    if (held(name)) {
+      borrowed.push(name);
+      readOnly.push(name);
+    } else if (top.get(name)?.isDirectory) pinned.push(name);
+  }
   const surface = gitSurface(root, listings);
   readOnly.push(...surface?.readOnly ?? []);
   // The hooks folder `core.hooksPath` names, missing: git would run what a command puts there.
   for (const name of surface?.missingDirs ?? []) (held(name) ? borrowed : dirs).push(name);
   for (const name of names) {
+    if (borrowed.includes(dirname(name))) continue; // inside a placeholder: covered already
     const path = join(root, name);
     const entry = entryAt(root, name, listings);
     const fileName = (SANDBOX_PROTECTED.files as readonly string[]).includes(name) || isEnvFileName(name);
