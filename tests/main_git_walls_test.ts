@@ -39,93 +39,124 @@ async function ternRuns(root: string, env: Record<string, string>, turns: Script
   return { run, sent: model.requests.map(lastSent) };
 }
 
-testNeeding(["bwrap", "git"], "a nested repository staged as a submodule with an fsmonitor runs nothing in the user's git status", async () => {
-  await using repo = await plantedRepo({ "a.txt": "a\n" });
-  const marker = join(repo.home, "..", "fsmonitor-ran");
-  const m = "-c user.name=m -c user.email=m@m";
-  const attack = [
-    `git init -q sm && git -C sm ${m} commit -q --allow-empty -m s`,
-    `git -C sm config core.fsmonitor 'touch ${marker}; false'`,
-    "git add sm 2>/dev/null; git ls-files -s sm | cut -c1-6; git -C sm config core.fsmonitor >/dev/null && echo set",
-  ].join(" && ");
-  const { run, sent } = await ternRuns(repo.root, repo.env, [command(attack)]);
-  assertEquals(run.code, 0, run.stderr);
-  assertStringIncludes(sent[1], "160000\nset", "inside the sandbox the gitlink and the fsmonitor were made");
-  assertStringIncludes(sent[1], "cleaned sm/.git/config (removed core.fsmonitor)");
-  await usersGit(repo.root, "status");
-  await usersGit(repo.root, "commit", "-qm", "the user's commit");
-  assertEquals(await exists(marker), false, "the user's git status ran the nested repository's fsmonitor");
-});
+testNeeding(
+  ["bwrap", "git"],
+  "a nested repository staged as a submodule with an fsmonitor runs nothing in the user's git status",
+  async () => {
+    await using repo = await plantedRepo({ "a.txt": "a\n" });
+    const marker = join(repo.home, "..", "fsmonitor-ran");
+    const m = "-c user.name=m -c user.email=m@m";
+    const attack = [
+      `git init -q sm && git -C sm ${m} commit -q --allow-empty -m s`,
+      `git -C sm config core.fsmonitor 'touch ${marker}; false'`,
+      "git add sm 2>/dev/null; git ls-files -s sm | cut -c1-6; git -C sm config core.fsmonitor >/dev/null && echo set",
+    ].join(" && ");
+    const { run, sent } = await ternRuns(repo.root, repo.env, [command(attack)]);
+    assertEquals(run.code, 0, run.stderr);
+    assertStringIncludes(
+      sent[1],
+      "160000\nset",
+      "inside the sandbox the gitlink and the fsmonitor were made",
+    );
+    assertStringIncludes(sent[1], "cleaned sm/.git/config (removed core.fsmonitor)");
+    await usersGit(repo.root, "status");
+    await usersGit(repo.root, "commit", "-qm", "the user's commit");
+    assertEquals(await exists(marker), false, "the user's git status ran the nested repository's fsmonitor");
+  },
+);
 
-testNeeding(["bwrap", "git"], "the folder core.hooksPath names cannot be written from the sandbox, nor made when missing", async () => {
-  await using repo = await plantedRepo({ ".githooks/pre-commit": "#!/bin/sh\nexit 0\n", "a.txt": "a\n" });
-  const marker = join(repo.home, "..", "hook-ran");
-  await usersGit(repo.root, "config", "core.hooksPath", ".githooks");
-  const payload = `printf '#!/bin/sh\\ntouch ${marker}\\n'`;
-  const attack = `${payload} > .githooks/pre-commit 2>/dev/null || echo refused; ` +
-    `mv .githooks gone 2>/dev/null || echo kept; ls .githooks`;
-  const { run, sent } = await ternRuns(repo.root, repo.env, [command(attack)]);
-  assertEquals(run.code, 0, run.stderr);
-  assertStringIncludes(sent[1], "refused\nkept\npre-commit");
-  assertEquals(await Deno.readTextFile(join(repo.root, ".githooks/pre-commit")), "#!/bin/sh\nexit 0\n");
-  await usersGit(repo.root, "commit", "--allow-empty", "-qm", "the user's commit");
-  assertEquals(await exists(marker), false, "the user's commit ran a rewritten hook");
+testNeeding(
+  ["bwrap", "git"],
+  "the folder core.hooksPath names cannot be written from the sandbox, nor made when missing",
+  async () => {
+    await using repo = await plantedRepo({ ".githooks/pre-commit": "#!/bin/sh\nexit 0\n", "a.txt": "a\n" });
+    const marker = join(repo.home, "..", "hook-ran");
+    await usersGit(repo.root, "config", "core.hooksPath", ".githooks");
+    const payload = `printf '#!/bin/sh\\ntouch ${marker}\\n'`;
+    const attack = `${payload} > .githooks/pre-commit 2>/dev/null || echo refused; ` +
+      `mv .githooks gone 2>/dev/null || echo kept; ls .githooks`;
+    const { run, sent } = await ternRuns(repo.root, repo.env, [command(attack)]);
+    assertEquals(run.code, 0, run.stderr);
+    assertStringIncludes(sent[1], "refused\nkept\npre-commit");
+    assertEquals(await Deno.readTextFile(join(repo.root, ".githooks/pre-commit")), "#!/bin/sh\nexit 0\n");
+    await usersGit(repo.root, "commit", "--allow-empty", "-qm", "the user's commit");
+    assertEquals(await exists(marker), false, "the user's commit ran a rewritten hook");
 
-  await usersGit(repo.root, "config", "core.hooksPath", "tools/hooks");
-  await Deno.mkdir(join(repo.root, "tools"));
-  const make = `mkdir -p tools/hooks 2>/dev/null; ${payload} > tools/hooks/pre-commit 2>/dev/null || echo refused`;
-  const second = await ternRuns(repo.root, repo.env, [command(make)]);
-  assertStringIncludes(second.sent[1], "refused");
-  assertEquals([...Deno.readDirSync(join(repo.root, "tools"))], [], "the placeholder is put away");
-  await usersGit(repo.root, "commit", "--allow-empty", "-qm", "the user's second commit");
-  assertEquals(await exists(marker), false, "the user's commit ran a hook made in a missing hooks folder");
-});
+    await usersGit(repo.root, "config", "core.hooksPath", "tools/hooks");
+    await Deno.mkdir(join(repo.root, "tools"));
+    const make =
+      `mkdir -p tools/hooks 2>/dev/null; ${payload} > tools/hooks/pre-commit 2>/dev/null || echo refused`;
+    const second = await ternRuns(repo.root, repo.env, [command(make)]);
+    assertStringIncludes(second.sent[1], "refused");
+    assertEquals([...Deno.readDirSync(join(repo.root, "tools"))], [], "the placeholder is put away");
+    await usersGit(repo.root, "commit", "--allow-empty", "-qm", "the user's second commit");
+    assertEquals(await exists(marker), false, "the user's commit ran a hook made in a missing hooks folder");
+  },
+);
 
-testNeeding(["bwrap", "git"], "an include file git reads cannot be rewritten from the sandbox; one that appears is removed", async () => {
-  await using repo = await plantedRepo({ "shared.gitconfig": "[user]\n\tname = team\n", "a.txt": "a\n" });
-  const marker = join(repo.home, "..", "include-ran");
-  await usersGit(repo.root, "config", "--add", "include.path", "../shared.gitconfig");
-  await usersGit(repo.root, "config", "--add", "include.path", "../missing.gitconfig");
-  const evil = `[core]\\n\\tfsmonitor = touch ${marker}; false\\n`;
-  const attack = `printf '${evil}' > shared.gitconfig 2>/dev/null || echo refused; printf '${evil}' > missing.gitconfig`;
-  const { run, sent } = await ternRuns(repo.root, repo.env, [command(attack)]);
-  assertEquals(run.code, 0, run.stderr);
-  assertStringIncludes(sent[1], "refused");
-  assertStringIncludes(sent[1], "removed missing.gitconfig (created)");
-  await usersGit(repo.root, "status");
-  assertEquals(await exists(marker), false, "the user's git status ran an included fsmonitor");
-});
+testNeeding(
+  ["bwrap", "git"],
+  "an include file git reads cannot be rewritten from the sandbox; one that appears is removed",
+  async () => {
+    await using repo = await plantedRepo({ "shared.gitconfig": "[user]\n\tname = team\n", "a.txt": "a\n" });
+    const marker = join(repo.home, "..", "include-ran");
+    await usersGit(repo.root, "config", "--add", "include.path", "../shared.gitconfig");
+    await usersGit(repo.root, "config", "--add", "include.path", "../missing.gitconfig");
+    const evil = `[core]\\n\\tfsmonitor = touch ${marker}; false\\n`;
+    const attack =
+      `printf '${evil}' > shared.gitconfig 2>/dev/null || echo refused; printf '${evil}' > missing.gitconfig`;
+    const { run, sent } = await ternRuns(repo.root, repo.env, [command(attack)]);
+    assertEquals(run.code, 0, run.stderr);
+    assertStringIncludes(sent[1], "refused");
+    assertStringIncludes(sent[1], "removed missing.gitconfig (created)");
+    await usersGit(repo.root, "status");
+    assertEquals(await exists(marker), false, "the user's git status ran an included fsmonitor");
+  },
+);
 
-testNeeding(["bwrap", "git"], "a background command's .git/commondir is undone by the next start after tern was killed outright", async () => {
-  await using repo = await plantedRepo({ "a.txt": "a\n" });
-  const marker = join(repo.home, "..", "commondir-ran");
-  const attack = [
-    "mkdir evil && cp -r .git/objects .git/refs evil/",
-    `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = touch ${marker}; false\\n' > evil/config`,
-    "echo ../evil > .git/commondir && echo planted && exec sleep 600",
-  ].join(" && ");
-  let asked = false;
-  let release = () => {};
-  const held = new Promise<void>((resolve) => release = resolve);
-  await using model = await startFakeModel(async (_body, index) => {
-    if (index === 0) return command(attack, true);
-    if (index === 1) return { toolCalls: [{ name: "command_output", arguments: '{"id":"bg1","wait_ms":30000}' }] };
-    asked = true;
-    await held; // tern is killed meanwhile
-    return { text: "late" };
-  });
-  const env = { ...repo.env, ...modelEnv(model.url) };
-  const child = await spawnTern({ cwd: repo.root, args: ["-p", "go"], env });
-  assert(await eventually(() => Promise.resolve(asked)), "the background command started");
-  assertStringIncludes(lastSent(model.requests[2]), "planted");
-  child.kill("SIGKILL");
-  await finished(child);
-  release();
-  await using next = await startFakeModel([{ text: "Hi." }]);
-  const run = await runTern({ cwd: repo.root, args: ["-p", "hi"], env: { ...repo.env, ...modelEnv(next.url) } });
-  assertEquals(run.code, 0, run.stderr);
-  assertStringIncludes(run.stderr, "tern: a tern that ended mid-command left changes, undone: removed .git/commondir");
-  assertEquals(await exists(join(repo.root, ".git/commondir")), false);
-  await usersGit(repo.root, "status");
-  assertEquals(await exists(marker), false, "the user's git status ran the planted common dir's fsmonitor");
-});
+testNeeding(
+  ["bwrap", "git"],
+  "a background command's .git/commondir is undone by the next start after tern was killed outright",
+  async () => {
+    await using repo = await plantedRepo({ "a.txt": "a\n" });
+    const marker = join(repo.home, "..", "commondir-ran");
+    const attack = [
+      "mkdir evil && cp -r .git/objects .git/refs evil/",
+      `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = touch ${marker}; false\\n' > evil/config`,
+      "echo ../evil > .git/commondir && echo planted && exec sleep 600",
+    ].join(" && ");
+    let asked = false;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => release = resolve);
+    await using model = await startFakeModel(async (_body, index) => {
+      if (index === 0) return command(attack, true);
+      if (index === 1) {
+        return { toolCalls: [{ name: "command_output", arguments: '{"id":"bg1","wait_ms":30000}' }] };
+      }
+      asked = true;
+      await held; // tern is killed meanwhile
+      return { text: "late" };
+    });
+    const env = { ...repo.env, ...modelEnv(model.url) };
+    const child = await spawnTern({ cwd: repo.root, args: ["-p", "go"], env });
+    assert(await eventually(() => Promise.resolve(asked)), "the background command started");
+    assertStringIncludes(lastSent(model.requests[2]), "planted");
+    child.kill("SIGKILL");
+    await finished(child);
+    release();
+    await using next = await startFakeModel([{ text: "Hi." }]);
+    const run = await runTern({
+      cwd: repo.root,
+      args: ["-p", "hi"],
+      env: { ...repo.env, ...modelEnv(next.url) },
+    });
+    assertEquals(run.code, 0, run.stderr);
+    assertStringIncludes(
+      run.stderr,
+      "tern: a tern that ended mid-command left changes, undone: removed .git/commondir",
+    );
+    assertEquals(await exists(join(repo.root, ".git/commondir")), false);
+    await usersGit(repo.root, "status");
+    assertEquals(await exists(marker), false, "the user's git status ran the planted common dir's fsmonitor");
+  },
+);

@@ -17,7 +17,14 @@ function modelEnv(url: string): Record<string, string> {
 }
 
 /** Names that are missing in the project, so every sandbox covers them with a placeholder. */
-const TARGETS = [".env", "AGENTS.md", "Jenkinsfile", ".mcp.json", ".git/hooks/pre-commit", ".github/workflows/x.yml"];
+const TARGETS = [
+  ".env",
+  "AGENTS.md",
+  "Jenkinsfile",
+  ".mcp.json",
+  ".git/hooks/pre-commit",
+  ".github/workflows/x.yml",
+];
 
 /** One round of attempts, appending a line per write that got through to `log`. */
 function attempts(log: string): string {
@@ -44,39 +51,52 @@ function names(dir: string): string[] {
   return [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
 }
 
-testNeeding(["bwrap", "git"], "five terns at once on one project, killed at random: no protected name written, no placeholder left", async () => {
-  await using repo = await plantedRepo({ "a.txt": "a\n" });
-  // Without hooks, `.git/hooks` is a placeholder too: the one a command must never get to write in.
-  await Deno.remove(join(repo.root, ".git/hooks"), { recursive: true });
-  const before = { top: names(repo.root), git: names(join(repo.root, ".git")) };
-  const models = await Promise.all([0, 1, 2, 3, 4].map(attacker));
-  try {
-    const children = await Promise.all(models.map((model) =>
-      spawnTern({ cwd: repo.root, args: ["-p", "go"], env: { ...repo.env, ...modelEnv(model.url) } })
-    ));
-    await Promise.all(children.map(async (child, i) => {
-      // Killed once its background command and a foreground one ran, at a random moment after that.
-      const started = await eventually(() => Promise.resolve(models[i].requests.length >= 3));
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 1500));
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // Ended by itself first (its runaway guard): its clean-up ran.
-      }
-      await finished(child);
-      assert(started, `tern ${i} never ran its commands`);
-    }));
-  } finally {
-    await Promise.all(models.map((model) => model.close()));
-  }
-  await using next = await startFakeModel([{ text: "Hi." }]);
-  const run = await runTern({ cwd: repo.root, args: ["-p", "hi"], env: { ...repo.env, ...modelEnv(next.url) } });
-  assertEquals(run.code, 0, run.stderr);
-  const logs = names(repo.root).filter((name) => name.startsWith("log-"));
-  const wrote = logs.flatMap((log) => Deno.readTextFileSync(join(repo.root, log)).trim().split("\n"))
-    .filter((line) => line !== "");
-  assertEquals(wrote, [], "a protected name was writable from a sandbox");
-  const top = names(repo.root).filter((name) => !name.startsWith("log-"));
-  assertEquals(top, [...new Set([...before.top, ".tern"])].sort(), "a placeholder was left in the project");
-  assertEquals(names(join(repo.root, ".git")).filter((name) => before.git.includes(name) || name === "hooks"), before.git);
-});
+testNeeding(
+  ["bwrap", "git"],
+  "five terns at once on one project, killed at random: no protected name written, no placeholder left",
+  async () => {
+    await using repo = await plantedRepo({ "a.txt": "a\n" });
+    // Without hooks, `.git/hooks` is a placeholder too: the one a command must never get to write in.
+    await Deno.remove(join(repo.root, ".git/hooks"), { recursive: true });
+    const before = { top: names(repo.root), git: names(join(repo.root, ".git")) };
+    const models = await Promise.all([0, 1, 2, 3, 4].map(attacker));
+    try {
+      const children = await Promise.all(
+        models.map((model) =>
+          spawnTern({ cwd: repo.root, args: ["-p", "go"], env: { ...repo.env, ...modelEnv(model.url) } })
+        ),
+      );
+      await Promise.all(children.map(async (child, i) => {
+        // Killed once its background command and a foreground one ran, at a random moment after that.
+        const started = await eventually(() => Promise.resolve(models[i].requests.length >= 3));
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 1500));
+        try {
+          child.kill("SIGKILL");
+        } catch {
+          // Ended by itself first (its runaway guard): its clean-up ran.
+        }
+        await finished(child);
+        assert(started, `tern ${i} never ran its commands`);
+      }));
+    } finally {
+      await Promise.all(models.map((model) => model.close()));
+    }
+    await using next = await startFakeModel([{ text: "Hi." }]);
+    const run = await runTern({
+      cwd: repo.root,
+      args: ["-p", "hi"],
+      env: { ...repo.env, ...modelEnv(next.url) },
+    });
+    assertEquals(run.code, 0, run.stderr);
+    const logs = names(repo.root).filter((name) => name.startsWith("log-"));
+    const wrote = logs.flatMap((log) => Deno.readTextFileSync(join(repo.root, log)).trim().split("\n"))
+      .filter((line) => line !== "");
+    assertEquals(wrote, [], "a protected name was writable from a sandbox");
+    const top = names(repo.root).filter((name) => !name.startsWith("log-"));
+    assertEquals(top, [...new Set([...before.top, ".tern"])].sort(), "a placeholder was left in the project");
+    assertEquals(
+      names(join(repo.root, ".git")).filter((name) => before.git.includes(name) || name === "hooks"),
+      before.git,
+    );
+  },
+);

@@ -12,6 +12,8 @@ import { sweepSandboxLeftovers } from "../tools/shell/sandbox_sweep.ts";
 export async function sandboxAcrossProcesses(root: string): Promise<void> {
   // Made when missing: without a shared folder, two terns could not see each other's placeholders.
   useSandboxClaims((dir) => stateDir(dir, "sandbox"));
+  // Its claim file stays at exit (exit hooks run side by side with the end of background commands): the
+  // next tern to look finds it gone and removes it.
   const swept = await sweepSandboxLeftovers(root);
   if (swept !== undefined) console.error(terminalSafe(swept));
 }

@@ -5,6 +5,7 @@
 import type { CliArgs } from "../args.ts";
 import { ternAgent } from "./agent.ts";
 import { npmPackage } from "../../npm.ts";
+import { sandboxAcrossProcesses } from "../sandbox_start.ts";
 
 const sdk = await npmPackage("@agentclientprotocol/sdk");
 
@@ -15,6 +16,7 @@ export async function runAcp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   console.info = console.error;
   console.debug = console.error;
   const allowed = Deno.realPathSync(Deno.cwd());
+  await sandboxAcrossProcesses(allowed);
   const stream = sdk.ndJsonStream(Deno.stdout.writable, Deno.stdin.readable);
   const connection = ternAgent({ args, allowed, atExit }).connect(stream);
   console.error(`tern acp: serving ${allowed} (protocol version ${sdk.PROTOCOL_VERSION})`);

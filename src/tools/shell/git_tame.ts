@@ -117,8 +117,10 @@ export function tameRepository(root: string, rel: string): string[] {
  * `.git` file names a place outside the root (or cannot be read).
  */
 export function gitDirOf(root: string, rel: string): string | "outside" | undefined {
-  // A worktree folder that is a link (or under one) is not where git looks from the top: nothing to tame.
-  if (realOr(join(root, rel)) !== join(root, rel)) return undefined;
+  // A worktree folder outside the root (an index entry `../x`), or a link (or under one): not where git
+  // looks from the top, nothing to tame.
+  const folder = join(root, rel);
+  if (!isInside(root, folder) || folder === root || realOr(folder) !== folder) return undefined;
   const dotGit = join(root, rel, ".git");
   const info = lstatOr(dotGit);
   if (info === undefined) return undefined;

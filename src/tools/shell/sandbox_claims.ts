@@ -39,9 +39,21 @@ let locate: ClaimsLocator | undefined;
 const projects = new Map<string, Claims>();
 let nextId = 0;
 
-/** Turns cross-process claims on for this process: `where` says where a project's claims folder is. */
+/**
+ * Turns cross-process claims on for this process: `where` says where a project's claims folder is; undefined
+ * turns them off, removing this process's claim files (at exit: nothing of its own is running any more).
+ */
 export function useSandboxClaims(where: ClaimsLocator | undefined): void {
   locate = where;
+  for (const claims of projects.values()) {
+    try {
+      Deno.removeSync(join(claims.dir, claims.name));
+    } catch {
+      // Removed by another tern that took this one for gone.
+    }
+    claims.mine.close();
+    claims.lock.close();
+  }
   projects.clear();
 }
 
