@@ -114,36 +114,55 @@ testNeeding(
   },
 );
 
+/** A model that starts `attack` in the background, reads it once, then waits until `held` (tern is killed). */
+function backgroundThenWait(attack: string, held: Promise<void>, asked: { value: boolean }) {
+  return startFakeModel(async (_body, index) => {
+    if (index === 0) return command(attack, true);
+    if (index === 1) {
+      return { toolCalls: [{ name: "command_output", arguments: '{"id":"bg1","wait_ms":30000}' }] };
+    }
+    asked.value = true;
+    await held;
+    return { text: "late" };
+  });
+}
+
 testNeeding(
   ["bwrap", "git"],
-  "a background command's .git/commondir is undone by the next start after tern was killed outright",
+  "a background command's .git/commondir is removed as it appears; after a kill -9 the next start leaves no placeholder",
   async () => {
     await using repo = await plantedRepo({ "a.txt": "a\n" });
     const marker = join(repo.home, "..", "commondir-ran");
+    const before = [...Deno.readDirSync(repo.root)].map((entry) => entry.name);
     const attack = [
       "mkdir evil && cp -r .git/objects .git/refs evil/",
       `printf '[core]\\n\\trepositoryformatversion = 0\\n\\tfsmonitor = touch ${marker}; false\\n' > evil/config`,
       "echo ../evil > .git/commondir && echo planted && exec sleep 600",
     ].join(" && ");
-    let asked = false;
+    const asked = { value: false };
     let release = () => {};
-    const held = new Promise<void>((resolve) => release = resolve);
-    await using model = await startFakeModel(async (_body, index) => {
-      if (index === 0) return command(attack, true);
-      if (index === 1) {
-        return { toolCalls: [{ name: "command_output", arguments: '{"id":"bg1","wait_ms":30000}' }] };
-      }
-      asked = true;
-      await held; // tern is killed meanwhile
-      return { text: "late" };
+    await using model = await backgroundThenWait(attack, new Promise((resolve) => release = resolve), asked);
+    const child = await spawnTern({
+      cwd: repo.root,
+      args: ["-p", "go"],
+      env: { ...repo.env, ...modelEnv(model.url) },
     });
-    const env = { ...repo.env, ...modelEnv(model.url) };
-    const child = await spawnTern({ cwd: repo.root, args: ["-p", "go"], env });
-    assert(await eventually(() => Promise.resolve(asked)), "the background command started");
-    assertStringIncludes(lastSent(model.requests[2]), "planted");
-    child.kill("SIGKILL");
-    await finished(child);
-    release();
+    try {
+      assert(await eventually(() => Promise.resolve(asked.value)), "the background command started");
+      assertStringIncludes(lastSent(model.requests[2]), "planted");
+      const commondir = join(repo.root, ".git/commondir");
+      assert(await eventually(async () => !await exists(commondir), 10_000), "commondir stayed while it ran");
+      await usersGit(repo.root, "status");
+      assertEquals(
+        await exists(marker),
+        false,
+        "the user's git status, while it ran, ran the planted fsmonitor",
+      );
+    } finally {
+      child.kill("SIGKILL");
+      await finished(child);
+      release();
+    }
     await using next = await startFakeModel([{ text: "Hi." }]);
     const run = await runTern({
       cwd: repo.root,
@@ -151,12 +170,39 @@ testNeeding(
       env: { ...repo.env, ...modelEnv(next.url) },
     });
     assertEquals(run.code, 0, run.stderr);
-    assertStringIncludes(
-      run.stderr,
-      "tern: a tern that ended mid-command left changes, undone: removed .git/commondir",
-    );
-    assertEquals(await exists(join(repo.root, ".git/commondir")), false);
+    const after = [...Deno.readDirSync(repo.root)].map((entry) => entry.name).sort();
+    assertEquals(after, [...before, ".tern", "evil"].sort(), "a placeholder was left after the next start");
     await usersGit(repo.root, "status");
     assertEquals(await exists(marker), false, "the user's git status ran the planted common dir's fsmonitor");
+  },
+);
+
+testNeeding(
+  ["bwrap", "git"],
+  "a background command that stages a nested repository with an fsmonitor has it tamed as it stages it",
+  async () => {
+    await using repo = await plantedRepo({ "a.txt": "a\n" });
+    const marker = join(repo.home, "..", "bg-fsmonitor-ran");
+    const m = "-c user.name=m -c user.email=m@m";
+    const attack = [
+      `git init -q sm && git -C sm ${m} commit -q --allow-empty -m s`,
+      `git -C sm config core.fsmonitor 'touch ${marker}; false'`,
+      "git add sm 2>/dev/null && echo staged && exec sleep 600",
+    ].join(" && ");
+    await using model = await startFakeModel([
+      command(attack, true),
+      { toolCalls: [{ name: "command_output", arguments: '{"id":"bg1","wait_ms":30000}' }] },
+      command("sleep 1; git -C sm config core.fsmonitor || echo gone"),
+      { toolCalls: [{ name: "command_kill", arguments: '{"id":"bg1"}' }] },
+      { text: "Done." },
+    ]);
+    const env = { ...repo.env, ...modelEnv(model.url) };
+    const run = await runTern({ cwd: repo.root, args: ["-p", "go"], env });
+    assertEquals(run.code, 0, run.stderr);
+    assertStringIncludes(lastSent(model.requests[2]), "staged");
+    assertStringIncludes(lastSent(model.requests[3]), "gone", "tamed while the background command still ran");
+    assertStringIncludes(lastSent(model.requests[4]), "cleaned sm/.git/config (removed core.fsmonitor)");
+    await usersGit(repo.root, "status");
+    assertEquals(await exists(marker), false, "the user's git status ran the nested repository's fsmonitor");
   },
 );

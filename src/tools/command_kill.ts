@@ -30,7 +30,11 @@ export function createCommandKillTool(processes: BackgroundProcesses): Tool<Comm
     const unread = info!.unread > 0
       ? ` (${info!.unread} characters of output unread: command_output has them)`
       : "";
-    return { content: `${stateWords(info!)}${unread}`, details: { background: args.id } };
+    const restored = processes.takeRestored(args.id);
+    const undone = restored.length === 0
+      ? ""
+      : `\n[it changed protected paths, which tern undid: ${restored.join("; ")}]`;
+    return { content: `${stateWords(info!)}${unread}${undone}`, details: { background: args.id } };
   };
   return { name: "command_kill", description, parameters, offered: () => processes.started, inspect, run };
 }

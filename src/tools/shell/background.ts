@@ -208,6 +208,14 @@ export class BackgroundProcesses {
     return this.#info(process);
   }
 
+  /** What tern undid among the protected paths after process `id` ended, not yet said; then forgotten. */
+  takeRestored(id: string): string[] {
+    const process = this.#processes.get(id);
+    const restored = process?.restored ?? [];
+    if (process) process.restored = [];
+    return restored;
+  }
+
   /** Stops every process (the session ends). */
   async killAll(): Promise<void> {
     await Promise.all([...this.#processes.keys()].map((id) => this.kill(id)));

@@ -7,7 +7,7 @@
  * placeholder_pool.ts). Then the protected set is compared
  * with its state before the command and put back (protected_check.ts). A background process (long-lived)
  * skips that comparison: over its life it would undo the user's own changes made meanwhile; only what the
- * mounts cannot cover is removed if it appeared. A placeholder stays while any running command relies on it,
+ * mounts cannot cover is removed as it appears (uncovered_watch.ts) and at its end. A placeholder stays while any running command relies on it,
  * in this tern process or another (sandbox_claims.ts). The git surface beyond `.git/config` and `.git/hooks`
  * (hooks folder, includes, nested repositories) is guarded too (git_surface.ts).
  */
@@ -24,6 +24,7 @@ import { placeFromPool, stowPlaceholder } from "./placeholder_pool.ts";
 import { gitSurface, undoGitSurface } from "./git_surface.ts";
 import { addClaim, claimsFolder, dropClaim, heldByOthers, otherClaims, underLock } from "./sandbox_claims.ts";
 import { removeAppeared, undoDeadClaims } from "./sandbox_sweep.ts";
+import { watchUncovered } from "./uncovered_watch.ts";
 
 /** What the sandbox needs, and the clean-up to run when the command has ended. */
 export interface GuardedPaths {
@@ -184,7 +185,13 @@ function setUp(root: string, options: { compare?: boolean; background?: boolean 
   const record: ProtectedRecord | undefined = options.compare === false
     ? undefined
     : recordProtected(root, undefined, true, listings, skip);
+  // A background command runs long: what no mount covers is removed as it appears, not only at its end.
+  const watched = [...uncovered, ...surface?.uncovered ?? []];
+  const watch = options.background
+    ? watchUncovered(root, watched, () => undoGitSurface(root, surface))
+    : undefined;
   const cleanUp = async () => {
+    const undone = await watch?.stop() ?? [];
     underLock(root, () => {
       const stillHeld = heldByOthers(otherClaims(root));
       for (const path of release(claimed.map((name) => join(root, name)))) {
@@ -193,7 +200,7 @@ function setUp(root: string, options: { compare?: boolean; background?: boolean 
       dropClaim(root, id);
     });
     const said = record ? await restoreProtected(root, record) : removeAppeared(root, uncovered);
-    return [...leftovers, ...said, ...undoGitSurface(root, surface)];
+    return [...leftovers, ...undone, ...said, ...undoGitSurface(root, surface)];
   };
   const hidden = claimsFolder(root);
   return { pinned, readOnly, guardMissing: { dirs: [...placeholders, ...hidden] }, cleanUp };
