@@ -1,7 +1,7 @@
 /**
  * What the user's own git reads in a project beyond `.git/config` and `.git/hooks`, so that a sandboxed
  * command cannot turn it into an executor: the folder `core.hooksPath` names, the files `include.path` and
- * `includeIf.*.path` name, `.git/info`, the config and hooks of each repository under `.git/modules/` and of
+ * `includeIf.*.path` name, the config and hooks of each repository under `.git/modules/` and of
  * each populated gitlink (a submodule entry, which `git status` goes into), and `.git/worktrees/*` pointers.
  * What exists is mounted read-only; a missing hooks folder gets a placeholder; what cannot be covered (a
  * missing include file, a new gitlink, a new repository under `.git/modules/`) is compared after the command
@@ -128,7 +128,6 @@ export function gitSurface(root: string, listings: Listings): GitSurface | undef
   const { hooksPath, includes, gitlinks } = parsed(root);
   const surface: GitSurface = { readOnly: [], missingDirs: [], uncovered: [], nested: {}, modules: [] };
   const has = (name: string) => entryAt(root, name, listings) !== undefined;
-  if (has(".git/info")) surface.readOnly.push(".git/info");
   if (has(".git/modules")) {
     surface.modules = names(join(root, ".git/modules"));
     for (const name of surface.modules) surface.readOnly.push(...present(root, `.git/modules/${name}`));
@@ -177,7 +176,7 @@ function present(root: string, gitDir: string): string[] {
  */
 export function undoGitSurface(root: string, before: GitSurface | undefined): string[] {
   const said: string[] = [];
-  if (!lstatOr(join(root, ".git"))?.isDirectory) return said;
+  if (before === undefined && !lstatOr(join(root, ".git"))?.isDirectory) return said;
   if (before === undefined) said.push(...tameRepository(root, ".git"));
   for (const rel of before?.uncovered ?? []) {
     if (!lstatOr(join(root, rel))) continue;
@@ -188,7 +187,9 @@ export function undoGitSurface(root: string, before: GitSurface | undefined): st
     }
     said.push(`removed ${rel} (created)`);
   }
-  for (const name of names(join(root, ".git/modules"))) {
+  // Listed through `.git`: a listing that fails (no modules folder) costs an exception, most commands' case.
+  const modules = names(join(root, ".git")).includes("modules") ? names(join(root, ".git/modules")) : [];
+  for (const name of modules) {
     if (!before?.modules.includes(name)) said.push(...tameRepository(root, `.git/modules/${name}`));
   }
   for (const path of parsed(root).gitlinks.paths) {

@@ -47,7 +47,6 @@ Deno.test("gitSurface() names the hooks folder, includes, modules, worktrees and
   await Deno.writeTextFile(join(p.root, ".git/worktrees/w/commondir"), "../..\n");
   const surface = gitSurface(p.root, new Map())!;
   assertEquals(surface.readOnly.sort(), [
-    ".git/info",
     ".git/modules/lib/config",
     ".git/modules/lib/hooks",
     ".git/worktrees/w/commondir",
