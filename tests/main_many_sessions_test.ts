@@ -4,7 +4,7 @@
  * folders first, as an attacker would once a placeholder moved away), then each killed outright at a random
  * moment. No write ever succeeds, and after the next start no placeholder is left in the project.
  */
-import { assert, assertEquals } from "./support/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "./support/assert.ts";
 import { join } from "node:path";
 import { finished, runTern, spawnTern } from "./support/cli.ts";
 import { type FakeModel, type ScriptedTurn, startFakeModel } from "./support/fake_model_server.ts";
@@ -97,6 +97,30 @@ testNeeding(
     assertEquals(
       names(join(repo.root, ".git")).filter((name) => before.git.includes(name) || name === "hooks"),
       before.git,
+    );
+  },
+);
+
+testNeeding(
+  ["bwrap"],
+  "a sandboxed command cannot see or hold the claims lock that other terns wait on",
+  async () => {
+    await using repo = await plantedRepo({ "a.txt": "a\n" });
+    const probe =
+      "ls -A .tern/local/sandbox | wc -l; exec 9<.tern/local/sandbox/lock 2>/dev/null && echo OPENED";
+    await using model = await startFakeModel([command(probe), { text: "Done." }]);
+    const run = await runTern({
+      cwd: repo.root,
+      args: ["-p", "go"],
+      env: { ...repo.env, ...modelEnv(model.url) },
+    });
+    assertEquals(run.code, 0, run.stderr);
+    const sent = (model.requests[1].messages as { content: string }[]).at(-1)!.content;
+    assertEquals(sent.includes("OPENED"), false, sent);
+    assertStringIncludes(sent, ">0\n", "the claims folder is empty inside the sandbox");
+    assert(
+      names(join(repo.root, ".tern/local/sandbox")).includes("lock"),
+      "the lock is there, outside the sandbox",
     );
   },
 );
