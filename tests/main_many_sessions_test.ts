@@ -8,7 +8,7 @@ import { assert, assertEquals, assertStringIncludes } from "./support/assert.ts"
 import { join } from "node:path";
 import { finished, runTern, spawnTern } from "./support/cli.ts";
 import { type FakeModel, type ScriptedTurn, startFakeModel } from "./support/fake_model_server.ts";
-import { plantedRepo } from "./support/planted_repo.ts";
+import { git, plantedRepo } from "./support/planted_repo.ts";
 import { eventually } from "./support/processes.ts";
 import { testNeeding } from "./support/requires.ts";
 
@@ -121,6 +121,59 @@ testNeeding(
     assert(
       names(join(repo.root, ".tern/local/sandbox")).includes("lock"),
       "the lock is there, outside the sandbox",
+    );
+  },
+);
+
+testNeeding(
+  ["bwrap", "git"],
+  "session A's clean-up leaves the .git/hooks placeholder session B's background command has mounted",
+  async () => {
+    await using repo = await plantedRepo({ "a.txt": "a\n" });
+    await Deno.remove(join(repo.root, ".git/hooks"), { recursive: true });
+    const marker = join(repo.home, "..", "hook-ran");
+    const hook = `printf '#!/bin/sh\\ntouch ${marker}\\n'`;
+    // B's background command: tries to plant the hook, counting its rounds, until told to stop.
+    const plant = `n=0; while [ ! -e stop ]; do mkdir -p .git/hooks 2>/dev/null; ` +
+      `(${hook} > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit) 2>/dev/null && echo WROTE >> log.txt; ` +
+      `n=$((n+1)); echo $n > rounds.txt; sleep 0.05; done; echo stopped`;
+    await using modelA = await startFakeModel([command("while [ ! -e go ]; do sleep 0.05; done"), {
+      text: "A done.",
+    }]);
+    await using modelB = await startFakeModel([
+      command(plant, true),
+      { toolCalls: [{ name: "command_output", arguments: '{"id":"bg1","wait_ms":60000}' }] },
+      { text: "B done." },
+    ]);
+    const rounds = async () =>
+      Number(await Deno.readTextFile(join(repo.root, "rounds.txt")).catch(() => "0"));
+    const env = (model: FakeModel) => ({ ...repo.env, ...modelEnv(model.url) });
+    const a = await spawnTern({ cwd: repo.root, args: ["-p", "go"], env: env(modelA) });
+    assert(
+      await eventually(async () =>
+        (await Deno.lstat(join(repo.root, ".git/hooks")).catch(() => null)) !== null
+      ),
+    );
+    const b = await spawnTern({ cwd: repo.root, args: ["-p", "go"], env: env(modelB) });
+    assert(await eventually(async () => await rounds() > 2), "B's background command runs");
+    await Deno.writeTextFile(join(repo.root, "go"), "");
+    assertEquals((await finished(a)).code, 0);
+    const after = await rounds();
+    assert(await eventually(async () => await rounds() > after + 5), "B's command went on after A ended");
+    await Deno.writeTextFile(join(repo.root, "stop"), "");
+    assertEquals((await finished(b)).code, 0);
+    assertEquals(await Deno.readTextFile(join(repo.root, "log.txt")).catch(() => ""), "", "B wrote a hook");
+    assertEquals(
+      names(repo.root),
+      [".git", ".tern", "a.txt", "go", "rounds.txt", "stop"],
+      "a placeholder was left",
+    );
+    assertEquals(names(join(repo.root, ".git")).includes("hooks"), false);
+    await git(repo.root, "commit", "--allow-empty", "-qm", "the user's commit");
+    assertEquals(
+      await Deno.lstat(marker).then(() => true, () => false),
+      false,
+      "the user's commit ran B's hook",
     );
   },
 );
