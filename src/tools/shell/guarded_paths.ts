@@ -21,7 +21,7 @@ import {
   restoreProtected,
 } from "./protected_check.ts";
 import { placeFromPool, stowPlaceholder } from "./placeholder_pool.ts";
-import { gitSurface, undoGitSurface } from "./git_surface.ts";
+import { type GitSurface, gitSurface, undoGitSurface } from "./git_surface.ts";
 import { addClaim, claimsFolder, dropClaim, heldByOthers, otherClaims, underLock } from "./sandbox_claims.ts";
 import { removeAppeared, undoDeadClaims } from "./sandbox_sweep.ts";
 import { watchUncovered } from "./uncovered_watch.ts";
@@ -110,68 +110,97 @@ export function guardedPaths(
   return underLock(root, () => setUp(root, options));
 }
 
+/** Where each protected name goes for one command: mounted, covered, borrowed or checked afterwards. */
+interface Survey {
+  pinned: string[];
+  readOnly: string[];
+  /** Placeholders this command puts in place. */
+  dirs: string[];
+  /** Placeholders of other running commands this one binds read-only (they must stay while it runs). */
+  borrowed: string[];
+  /** Missing names the mounts cannot cover. */
+  uncovered: string[];
+  listings: Listings;
+  git: Deno.DirEntry | undefined;
+  surface: GitSurface | undefined;
+}
+
+/** The protected names of `root` now, sorted into the survey; `held` tells another command's placeholders. */
+function survey(root: string, held: (name: string) => boolean): Survey {
+  const listings: Listings = new Map();
+  const git = entryAt(root, ".git", listings);
+  const found: Survey = {
+    pinned: [],
+    readOnly: [],
+    dirs: [],
+    borrowed: [],
+    uncovered: [],
+    listings,
+    git,
+    surface: gitSurface(root, listings),
+  };
+  const top = listings.get("")!;
+  const names: string[] = [...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files];
+  for (const name of top.keys()) if (isEnvFileName(name) && !names.includes(name)) names.push(name);
+  if (git?.isDirectory) names.push(...SANDBOX_PROTECTED.git.map((name) => `.git/${name}`));
+  else if (git?.isFile) found.readOnly.push(".git"); // a gitdir pointer: rewritten, it would lead git elsewhere
+  for (const name of SANDBOX_PROTECTED.pinned) {
+    // Another command's placeholder (`.vscode`) is bound read-only as it is: nothing may be made inside it.
+    if (held(name)) {
+      found.borrowed.push(name);
+      found.readOnly.push(name);
+    } else if (top.get(name)?.isDirectory) found.pinned.push(name);
+  }
+  found.readOnly.push(...found.surface?.readOnly ?? []);
+  // The hooks folder `core.hooksPath` names, missing: git would run what a command puts there.
+  for (const name of found.surface?.missingDirs ?? []) (held(name) ? found.borrowed : found.dirs).push(name);
+  for (const name of names) {
+    if (!found.borrowed.includes(dirname(name))) sort(root, name, found, held); // else inside a placeholder
+  }
+  return found;
+}
+
+/** Sorts protected `name` into `found`. */
+function sort(root: string, name: string, found: Survey, held: (name: string) => boolean): void {
+  const path = join(root, name);
+  const entry = entryAt(root, name, found.listings);
+  const fileName = (SANDBOX_PROTECTED.files as readonly string[]).includes(name) || isEnvFileName(name);
+  if (held(name)) found.borrowed.push(name);
+  if (entry?.isDirectory && fileName && !held(name)) {
+    // An empty folder at a file's name is a placeholder a killed run left behind: gone, it is guarded anew.
+    stowPlaceholder(root, path);
+    if (exists(path)) {
+      found.readOnly.push(name);
+      return;
+    }
+  } else if (entry?.isFile || entry?.isDirectory) {
+    // Only plain files and folders: bwrap refuses a source under a file, and a link is not what it names.
+    found.readOnly.push(name);
+    return;
+  } else if (entry !== undefined) return;
+  // Missing: not to be created. `commondir` and `config.worktree` cannot be covered (git would read the
+  // placeholder and fail): the comparison after the command removes them if they appear.
+  if (name === ".git/commondir" || name === ".git/config.worktree" || name === ".git/config") {
+    found.uncovered.push(name);
+    return;
+  }
+  // A shell's startup file runs only in a home folder: elsewhere one made during the command harms no one
+  // and is removed after it (the comparison), so it gets no placeholder (a mount, a mkdir and an rmdir).
+  if (isStartupFile(name) && !isHome(root)) return;
+  const parent = dirname(name);
+  // A parent that is missing, a file or a link cannot hold a mount point: cover the parent instead.
+  if (parent === "." || entryAt(root, parent, found.listings)?.isDirectory) found.dirs.push(name);
+  else if (entryAt(root, parent, found.listings) === undefined && parent === ".vscode") {
+    found.dirs.push(".vscode");
+  }
+}
+
 function setUp(root: string, options: { compare?: boolean; background?: boolean }): GuardedPaths {
   const others = otherClaims(root);
   const othersHold = heldByOthers(others);
   const held = (name: string) => inUse.has(join(root, name)) || othersHold.has(name);
   const leftovers = undoDeadClaims(root, others.dead, held);
-  const pinned: string[] = [];
-  const readOnly: string[] = [];
-  const dirs: string[] = [];
-  /** Placeholders of other running commands this one binds read-only (they must stay while it runs). */
-  const borrowed: string[] = [];
-  /** Missing names the mounts cannot cover. */
-  const uncovered: string[] = [];
-  const listings: Listings = new Map();
-  const git = entryAt(root, ".git", listings);
-  const top = listings.get("")!;
-  const names: string[] = [...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files];
-  for (const name of top.keys()) if (isEnvFileName(name) && !names.includes(name)) names.push(name);
-  if (git?.isDirectory) names.push(...SANDBOX_PROTECTED.git.map((name) => `.git/${name}`));
-  else if (git?.isFile) readOnly.push(".git"); // a gitdir pointer: rewritten, it would lead git elsewhere
-  for (const name of SANDBOX_PROTECTED.pinned) {
-    // Another command's placeholder (`.vscode`) is bound read-only as it is: nothing may be made inside it.
-    if (held(name)) {
-      borrowed.push(name);
-      readOnly.push(name);
-    } else if (top.get(name)?.isDirectory) pinned.push(name);
-  }
-  const surface = gitSurface(root, listings);
-  readOnly.push(...surface?.readOnly ?? []);
-  // The hooks folder `core.hooksPath` names, missing: git would run what a command puts there.
-  for (const name of surface?.missingDirs ?? []) (held(name) ? borrowed : dirs).push(name);
-  for (const name of names) {
-    if (borrowed.includes(dirname(name))) continue; // inside a placeholder: covered already
-    const path = join(root, name);
-    const entry = entryAt(root, name, listings);
-    const fileName = (SANDBOX_PROTECTED.files as readonly string[]).includes(name) || isEnvFileName(name);
-    if (held(name)) borrowed.push(name);
-    if (entry?.isDirectory && fileName && !held(name)) {
-      // An empty folder at a file's name is a placeholder a killed run left behind: gone, it is guarded anew.
-      stowPlaceholder(root, path);
-      if (exists(path)) {
-        readOnly.push(name);
-        continue;
-      }
-    } else if (entry?.isFile || entry?.isDirectory) {
-      // Only plain files and folders: bwrap refuses a source under a file, and a link is not what it names.
-      readOnly.push(name);
-      continue;
-    } else if (entry !== undefined) continue;
-    // Missing: not to be created. `commondir` and `config.worktree` cannot be covered (git would read the
-    // placeholder and fail): the comparison after the command removes them if they appear.
-    if (name === ".git/commondir" || name === ".git/config.worktree" || name === ".git/config") {
-      uncovered.push(name);
-      continue;
-    }
-    // A shell's startup file runs only in a home folder: elsewhere one made during the command harms no one
-    // and is removed after it (the comparison), so it gets no placeholder (a mount, a mkdir and an rmdir).
-    if (isStartupFile(name) && !isHome(root)) continue;
-    const parent = dirname(name);
-    // A parent that is missing, a file or a link cannot hold a mount point: cover the parent instead.
-    if (parent === "." || entryAt(root, parent, listings)?.isDirectory) dirs.push(name);
-    else if (entryAt(root, parent, listings) === undefined && parent === ".vscode") dirs.push(".vscode");
-  }
+  const { pinned, readOnly, dirs, borrowed, uncovered, listings, git, surface } = survey(root, held);
   const placeholders = [...new Set(dirs)];
   const claimed = [...placeholders, ...borrowed];
   const claim = { placeholders: claimed, uncovered, surface, background: options.background === true };
@@ -181,14 +210,12 @@ function setUp(root: string, options: { compare?: boolean; background?: boolean 
   // the record below sees the project as it was.
   for (const name of placeholders) placeFromPool(root, join(root, name));
   hold(claimed.map((name) => join(root, name)));
-  const skip = new Set(claimed);
   const record: ProtectedRecord | undefined = options.compare === false
     ? undefined
-    : recordProtected(root, undefined, true, listings, skip);
+    : recordProtected(root, undefined, true, listings, new Set(claimed));
   // A background command runs long: what no mount covers is removed as it appears, not only at its end.
-  const watched = [...uncovered, ...surface?.uncovered ?? []];
   const watch = options.background
-    ? watchUncovered(root, watched, () => undoGitSurface(root, surface))
+    ? watchUncovered(root, [...uncovered, ...surface?.uncovered ?? []], () => undoGitSurface(root, surface))
     : undefined;
   const cleanUp = async () => {
     const undone = await watch?.stop() ?? [];
