@@ -31,7 +31,11 @@ export function createCommandKillTool(processes: BackgroundProcesses): Tool<Comm
       ? ` (${info!.unread} characters of output unread: command_output has them)`
       : "";
     const left = info!.survivors ? `. ${survivorLine(info!)}` : "";
-    return { content: `${stateWords(info!)}${unread}${left}`, details: { background: args.id } };
+    const restored = processes.takeRestored(args.id);
+    const undone = restored.length === 0
+      ? ""
+      : `\n[it changed protected paths, which tern undid: ${restored.join("; ")}]`;
+    return { content: `${stateWords(info!)}${unread}${left}${undone}`, details: { background: args.id } };
   };
   return { name: "command_kill", description, parameters, offered: () => processes.started, inspect, run };
 }

@@ -28,6 +28,7 @@ import {
   untrustedNote,
 } from "../policy/project_trust.ts";
 import { checkProjectEndpoint } from "./endpoint.ts";
+import { sandboxAcrossProcesses } from "./sandbox_start.ts";
 import { readMcp, startMcp } from "./mcp_startup.ts";
 import { fromProject, runHooks, trustedAgents } from "./trust_applied.ts";
 import { Project, type SessionDefaults } from "./project.ts";
@@ -64,6 +65,8 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
   openFileWall(warn);
   // The sandbox's placeholders are kept in tern's own state folder between commands, where it has one.
   usePlaceholderPool((dir) => boundStatePath(dir) === undefined ? undefined : stateDir(dir, "placeholders"));
+  // Placeholders claimed across tern processes; what a tern killed mid-command left is undone first.
+  await sandboxAcrossProcesses(root, warn);
   const config = await loadConfig({ args: choices.configArgs, env, root });
   for (const warning of config.warnings) warn(warning);
   // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.

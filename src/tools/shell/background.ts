@@ -167,7 +167,7 @@ export class BackgroundProcesses {
     const env = childEnv({ sandboxed });
     const shell = ["bash", "-c", start.command];
     // No before/after comparison of the protected set: over a long life it would undo the user's changes.
-    const guarded = sandboxed ? guardedPaths(root, { compare: false }) : undefined;
+    const guarded = sandboxed ? guardedPaths(root, { compare: false, background: true }) : undefined;
     const confined = { root, home: env.HOME, path: env.PATH, network, userNamespace };
     const inner = guarded ? await confinedArgv({ ...confined, ...guarded }, shell) : shell;
     const argv = ["bash", "-c", WATCHDOG, "tern-watch", String(Deno.pid), ...inner];
@@ -216,6 +216,14 @@ export class BackgroundProcesses {
     process.stop.abort();
     await process.done;
     return this.#info(process);
+  }
+
+  /** What tern undid among the protected paths after process `id` ended, not yet said; then forgotten. */
+  takeRestored(id: string): string[] {
+    const process = this.#processes.get(id);
+    const restored = process?.restored ?? [];
+    if (process) process.restored = [];
+    return restored;
   }
 
   /**

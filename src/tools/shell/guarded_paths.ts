@@ -7,7 +7,9 @@
  * placeholder_pool.ts). Then the protected set is compared
  * with its state before the command and put back (protected_check.ts). A background process (long-lived)
  * skips that comparison: over its life it would undo the user's own changes made meanwhile; only what the
- * mounts cannot cover is removed if it appeared. A placeholder stays while any running command relies on it.
+ * mounts cannot cover is removed as it appears (uncovered_watch.ts) and at its end. A placeholder stays while any running command relies on it,
+ * in this tern process or another (sandbox_claims.ts). The git surface beyond `.git/config` and `.git/hooks`
+ * (hooks folder, includes, nested repositories) is guarded too (git_surface.ts).
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { isEnvFileName, SANDBOX_PROTECTED, SHELL_STARTUP_FILES } from "../../config/protected_paths.ts";
@@ -19,6 +21,10 @@ import {
   restoreProtected,
 } from "./protected_check.ts";
 import { placeFromPool, stowPlaceholder } from "./placeholder_pool.ts";
+import { type GitSurface, gitSurface, undoGitSurface } from "./git_surface.ts";
+import { addClaim, claimsFolder, dropClaim, heldByOthers, otherClaims, underLock } from "./sandbox_claims.ts";
+import { removeAppeared, undoDeadClaims } from "./sandbox_sweep.ts";
+import { watchUncovered } from "./uncovered_watch.ts";
 
 /** What the sandbox needs, and the clean-up to run when the command has ended. */
 export interface GuardedPaths {
@@ -94,80 +100,135 @@ function exists(path: string): boolean {
 
 /**
  * The guarded paths of `root` now (and the record of the protected set to compare with afterwards, unless
- * `compare` is false: a background process).
+ * `compare` is false: a background process). Decided under the project's lock, with the placeholders other
+ * tern processes rely on taken as held (sandbox_claims.ts).
  */
-export function guardedPaths(root: string, options: { compare?: boolean } = {}): GuardedPaths {
-  const pinned: string[] = [];
-  const readOnly: string[] = [];
-  const dirs: string[] = [];
+export function guardedPaths(
+  root: string,
+  options: { compare?: boolean; background?: boolean } = {},
+): GuardedPaths {
+  return underLock(root, () => setUp(root, options));
+}
+
+/** Where each protected name goes for one command: mounted, covered, borrowed or checked afterwards. */
+interface Survey {
+  pinned: string[];
+  readOnly: string[];
+  /** Placeholders this command puts in place. */
+  dirs: string[];
   /** Placeholders of other running commands this one binds read-only (they must stay while it runs). */
-  const borrowed: string[] = [];
+  borrowed: string[];
   /** Missing names the mounts cannot cover. */
-  const uncovered: string[] = [];
+  uncovered: string[];
+  listings: Listings;
+  git: Deno.DirEntry | undefined;
+  surface: GitSurface | undefined;
+}
+
+/** The protected names of `root` now, sorted into the survey; `held` tells another command's placeholders. */
+function survey(root: string, held: (name: string) => boolean): Survey {
   const listings: Listings = new Map();
   const git = entryAt(root, ".git", listings);
+  const found: Survey = {
+    pinned: [],
+    readOnly: [],
+    dirs: [],
+    borrowed: [],
+    uncovered: [],
+    listings,
+    git,
+    surface: gitSurface(root, listings),
+  };
   const top = listings.get("")!;
   const names: string[] = [...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files];
   for (const name of top.keys()) if (isEnvFileName(name) && !names.includes(name)) names.push(name);
   if (git?.isDirectory) names.push(...SANDBOX_PROTECTED.git.map((name) => `.git/${name}`));
-  else if (git?.isFile) readOnly.push(".git"); // a gitdir pointer: rewritten, it would lead git elsewhere
-  for (const name of SANDBOX_PROTECTED.pinned) if (top.get(name)?.isDirectory) pinned.push(name);
-  for (const name of names) {
-    const path = join(root, name);
-    const entry = entryAt(root, name, listings);
-    const fileName = (SANDBOX_PROTECTED.files as readonly string[]).includes(name) || isEnvFileName(name);
-    if (inUse.has(path)) borrowed.push(path);
-    if (entry?.isDirectory && fileName && !inUse.has(path)) {
-      // An empty folder at a file's name is a placeholder a killed run left behind: gone, it is guarded anew.
-      stowPlaceholder(root, path);
-      if (exists(path)) {
-        readOnly.push(name);
-        continue;
-      }
-    } else if (entry?.isFile || entry?.isDirectory) {
-      // Only plain files and folders: bwrap refuses a source under a file, and a link is not what it names.
-      readOnly.push(name);
-      continue;
-    } else if (entry !== undefined) continue;
-    // Missing: not to be created. `commondir` and `config.worktree` cannot be covered (git would read the
-    // placeholder and fail): the comparison after the command removes them if they appear.
-    if (name === ".git/commondir" || name === ".git/config.worktree" || name === ".git/config") {
-      uncovered.push(name);
-      continue;
-    }
-    // A shell's startup file runs only in a home folder: elsewhere one made during the command harms no one
-    // and is removed after it (the comparison), so it gets no placeholder (a mount, a mkdir and an rmdir).
-    if (isStartupFile(name) && !isHome(root)) continue;
-    const parent = dirname(name);
-    // A parent that is missing, a file or a link cannot hold a mount point: cover the parent instead.
-    if (parent === "." || entryAt(root, parent, listings)?.isDirectory) dirs.push(name);
-    else if (entryAt(root, parent, listings) === undefined && parent === ".vscode") dirs.push(".vscode");
+  else if (git?.isFile) found.readOnly.push(".git"); // a gitdir pointer: rewritten, it would lead git elsewhere
+  for (const name of SANDBOX_PROTECTED.pinned) {
+    // Another command's placeholder (`.vscode`) is bound read-only as it is: nothing may be made inside it.
+    if (held(name)) {
+      found.borrowed.push(name);
+      found.readOnly.push(name);
+    } else if (top.get(name)?.isDirectory) found.pinned.push(name);
   }
+  found.readOnly.push(...found.surface?.readOnly ?? []);
+  // The hooks folder `core.hooksPath` names, missing: git would run what a command puts there.
+  for (const name of found.surface?.missingDirs ?? []) (held(name) ? found.borrowed : found.dirs).push(name);
+  for (const name of names) {
+    if (!found.borrowed.includes(dirname(name))) sort(root, name, found, held); // else inside a placeholder
+  }
+  return found;
+}
+
+/** Sorts protected `name` into `found`. */
+function sort(root: string, name: string, found: Survey, held: (name: string) => boolean): void {
+  const path = join(root, name);
+  const entry = entryAt(root, name, found.listings);
+  const fileName = (SANDBOX_PROTECTED.files as readonly string[]).includes(name) || isEnvFileName(name);
+  if (held(name)) found.borrowed.push(name);
+  if (entry?.isDirectory && fileName && !held(name)) {
+    // An empty folder at a file's name is a placeholder a killed run left behind: gone, it is guarded anew.
+    stowPlaceholder(root, path);
+    if (exists(path)) {
+      found.readOnly.push(name);
+      return;
+    }
+  } else if (entry?.isFile || entry?.isDirectory) {
+    // Only plain files and folders: bwrap refuses a source under a file, and a link is not what it names.
+    found.readOnly.push(name);
+    return;
+  } else if (entry !== undefined) return;
+  // Missing: not to be created. `commondir` and `config.worktree` cannot be covered (git would read the
+  // placeholder and fail): the comparison after the command removes them if they appear.
+  if (name === ".git/commondir" || name === ".git/config.worktree" || name === ".git/config") {
+    found.uncovered.push(name);
+    return;
+  }
+  // A shell's startup file runs only in a home folder: elsewhere one made during the command harms no one
+  // and is removed after it (the comparison), so it gets no placeholder (a mount, a mkdir and an rmdir).
+  if (isStartupFile(name) && !isHome(root)) return;
+  const parent = dirname(name);
+  // A parent that is missing, a file or a link cannot hold a mount point: cover the parent instead.
+  if (parent === "." || entryAt(root, parent, found.listings)?.isDirectory) found.dirs.push(name);
+  else if (entryAt(root, parent, found.listings) === undefined && parent === ".vscode") {
+    found.dirs.push(".vscode");
+  }
+}
+
+function setUp(root: string, options: { compare?: boolean; background?: boolean }): GuardedPaths {
+  const others = otherClaims(root);
+  const othersHold = heldByOthers(others);
+  const held = (name: string) => inUse.has(join(root, name)) || othersHold.has(name);
+  const leftovers = undoDeadClaims(root, others.dead, held);
+  const { pinned, readOnly, dirs, borrowed, uncovered, listings, git, surface } = survey(root, held);
   const placeholders = [...new Set(dirs)];
+  const claimed = [...placeholders, ...borrowed];
+  const claim = { placeholders: claimed, uncovered, surface, background: options.background === true };
+  // Claimed before any placeholder is put in place: should tern die now, the next one finds and removes them.
+  const id = addClaim(root, { ...claim, git: git === undefined ? "none" : git.isDirectory ? "dir" : "file" });
   // Moved into place from the pool where there is one (bwrap makes the rest): after the listing above, so
   // the record below sees the project as it was.
   for (const name of placeholders) placeFromPool(root, join(root, name));
-  hold([...placeholders.map((name) => join(root, name)), ...borrowed]);
+  hold(claimed.map((name) => join(root, name)));
   const record: ProtectedRecord | undefined = options.compare === false
     ? undefined
-    : recordProtected(root, undefined, true, listings);
+    : recordProtected(root, undefined, true, listings, new Set(claimed));
+  // A background command runs long: what no mount covers is removed as it appears, not only at its end.
+  const watch = options.background
+    ? watchUncovered(root, [...uncovered, ...surface?.uncovered ?? []], () => undoGitSurface(root, surface))
+    : undefined;
   const cleanUp = async () => {
-    for (const path of release([...placeholders.map((name) => join(root, name)), ...borrowed])) {
-      stowPlaceholder(root, path); // only what is still the empty placeholder
-    }
-    if (record) return await restoreProtected(root, record);
-    return await removeAppeared(root, uncovered);
+    const undone = await watch?.stop() ?? [];
+    underLock(root, () => {
+      const stillHeld = heldByOthers(otherClaims(root));
+      for (const path of release(claimed.map((name) => join(root, name)))) {
+        if (!stillHeld.has(path.slice(root.length + 1))) stowPlaceholder(root, path); // only an empty one
+      }
+      dropClaim(root, id);
+    });
+    const said = record ? await restoreProtected(root, record) : removeAppeared(root, uncovered);
+    return [...leftovers, ...undone, ...said, ...undoGitSurface(root, surface)];
   };
-  return { pinned, readOnly, guardMissing: { dirs: placeholders }, cleanUp };
-}
-
-/** Removes those of `names` (missing at the start, and not coverable by a mount) that exist now; says which. */
-async function removeAppeared(root: string, names: string[]): Promise<string[]> {
-  const removed: string[] = [];
-  for (const name of names) {
-    if (!exists(join(root, name))) continue;
-    await Deno.remove(join(root, name), { recursive: true }).catch(() => {});
-    removed.push(`removed ${name}`);
-  }
-  return removed;
+  const hidden = claimsFolder(root);
+  return { pinned, readOnly, guardMissing: { dirs: [...placeholders, ...hidden] }, cleanUp };
 }

@@ -7,6 +7,7 @@
 import { dirname, join } from "node:path";
 import { isEnvFileName, SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
 import { isInside } from "../../fs/path_guard.ts";
+import { tameRepository } from "./git_tame.ts";
 
 /** Files up to this size are kept whole, so they can be compared byte for byte and put back. */
 const MAX_KEPT_BYTES = 1024 * 1024;
@@ -32,6 +33,8 @@ interface Seen {
 export interface ProtectedRecord {
   entries: Map<string, Seen>;
   git: "dir" | "file" | "none";
+  /** Placeholders (relative): managed by their claims (sandbox_claims.ts), never compared. */
+  skip: Set<string>;
 }
 
 /** What is at `path`; with `keep`, a small file's bytes too (to put it back). */
@@ -129,16 +132,18 @@ export function recordProtected(
   git?: ProtectedRecord["git"],
   keep = true,
   listings: Listings = new Map(),
+  skip: Set<string> = new Set(),
 ): ProtectedRecord {
   const dotGit = entryAt(root, ".git", listings);
   const record: ProtectedRecord = {
     entries: new Map(),
     git: git ?? (dotGit === undefined ? "none" : dotGit.isDirectory ? "dir" : "file"),
+    skip,
   };
   let count = 0;
   const found: [string, Seen][] = [];
   const visit = (rel: string): void => {
-    if (count >= MAX_ENTRIES || SKIPPED.has(rel)) return;
+    if (count >= MAX_ENTRIES || SKIPPED.has(rel) || skip.has(rel)) return;
     const seen = see(join(root, rel), keep);
     if (seen === undefined) return;
     count++;
@@ -191,83 +196,13 @@ async function putBack(root: string, rel: string, seen: Seen): Promise<boolean> 
   return true;
 }
 
-/** What a `.git/config` a command wrote may keep: what `git init`, `git remote add` and `git config user.*` write. */
-const SAFE_GIT_KEYS: Record<string, RegExp> = {
-  core: /^(repositoryformatversion|filemode|bare|logallrefupdates|ignorecase|precomposeunicode|symlinks)$/,
-  extensions: /^(objectformat|refstorage)$/,
-  remote: /^(url|pushurl|fetch)$/,
-  branch: /^(remote|merge)$/,
-  user: /^(name|email)$/,
-  init: /^defaultbranch$/,
-};
-
-/** `text` with only the safe settings kept, and the names of those it dropped. */
-function safeGitConfig(text: string): { kept: string; dropped: string[] } {
-  const kept: string[] = [];
-  const dropped: string[] = [];
-  let section: string | undefined;
-  for (const line of text.split("\n")) {
-    const trimmed = line.trim();
-    const header = /^\[([A-Za-z][\w.-]*)(?:\s+"[^"\\]*")?\]$/.exec(trimmed);
-    if (header) {
-      section = header[1].toLowerCase().split(".")[0];
-      if (Object.hasOwn(SAFE_GIT_KEYS, section)) kept.push(trimmed);
-      continue;
-    }
-    if (trimmed === "" || /^[#;]/.test(trimmed)) continue;
-    const pair = /^([A-Za-z][\w-]*)\s*(?:=\s*(.*))?$/.exec(trimmed);
-    const key = pair?.[1].toLowerCase() ?? "";
-    const safe = pair !== null && section !== undefined && SAFE_GIT_KEYS[section]?.test(key) &&
-      !trimmed.endsWith("\\") && !/^ext::|^fd::/i.test(pair[2] ?? "");
-    if (safe) kept.push(`\t${trimmed}`);
-    else dropped.push(section && pair ? `${section}.${key}` : trimmed.slice(0, 40));
-  }
-  return { kept: kept.join("\n") + "\n", dropped };
-}
-
-/**
- * A repository the command made (`git init`) is its own, but nothing in it may run later, when the user
- * runs git: hooks other than git's samples, a config beyond what `git init` and `git remote` write, and the
- * files that would lead git to another config are removed. Returns one phrase per change.
- */
-async function tameNewRepository(root: string): Promise<string[]> {
-  const said: string[] = [];
-  const gitDir = join(root, ".git");
-  if (!(await Deno.lstat(gitDir).catch(() => undefined))?.isDirectory) return said;
-  for (const name of ["commondir", "config.worktree"]) {
-    if (await Deno.lstat(join(gitDir, name)).catch(() => undefined)) {
-      await clear(root, `.git/${name}`);
-      said.push(`removed .git/${name} (created)`);
-    }
-  }
-  const hooks = await Array.fromAsync(Deno.readDir(join(gitDir, "hooks"))).catch(() => []);
-  for (const hook of hooks.filter((entry) => !entry.name.endsWith(".sample"))) {
-    await clear(root, `.git/hooks/${hook.name}`);
-    said.push(`removed .git/hooks/${hook.name} (created)`);
-  }
-  const config = join(gitDir, "config");
-  const info = await Deno.lstat(config).catch(() => undefined);
-  if (info !== undefined && (!info.isFile || info.size > MAX_KEPT_BYTES)) {
-    await clear(root, ".git/config");
-    said.push("removed .git/config (not a plain, small file)");
-  } else if (info !== undefined) {
-    const { kept, dropped } = safeGitConfig(await Deno.readTextFile(config));
-    if (dropped.length > 0) {
-      await clear(root, ".git/config");
-      await Deno.writeTextFile(config, kept, { createNew: true });
-      said.push(`cleaned .git/config (removed ${dropped.join(", ")})`);
-    }
-  }
-  return said;
-}
-
 /**
  * Compares the protected set now with `before`: removes what appeared, puts back what changed or went
  * away. Returns one phrase per path, e.g. "put back .git/config", "removed AGENTS.md (created)".
  */
 export async function restoreProtected(root: string, record: ProtectedRecord): Promise<string[]> {
   const before = record.entries;
-  const after = recordProtected(root, record.git, false).entries;
+  const after = recordProtected(root, record.git, false, new Map(), record.skip).entries;
   const said: string[] = [];
   // Deepest first: a created folder goes with what it holds.
   const created = [...after.keys()].filter((rel) => !before.has(rel)).sort((a, b) => b.length - a.length);
@@ -284,6 +219,6 @@ export async function restoreProtected(root: string, record: ProtectedRecord): P
     const done = await putBack(root, rel, seen).catch(() => false);
     said.push(done ? `put back ${rel}` : `${rel} changed and could not be put back`);
   }
-  if (record.git === "none") said.push(...await tameNewRepository(root));
+  if (record.git === "none") said.push(...tameRepository(root, ".git"));
   return said;
 }
