@@ -2,7 +2,7 @@
 
 import { basename, dirname, relative, sep } from "node:path";
 import { createThroughWall } from "./file_wall.ts";
-import { changedError, showPath } from "./path_guard.ts";
+import { changedError, showPath } from "./path_basics.ts";
 import { ToolError } from "./tool_error.ts";
 
 /** Options of `atomicWrite`. */

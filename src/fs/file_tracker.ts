@@ -1,6 +1,7 @@
 /** The conversation's memory of the files the model has seen, and the stale-write guard built on it. */
 
-import { MAX_FILE_BYTES, openNoBlock, prependBom, type TextFile } from "./path_guard.ts";
+import { MAX_FILE_BYTES, prependBom, type TextFile } from "./path_guard.ts";
+import { openNoBlock } from "./opened_file.ts";
 import { ToolError } from "./tool_error.ts";
 
 /** A file's state as the model last saw it (after read_file, or after tern's own write). */

@@ -4,15 +4,9 @@
  */
 import { Buffer } from "node:buffer";
 import { extname } from "node:path";
-import {
-  changedError,
-  openNoBlock,
-  readCapped,
-  resolveForRead,
-  showPath,
-  verifyOpened,
-  withCleanErrors,
-} from "./path_guard.ts";
+import { readCapped, resolveForRead, withCleanErrors } from "./path_guard.ts";
+import { changedError, showPath } from "./path_basics.ts";
+import { openNoBlock, verifyOpened } from "./opened_file.ts";
 import { ToolError } from "./tool_error.ts";
 
 /** The largest image sent to a model (Anthropic's own limit per image). */

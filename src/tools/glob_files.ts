@@ -1,7 +1,8 @@
 /** glob_files: find files in the project by a glob pattern on their paths. */
 
 import { posix } from "node:path";
-import { resolvePath, showPath } from "../fs/path_guard.ts";
+import { resolvePath } from "../fs/path_guard.ts";
+import { showPath } from "../fs/path_basics.ts";
 import { rulesFor, walkTree } from "./search/walk.ts";
 import { loadPicomatch, type Picomatch } from "../fs/glob_matcher.ts";
 import { inspectRead, where } from "./_read_inspect.ts";

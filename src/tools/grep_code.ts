@@ -1,6 +1,7 @@
 /** grep_code: search file contents in the project by regular expression, with ripgrep or a built-in search. */
 
-import { resolveForRead, resolvePath, showPath } from "../fs/path_guard.ts";
+import { resolveForRead, resolvePath } from "../fs/path_guard.ts";
+import { showPath } from "../fs/path_basics.ts";
 import { builtinSearch, ripgrepSearch } from "./search/grep.ts";
 import { type LineEvent, ripgrepAvailable, type SearchSpec } from "./search/ripgrep.ts";
 import { cutAround } from "./_truncate.ts";

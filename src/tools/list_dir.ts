@@ -1,7 +1,8 @@
 /** list_dir: list a directory's entries, marking directories, symlinks and special files. */
 
 import { join, relative, resolve } from "node:path";
-import { OutsideRootError, resolvePath, showPath } from "../fs/path_guard.ts";
+import { OutsideRootError, resolvePath } from "../fs/path_guard.ts";
+import { showPath } from "../fs/path_basics.ts";
 import { cutLine, truncateMiddle } from "./_truncate.ts";
 import { inspectRead } from "./_read_inspect.ts";
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";

@@ -1,6 +1,7 @@
 /** read_file: show a text file with line numbers, a page at a time. */
 
-import { readTextFile, showPath } from "../fs/path_guard.ts";
+import { readTextFile } from "../fs/path_guard.ts";
+import { showPath } from "../fs/path_basics.ts";
 import { describeImage, isImageName, readImageFile } from "../fs/image_file.ts";
 import { cutLine } from "./_truncate.ts";
 import { snapshotOfText } from "../fs/file_tracker.ts";

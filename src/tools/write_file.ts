@@ -5,14 +5,8 @@ import { editorSnapshot, editorView, writeThrough } from "./_editor.ts";
 import { withFileLock } from "../fs/file_lock.ts";
 import { guardFresh, snapshotOfPath } from "../fs/file_tracker.ts";
 import { lineDelta } from "./edit/line_delta.ts";
-import {
-  hasBom,
-  MAX_FILE_BYTES,
-  openNoBlock,
-  prependBom,
-  readTextFile,
-  resolveForWrite,
-} from "../fs/path_guard.ts";
+import { hasBom, MAX_FILE_BYTES, prependBom, readTextFile, resolveForWrite } from "../fs/path_guard.ts";
+import { openNoBlock } from "../fs/opened_file.ts";
 import {
   type CallInspection,
   type FileTracker,

@@ -1,17 +1,15 @@
 import { assert, assertEquals, assertMatch, assertStrictEquals } from "../support/assert.ts";
 import { basename, dirname, join } from "node:path";
 import {
-  isInside,
-  isSecretEnvName,
-  openNoBlock,
   OutsideRootError,
   readTextFile,
   resolveForRead,
   resolveForWrite,
   resolvePath,
-  SecretFileError,
-  shownByKernel,
 } from "../../src/fs/path_guard.ts";
+import { isSecretEnvName, SecretFileError } from "../../src/fs/secret_env.ts";
+import { isInside } from "../../src/fs/path_basics.ts";
+import { openNoBlock, shownByKernel } from "../../src/fs/opened_file.ts";
 import { ToolError } from "../../src/fs/tool_error.ts";
 import { call, readFileTool, sh, tempProject } from "../tools/_helpers.ts";
 

@@ -13,7 +13,8 @@ import {
   assertStrictEquals,
 } from "../support/assert.ts";
 import { dirname, join } from "node:path";
-import { openNoBlock, readTextFile } from "../../src/fs/path_guard.ts";
+import { readTextFile } from "../../src/fs/path_guard.ts";
+import { openNoBlock } from "../../src/fs/opened_file.ts";
 import { tempProject } from "../tools/_helpers.ts";
 import { runUnderTernFlags } from "../tools/shell/_sandbox_driver.ts";
 import { testNeeding } from "../support/requires.ts";

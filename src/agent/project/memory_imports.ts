@@ -6,7 +6,8 @@
  * memory cap is reached. A mention of no file (`@octocat`, `@types/node`) stays text, as does one in code.
  */
 import { posix } from "node:path";
-import { readTextFile, SecretFileError } from "../../fs/path_guard.ts";
+import { readTextFile } from "../../fs/path_guard.ts";
+import { SecretFileError } from "../../fs/secret_env.ts";
 import { ToolError } from "../../fs/tool_error.ts";
 
 /** Imports deeper than this (the memory file is depth 0) are refused. */

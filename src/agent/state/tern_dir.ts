@@ -8,7 +8,7 @@
  * need no change for this (`--allow-read=. --allow-write=.` already cover it, in a compiled binary too).
  */
 import { join } from "node:path";
-import { isInside } from "../../fs/path_guard.ts";
+import { isInside } from "../../fs/path_basics.ts";
 import { openJson, sealJson, stateSeal } from "./seal.ts";
 
 /** The folder tern keeps its files in, relative to the project root. */

@@ -4,7 +4,7 @@
  * since that directory is what the process's permission flags (and so the sandbox) allow.
  */
 import { isAbsolute } from "node:path";
-import { isInside } from "../../fs/path_guard.ts";
+import { isInside } from "../../fs/path_basics.ts";
 
 /** A cwd that cannot be a project root; the message says why and what to do. */
 export class ProjectRootError extends Error {}

@@ -1,7 +1,7 @@
 /** The two search engines behind grep_code, ripgrep and a built-in one, yielding the very same events. */
 
 import { join } from "node:path";
-import { isSecretEnvName } from "../../fs/path_guard.ts";
+import { isSecretEnvName } from "../../fs/secret_env.ts";
 import { type LineEvent, runRipgrep, type SearchSpec } from "./ripgrep.ts";
 import { comparePaths, type GitignoreRules, readSearchable, type WalkEntry, walkTree } from "./walk.ts";
 import { ToolError } from "../tool.ts";

@@ -5,7 +5,7 @@
  * that would lead git to another config are removed. A gitdir file that leads out of the project is removed.
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { isInside } from "../../fs/path_guard.ts";
+import { isInside } from "../../fs/path_basics.ts";
 
 /** Config files larger than this are not read: removed whole. */
 const MAX_CONFIG_BYTES = 1024 * 1024;

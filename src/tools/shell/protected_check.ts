@@ -6,7 +6,7 @@
  */
 import { dirname, join } from "node:path";
 import { isEnvFileName, SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
-import { isInside } from "../../fs/path_guard.ts";
+import { isInside } from "../../fs/path_basics.ts";
 import { tameRepository } from "./git_tame.ts";
 
 /** Files up to this size are kept whole, so they can be compared byte for byte and put back. */
