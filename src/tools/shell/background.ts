@@ -11,7 +11,7 @@ import { MAX_SPILL_CHARS } from "./command_output.ts";
 import { guardedPaths } from "./guarded_paths.ts";
 import { type OutputSink, runInGroup } from "./process_group.ts";
 import { Redactor } from "./redact.ts";
-import { confinedArgv } from "./sandbox.ts";
+import { confinedArgv } from "./confined_argv.ts";
 import { ToolError, type ToolResult } from "../tool.ts";
 
 /** The longest a timer may wait (setTimeout's limit): "no timeout" for a background process. */

@@ -7,7 +7,8 @@
 import { childEnv } from "./child_env.ts";
 import { guardedPaths } from "./guarded_paths.ts";
 import { type OutputSink, runInGroup } from "./process_group.ts";
-import { confinedArgv, detectBubblewrap } from "./sandbox.ts";
+import { detectBubblewrap } from "./sandbox.ts";
+import { confinedArgv } from "./confined_argv.ts";
 import { HeadTail } from "../_truncate.ts";
 
 /** Characters of a hook's output kept at most (its head and tail): both streams' caps and the marker fit. */

@@ -6,7 +6,8 @@
 import { assert, assertMatch, assertNotMatch, assertStrictEquals } from "../../support/assert.ts";
 import { join } from "node:path";
 import { runInGroup } from "../../../src/tools/shell/process_group.ts";
-import { confinedArgv, detectBubblewrap } from "../../../src/tools/shell/sandbox.ts";
+import { detectBubblewrap } from "../../../src/tools/shell/sandbox.ts";
+import { confinedArgv } from "../../../src/tools/shell/confined_argv.ts";
 import { call, executeCommandTool, tempProject, type TestContext, testContext } from "../_helpers.ts";
 import { runUnderTernFlags } from "./_sandbox_driver.ts";
 import { testNeeding, whyMissing } from "../../support/requires.ts";
