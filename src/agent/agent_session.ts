@@ -82,6 +82,8 @@ export class AgentSession {
     this.#hooks = new SessionHooks(options.hooks ?? [], {
       root: this.root,
       sessionId: () => this.#current?.session?.id,
+      transcriptPath: () => this.#current?.session?.path,
+      mode: () => this.mode,
       child: options.child !== undefined,
       onNotice: options.onNotice,
       signal: this.#closing.signal,

@@ -1,6 +1,7 @@
 /**
  * One trust decision for everything a project supplies: the `.env`'s choice of endpoint for the user's own
- * key, the `.mcp.json` servers, the allow rules and hooks of `.tern/settings.json`, the memory file, the
+ * key, the `.mcp.json` servers, the allow rules and hooks of `.tern/settings.json` and Claude Code's
+ * `.claude/settings.json` and `.claude/settings.local.json`, the memory file, the
  * skills, agents and commands. A cloned repository may have been written by anyone, so none of it is
  * honoured until the user trusts the project: asked once (REPL) and remembered in tern's own bound state,
  * `.tern/local/trust.json` (a copy the repository brought is never read). The decision covers what can run
@@ -19,8 +20,10 @@ export interface ProjectSupplies {
   endpoint?: { endpoint: string; variable: string };
   /** `.mcp.json` with servers: its exact text, and one line per server (what it runs or reaches). */
   mcp?: { text: string; lines: string[] };
-  /** Allow rules of `.tern/settings.json` (deny rules only tighten: they need no trust). */
+  /** Allow rules of the settings files (deny and ask rules only tighten: they need no trust). */
   allowRules: string[];
+  /** The project's settings files that hold rules or hooks (default: `.tern/settings.json`). */
+  settingsFiles?: string[];
   /** The memory file, e.g. `AGENTS.md`. */
   memory?: string;
   /** The skills' names. */
@@ -29,7 +32,7 @@ export interface ProjectSupplies {
   agents?: string[];
   /** The project's command files (`.tern/commands`, `.claude/commands`), as found. */
   commands?: string[];
-  /** The hooks of `.tern/settings.json`, one line each (event, matcher, command). */
+  /** The hooks (and status line) of the settings files, one line each (event, matcher, command). */
   hooks?: string[];
 }
 
@@ -69,8 +72,9 @@ export function describeSupplies(supplies: ProjectSupplies): string[] {
     lines.push(`.env sends your own API key to ${endpoint.endpoint} (it sets ${endpoint.variable})`);
   }
   if (mcp) lines.push(".mcp.json starts these MCP servers:", ...mcp.lines.map((line) => `  ${line}`));
+  const settings = settingsLabel(supplies);
   if (supplies.allowRules.length > 0) {
-    lines.push(`.tern/settings.json lets these run without asking: ${supplies.allowRules.join(", ")}`);
+    lines.push(`${settings} lets these run without asking: ${supplies.allowRules.join(", ")}`);
   }
   if (supplies.memory) lines.push(`${supplies.memory}: instructions put in the model's system prompt`);
   if (supplies.skills.length > 0) {
@@ -80,7 +84,7 @@ export function describeSupplies(supplies: ProjectSupplies): string[] {
   if (supplies.commands?.length) lines.push(`slash command files (prompts): ${supplies.commands.join(", ")}`);
   if (supplies.hooks?.length) {
     lines.push(
-      ".tern/settings.json runs these hooks (in the sandbox) on events:",
+      `${settings} runs these hooks (in the sandbox) on events:`,
       ...supplies.hooks.map((line) => `  ${line}`),
     );
   }
@@ -218,14 +222,14 @@ export function untrustedNote(supplies: ProjectSupplies, trust: ProjectTrust): s
   if (supplies.mcp && !trust.mcp) parts.push(`.mcp.json (${plural(supplies.mcp.lines.length, "server")})`);
   if (!trust.project) {
     const rules = supplies.allowRules.length;
-    if (rules > 0) parts.push(`.tern/settings.json permissions (${plural(rules, "allow rule")})`);
+    if (rules > 0) parts.push(`${settingsLabel(supplies)} permissions (${plural(rules, "allow rule")})`);
     if (supplies.skills.length > 0) parts.push(`the project's ${plural(supplies.skills.length, "skill")}`);
     const agents = supplies.agents?.length ?? 0;
     if (agents > 0) parts.push(`the project's ${plural(agents, "agent file")}`);
     const commands = supplies.commands?.length ?? 0;
     if (commands > 0) parts.push(`the project's ${plural(commands, "command file")}`);
     const hooks = supplies.hooks?.length ?? 0;
-    if (hooks > 0) parts.push(`.tern/settings.json ${plural(hooks, "hook")}`);
+    if (hooks > 0) parts.push(`${settingsLabel(supplies)} ${plural(hooks, "hook")}`);
   }
   const memory = !trust.project && supplies.memory ? `${supplies.memory} is read as untrusted data` : "";
   if (parts.length === 0 && memory === "") return undefined;
@@ -234,6 +238,11 @@ export function untrustedNote(supplies: ProjectSupplies, trust: ProjectTrust): s
     : "this project's settings are not trusted yet (run tern here to answer, or pass --trust-project)";
   if (parts.length === 0) return `${memory}: ${why}`;
   return `ignored ${parts.join(", ")}: ${why}${memory ? `; ${memory}` : ""}`;
+}
+
+/** The settings files named in the question and the notes, e.g. ".tern/settings.json + .claude/settings.json". */
+function settingsLabel(supplies: ProjectSupplies): string {
+  return supplies.settingsFiles?.length ? supplies.settingsFiles.join(" + ") : ".tern/settings.json";
 }
 
 function plural(count: number, noun: string): string {

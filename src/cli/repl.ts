@@ -4,7 +4,7 @@ import type { ApproveMode } from "../config/settings.ts";
 import type { TaskResult } from "../agent/loop.ts";
 import type { ImagePart } from "../llm/types.ts";
 import { attachMentions } from "./input/attachments.ts";
-import { statusLine } from "./render/status_line.ts";
+import { shownStatusLine } from "./render/status_command.ts";
 import { replGate } from "./prompts/repl_gate.ts";
 import type { LineReader } from "./input/line_reader.ts";
 import { listenForCancel } from "./input/keys.ts";
@@ -57,7 +57,8 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
     const attached = await attachMentions(task, session.root, session.model);
     for (const note of attached.notes) screen.print(note, "dim");
     const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
-    screen.print(statusLine(session.usage, result.usage), "dim");
+    const warn = (message: string) => screen.print(message, "yellow");
+    screen.print(await shownStatusLine(session, result.usage, warn), "dim");
     if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
   };
   // On a terminal, commands ask with the approval prompt's one-key menu.

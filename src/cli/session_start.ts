@@ -35,7 +35,7 @@ import { adviseOnLlmProblem } from "./errors.ts";
 import { terminalSafe } from "./render/terminal_safe.ts";
 import { askProjectTrustOnTerminal, checkProjectEndpoint } from "./prompts/project_trust.ts";
 import { type McpStartup, readMcp, startMcp } from "./mcp_startup.ts";
-import { describeHook, type HookConfig } from "../config/hook_settings.ts";
+import { describeSuppliedHook, type HookConfig } from "../config/hook_settings.ts";
 
 type Project = Awaited<ReturnType<typeof readProject>>;
 
@@ -166,7 +166,8 @@ function projectSupplies(project: Project, config: Config): ProjectSupplies {
     skills: project.skills.map((skill) => skill.name),
     agents: project.agents.agents.filter((agent) => fromProject(agent.source)).map((agent) => agent.source),
     commands: project.commandFiles,
-    hooks: project.settings.hooks.map(describeHook),
+    hooks: project.settings.hooks.map(describeSuppliedHook),
+    settingsFiles: project.settings.files,
   };
 }
 
@@ -183,7 +184,7 @@ async function runHooks(
   const own = project.ownSettings?.hooks ?? [];
   const supplied = project.settings.hooks;
   if (supplied.length === 0) return { hooks: own, notes: [] };
-  const count = `${supplied.length} hook${supplied.length === 1 ? "" : "s"} of .tern/settings.json`;
+  const count = `${supplied.length} hook${supplied.length === 1 ? "" : "s"} of the project's settings`;
   if (!trust.project) return { hooks: own, notes: [`the ${count} do not run: the project is not trusted`] };
   const sandbox = await probing;
   if (sandbox.active) return { hooks: [...own, ...supplied], notes: [] };
@@ -212,6 +213,7 @@ function runRules(project: Project, trust: ProjectTrust): PermissionSettings {
   const supplied = project.settings.permissions;
   return {
     deny: [...supplied.deny, ...own.deny],
+    ask: [...supplied.ask ?? [], ...own.ask ?? []], // ask rules only tighten: no trust needed
     allow: [...(trust.project ? supplied.allow : []), ...own.allow],
   };
 }

@@ -128,3 +128,18 @@ Deno.test("decideProjectTrust() lists the project's hooks in the question and co
   const untrusted = { project: false, endpoint: false, mcp: false, how: "no_terminal" as const };
   assertStringIncludes(untrustedNote(changed, untrusted)!, "ignored .tern/settings.json 1 hook:");
 });
+
+Deno.test("describeSupplies() names Claude Code's settings files beside tern's in the trust question", () => {
+  const lines = describeSupplies({
+    allowRules: ["Bash(npm test:*)"],
+    skills: [],
+    settingsFiles: [".tern/settings.json", ".claude/settings.json"],
+    hooks: ["PreToolUse Bash: ./a.sh (.claude/settings.json)", "StatusLine: ./s.sh (.claude/settings.json)"],
+  });
+  assertEquals(lines, [
+    ".tern/settings.json + .claude/settings.json lets these run without asking: Bash(npm test:*)",
+    ".tern/settings.json + .claude/settings.json runs these hooks (in the sandbox) on events:",
+    "  PreToolUse Bash: ./a.sh (.claude/settings.json)",
+    "  StatusLine: ./s.sh (.claude/settings.json)",
+  ]);
+});
