@@ -26,6 +26,8 @@ export interface ReplOptions {
   commands?: SlashCommand[];
   /** What /help adds after the commands: command files not used, and why. */
   commandNotes?: readonly string[];
+  /** The first message, sent before the prompt is shown (`tern "TASK"`); a `/command` runs as typed. */
+  firstPrompt?: string;
 }
 
 /** Shift+Tab's cycle; `all` joins it only when the session started in it (`--approve all`). */
@@ -75,8 +77,11 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
     return `${session.mode} › `;
   };
   try {
+    let first = options.firstPrompt;
     while (true) {
-      const input = await options.reader.read(`\n${session.mode} › `, { cycle });
+      const input = first ?? await options.reader.read(`\n${session.mode} › `, { cycle });
+      if (first !== undefined) screen.print(`\n${session.mode} › ${first}`);
+      first = undefined;
       if (input === null) {
         options.sink.write("\n"); // Ctrl-D leaves the cursor after the prompt
         return 0;

@@ -37,6 +37,8 @@ export interface ReplCliOptions {
   trustedProject?: boolean;
   /** Hooks found but not run, and why (`/hooks` says it). */
   hookNotes?: readonly string[];
+  /** `tern "TASK"`: sent as the first message once the REPL is up. */
+  firstPrompt?: string;
 }
 
 /** Runs the REPL on `session` until the user leaves; resolves with the exit code. */
@@ -70,6 +72,7 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
     sink: streamSink(Deno.stdout),
     debug: Boolean(Deno.env.get("TERN_DEBUG")),
     commands,
+    firstPrompt: options.firstPrompt,
   });
 
   function banner(session: AgentSession, { sandbox }: ReplCliOptions): string[] {

@@ -105,3 +105,22 @@ Deno.test("the REPL survives tool calls that hit bad inputs in a row, reads noth
   said.forEach((line, i) => assertMatch(line, expected[i]));
   assertEquals([...Deno.readDirSync(outside.root)].map((entry) => entry.name), ["secret.txt"]);
 });
+
+Deno.test('tern "TASK" opens the REPL with TASK as its first message, then reads the next lines', async () => {
+  await using project = await tempProject();
+  await using model = await startFakeModel([{ text: "First answer." }, { text: "Second answer." }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["explain this repository"],
+    env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
+    input: "and then?\n/exit\n",
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, "ask › explain this repository");
+  assertStringIncludes(run.stdout, "First answer.");
+  assertStringIncludes(run.stdout, "Second answer.");
+  const users = (i: number) =>
+    (model.requests[i].messages as { role: string; content: string }[]).filter((m) => m.role === "user");
+  assertEquals(users(0).map((m) => m.content), ["explain this repository"]);
+  assertEquals(users(1).length, 2);
+});

@@ -8,7 +8,7 @@ import { Renderer, type Sink } from "../render/renderer.ts";
 import { partialNote } from "../render/task_words.ts";
 import { CallLog, refusedLine } from "./call_log.ts";
 import { stdinGate } from "./stdin_approval.ts";
-import type { StreamInput } from "./stream_input.ts";
+import type { StreamInput, StreamMessage } from "./stream_input.ts";
 import { errorEvent, initEvent, resultEvent, type StreamEvent, streamEvent } from "./stream_json.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 
@@ -63,7 +63,8 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
   if (output === "stream-json") emit(initEvent(session, { input_format: input ? "stream-json" : "text" }));
   let last: StreamEvent | undefined;
   let code = 2;
-  for (let task = options.task ?? await input?.next(); task != null; task = await input?.next()) {
+  const first = options.task === undefined ? undefined : { text: options.task };
+  for (let task = first ?? await input?.next(); task != null; task = await input?.next()) {
     const approve = input && stdinGate(session, { input, emit, timeoutMs: options.approvalTimeoutMs });
     const turn = await runTurn(session, task, { ...options, approve, emit });
     last = turn.event;
@@ -81,7 +82,7 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
 /** One turn: events printed (or drawn as progress on stderr), its result, its `result` event, its exit code. */
 async function runTurn(
   session: AgentSession,
-  task: string,
+  task: StreamMessage,
   options: HeadlessOptions & { approve?: ApprovalGate; emit: (event: StreamEvent) => void },
 ): Promise<{ result: TaskResult; event: StreamEvent; code: number }> {
   const { output } = options;
@@ -100,7 +101,8 @@ async function runTurn(
   const started = performance.now();
   let result: TaskResult;
   try {
-    result = await session.run(task, {
+    result = await session.run(task.text, {
+      ...imagesFor(session, task, options.stderr),
       onEvent,
       signal: options.signal,
       approve: terminalGate(session, progress, options),
@@ -114,6 +116,17 @@ async function runTurn(
   const event = resultEvent(result, { session, denials: calls.denials, durationMs });
   if (refused) event.partial = true;
   return { result, event, code: refused ? 3 : exitCodeFor(result.exitReason) };
+}
+
+/** The message's images when the model reads images; else none, and a line on stderr saying so. */
+function imagesFor(session: AgentSession, task: StreamMessage, stderr: HeadlessOptions["stderr"]) {
+  if (!task.images?.length) return {};
+  if (session.model.images) return { images: task.images };
+  const count = `${task.images.length} image${task.images.length === 1 ? "" : "s"}`;
+  stderr.write(
+    `tern: ${count} not sent: ${session.model.model} reads text only (TERN_IMAGES=on says it reads images)\n`,
+  );
+  return {};
 }
 
 /** The gate for this turn: stdin's (stream-json input), the terminal's, or none (the policy decides). */

@@ -1,10 +1,14 @@
 /**
- * `--input-format stream-json`: stdin carries JSON lines, read while turns run. `{"type":"user","text":...}`
+ * `--input-format stream-json`: stdin carries JSON lines, read while turns run. `{"type":"user","text":...}`,
+ * or Claude Code's SDK shape `{"type":"user","message":{"role":"user","content":...}}` (user_line.ts),
  * queues a message (each starts a turn in the same session); `{"type":"approval","id":...,"decision":...}`
  * answers a pending approval question. A line that is neither is reported and skipped; EOF ends the run once
  * the queued messages are done, and answers every question still waiting with "no answer".
  */
 import type { ApprovalAnswer } from "../../agent/approval.ts";
+import { type StreamMessage, userLine } from "./user_line.ts";
+
+export type { StreamMessage };
 
 /** The decisions an approval line may carry. */
 export const DECISIONS = ["allow", "allow_session", "deny", "abort"] as const;
@@ -16,7 +20,7 @@ type Waiter<T> = (value: T) => void;
 
 /** The messages and answers of a stream-json stdin, as they arrive. */
 export class StreamInput {
-  #messages: string[] = [];
+  #messages: StreamMessage[] = [];
   #answers = new Map<string, ApprovalAnswer>();
   #messageWaiter?: Waiter<void>;
   #answerWaiters = new Map<string, Waiter<ApprovalAnswer | null>>();
@@ -33,7 +37,7 @@ export class StreamInput {
   }
 
   /** The next user message, waiting for one; null once stdin has ended with none left. */
-  async next(): Promise<string | null> {
+  async next(): Promise<StreamMessage | null> {
     while (this.#messages.length === 0 && !this.#ended) {
       await new Promise<void>((resolve) => this.#messageWaiter = resolve);
     }
@@ -105,10 +109,9 @@ export class StreamInput {
     }
     const line = value as Record<string, unknown>;
     if (line.type === "user") {
-      if (typeof line.text !== "string" || line.text.trim() === "") {
-        return 'a user message needs a non-empty "text" string';
-      }
-      this.#messages.push(line.text);
+      const message = userLine(line);
+      if (typeof message === "string") return message;
+      this.#messages.push(message);
       this.#messageWaiter?.();
       return undefined;
     }
