@@ -118,9 +118,10 @@ async function partDigests(supplies: ProjectSupplies): Promise<{ endpoint?: stri
 /**
  * Decides what of the project this run may use: nothing to decide; `--trust-project`; a remembered answer
  * for exactly these supplies; else the asker (its answer is remembered). A flag's trust is remembered too,
- * in the same store: `--trust-project-mcp` in a `-p` run means the REPL does not ask about that `.mcp.json`
- * again (nor about anything, when it is all the project supplies). Without an asker (headless), only what a
- * flag names or a remembered part is trusted. Never throws for a state folder that cannot be written.
+ * in the same store: `--trust-project-mcp` in a `-p` run means later runs start that `.mcp.json`'s servers
+ * without asking. Without an asker (headless), only what a flag names or a remembered part is trusted. Parts trusted alone never hide the question: a REPL run without
+ * a narrower flag of its own asks about the whole project until it has an answer for it. Never throws for a
+ * state folder that cannot be written.
  */
 export async function decideProjectTrust(
   root: string,
@@ -162,7 +163,10 @@ export async function decideProjectTrust(
   // What is left to decide once the parts trusted by a flag, or remembered, are set aside.
   const byFlag = flags.mcp === true || flags.env === true;
   const rest = { ...supplies, ...(mcp && { mcp: undefined }), ...(endpoint && { endpoint: undefined }) };
-  if (!suppliesAnything(rest)) return answer(false, byFlag ? "flag" : "remembered");
+  // Parts trusted alone never hide the full question: a REPL without a narrower flag of its own asks it.
+  if (!suppliesAnything(rest) && (byFlag || options.ask === undefined)) {
+    return answer(false, byFlag ? "flag" : "remembered");
+  }
   if (options.ask === undefined) return answer(false, byFlag ? "flag" : "no_terminal");
   const trusted = await options.ask(describeSupplies(supplies));
   // A no takes back the parts trusted before; this run keeps only what its own flags say.
@@ -234,8 +238,10 @@ export function untrustedNote(supplies: ProjectSupplies, trust: ProjectTrust): s
   const memory = !trust.project && supplies.memory ? `${supplies.memory} is read as untrusted data` : "";
   if (parts.length === 0 && memory === "") return undefined;
   const why = trust.refused
-    ? `you did not trust this project (delete .tern/local/${TRUST_FILE} to be asked again)`
-    : "this project's settings are not trusted yet (run tern here to answer, or pass --trust-project)";
+    ? `you did not trust this project (pass --trust-project to trust it, or delete .tern/local/${TRUST_FILE} ` +
+      "to be asked again in the REPL)"
+    : "this project's settings are not trusted yet (pass --trust-project, or answer the trust question the " +
+      "REPL asks: tern without -p here)";
   if (parts.length === 0) return `${memory}: ${why}`;
   return `ignored ${parts.join(", ")}: ${why}${memory ? `; ${memory}` : ""}`;
 }
