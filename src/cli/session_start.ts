@@ -260,7 +260,7 @@ async function openSession(options: {
     saveRule: async (rule) => await saveRule(stateDir(config.root, ""), "allow", rule),
     resume: options.resume,
     hooks: options.hooks,
-    keepStartModel: args.model !== undefined || args.provider !== undefined || args.baseUrl !== undefined,
+    keepStartModel: args.model !== undefined || args.provider !== undefined, // --base-url names no model
     advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
     onNotice: (message) => warn(message),
   });
