@@ -37,6 +37,7 @@ import { PlanKeeper, planModeTask } from "./plan_mode.ts";
 import { type ChildSetup, SubAgents } from "./sub_agents.ts";
 import type { PlanUpdate } from "../tools/update_plan.ts";
 import { BackgroundProcesses } from "../tools/shell/background.ts";
+import { TaskBudget } from "./budget.ts";
 import { SessionHooks } from "./session_hooks.ts";
 
 /** A prompt longer than this (in bytes) is refused: a pasted log that size belongs in a file. */
@@ -63,6 +64,8 @@ export class AgentSession {
   #running?: AbortController;
   /** The running prompt's event sink: where sub-agents and the plan report. */
   #emit?: (event: AgentEvent) => void;
+  /** The running task's budget: its sub-agents' tokens count into it. */
+  #budget?: TaskBudget;
   readonly #plan = new PlanKeeper((event) => this.#emit?.(event));
   readonly #subAgents: SubAgents;
   readonly #mcp?: McpWatch;
@@ -120,6 +123,7 @@ export class AgentSession {
       rules: this.rules,
       approvals: () => this.#current.conversation.approvals,
       emit: (event) => this.#emit?.(event),
+      budget: () => this.#budget,
     });
     this.#current = options.resume ? this.#starter.resume(options.resume) : this.#starter.start();
     this.usage.restore(this.#current.conversation.entries);
@@ -261,6 +265,7 @@ export class AgentSession {
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
       const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#models.config;
+      const budget = this.#budget = options.budget ?? new TaskBudget({ maxTurns, tokenBudget, timeLimitMs });
       const task = this.mode === "plan" && !this.#options.child ? planModeTask(text) : text;
       const result = await runTask(conversation, task, {
         ...this.#models.loopOptions(),
@@ -272,6 +277,7 @@ export class AgentSession {
         maxTurns,
         tokenBudget,
         timeLimitMs,
+        budget,
         requireTools,
         editor: options.editor,
         images: options.images,
@@ -282,7 +288,9 @@ export class AgentSession {
       if (this.#snapshots) snapshotAfterTask(conversation, this.#snapshots);
       return result;
     } finally {
-      if (this.#running === controller) [this.#running, this.#emit] = [undefined, undefined];
+      if (this.#running === controller) {
+        [this.#running, this.#emit, this.#budget] = [undefined, undefined, undefined];
+      }
     }
   }
 
