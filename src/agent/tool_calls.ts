@@ -41,7 +41,15 @@ function settle(call: ToolCall, result: ToolResult, conversation: Conversation, 
   options.onEvent({ type: "tool_result", id: call.id, ...fields });
   const images = result.images?.length ? { images: result.images } : {};
   conversation.append({ kind: "tool_result", callId: call.id, ...fields, ...images });
+  // A failed call's huge arguments (a 20 MB write refused) stay in the log, but the model is sent only what
+  // its refusal needs: kept whole they would fill the window, and the refusal would be cut to nothing.
+  if (isError && call.arguments.length > MAX_FAILED_ARGUMENT_CHARS) {
+    conversation.append({ kind: "compaction", droppedOutputs: [], abbreviatedCalls: [call.id] });
+  }
 }
+
+/** A failed call's arguments longer than this are abbreviated in what the model is sent (see settle). */
+const MAX_FAILED_ARGUMENT_CHARS = 16_000;
 
 /** A call's outcome: its result, and whether it really ran (denied and refused calls did not). */
 type CallOutcome = ToolResult & { executed: boolean };
