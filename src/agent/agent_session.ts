@@ -37,6 +37,8 @@ import { PlanKeeper, planModeTask } from "./plan_mode.ts";
 import { type ChildSetup, SubAgents } from "./sub_agents.ts";
 import type { PlanUpdate } from "../tools/update_plan.ts";
 import { BackgroundProcesses } from "../tools/shell/background.ts";
+import { runUserCommand, type UserCommandOptions } from "./user_command.ts";
+import type { ToolResult } from "../tools/tool.ts";
 import { TaskBudget } from "./budget.ts";
 import { SessionHooks } from "./session_hooks.ts";
 
@@ -168,6 +170,15 @@ export class AgentSession {
   /** The plan the model keeps with update_plan in this conversation, or null. */
   get plan(): PlanUpdate | null {
     return this.#plan.current;
+  }
+
+  /** `!command` in the REPL: the user's own command, run as execute_command and logged with its output. */
+  userCommand(
+    command: string,
+    options: Pick<UserCommandOptions, "signal" | "onUpdate">,
+  ): Promise<ToolResult> {
+    const { registry, conversation } = this.#current;
+    return runUserCommand(command, { registry, conversation, root: this.root, ...options });
   }
 
   /** The hooks in force (`/hooks` lists them). */

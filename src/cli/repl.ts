@@ -14,6 +14,7 @@ import { runSlashCommand, slashCommands } from "./commands/table.ts";
 import type { SlashCommand } from "./commands/types.ts";
 import { offerPlan, presentsPlan } from "./prompts/plan_accept.ts";
 import { chooseOne } from "./prompts/choice.ts";
+import { runBangLine } from "./bang_command.ts";
 
 /** What the REPL needs besides its session. */
 export interface ReplOptions {
@@ -49,8 +50,8 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
   });
   for (const line of options.banner) screen.print(line, "dim");
   screen.print(
-    "/help for commands · Shift+Tab: approval mode (ask, edits, plan) · Esc or Ctrl-C cancels a task · " +
-      "Ctrl-D exits",
+    "/help for commands · !CMD runs a command · Shift+Tab: approval mode (ask, edits, plan) · Esc or Ctrl-C " +
+      "cancels a task · Ctrl-D exits",
     "dim",
   );
   const commands = slashCommands(options.commands, options.commandNotes);
@@ -90,6 +91,10 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
       if (line === "") continue;
       if (line.startsWith("/")) {
         if (await runSlashCommand(line, commands, slash) === "exit") return 0;
+        continue;
+      }
+      if (line.startsWith("!")) {
+        await runBangLine(session, line.slice(1).trim(), { screen, sink: options.sink });
         continue;
       }
       await runTask(line);
