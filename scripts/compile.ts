@@ -13,15 +13,10 @@ const output = at >= 0 && at + 1 < args.length ? args[at + 1] : "dist/tern";
 const folder = dirname(output);
 const folderExisted = await Deno.lstat(folder).then(() => true, () => false);
 
+// Every build embeds the npm packages: tern loads them with a specifier deno compile cannot see.
+const embed = ["--include", "src/_npm_packages.js"];
 const compile = new Deno.Command(Deno.execPath(), {
-  args: [
-    "compile",
-    ...args,
-    ...(at >= 0 ? [] : ["--output", output]),
-    "--include",
-    "src/_npm_packages.js",
-    "main.ts",
-  ],
+  args: ["compile", ...args, ...(at >= 0 ? [] : ["--output", output]), ...embed, "main.ts"],
   stdout: "inherit",
   stderr: "piped",
 });

@@ -79,7 +79,7 @@ Deno.test("a Claude Code project, untrusted: its hooks, rules and status line ar
   assertEquals([run.code, run.stdout], [0, "Done.\n"], run.stderr);
   assertStringIncludes(run.stderr, "ignored .claude/settings.json permissions (1 allow rule)");
   assertStringIncludes(run.stderr, ".claude/settings.json 4 hooks");
-  assertStringIncludes(run.stderr, "or pass --trust-project");
+  assertStringIncludes(run.stderr, "(pass --trust-project, or answer the trust question the REPL asks");
   // Untrusted, the hook did not run: under --approve all the command ran (the user asked for that).
   assertEquals(await Deno.lstat(join(project.root, "keep.txt")).then(() => true, () => false), false);
 });
