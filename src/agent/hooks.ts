@@ -170,10 +170,12 @@ export class Hooks {
   ): Promise<Outcome[]> {
     if (!this.#events.has(event)) return [];
     const names = target === undefined ? [] : [target, ...claudeToolNames(target)];
-    const matching = this.#hooks.filter((hook) =>
+    const found = this.#hooks.filter((hook) =>
       hook.event === event &&
       (target === undefined || names.some((name) => matcherPattern(hook.matcher, hook.dialect)?.test(name)))
     );
+    // One status line: the last one configured (the project's over the user's, as in Claude Code).
+    const matching = event === "StatusLine" ? found.slice(-1) : found;
     if (matching.length === 0) return [];
     const { root } = this.#options;
     const common = {

@@ -120,6 +120,13 @@ Deno.test("Hooks: a statusLine command gets the status JSON on stdin and its fir
     await new Hooks([], { root: project.root, sessionId: () => undefined }).statusLine({}, ctx),
     undefined,
   );
+  // Two configured (the user's, then the project's): only the last runs.
+  const two = new Hooks([
+    { ...claudeHook("StatusLine", "echo user > user-ran; echo USER"), scope: "user" },
+    claudeHook("StatusLine", "echo PROJECT"),
+  ], { root: project.root, sessionId: () => undefined });
+  assertEquals(await two.statusLine({}, ctx), "PROJECT");
+  assertEquals(await Deno.lstat(`${project.root}/user-ran`).then(() => true, () => false), false);
 });
 
 Deno.test("PermissionRules: Claude Code's Bash(npm test:*) allows npm test; ask rules ask even under --approve all", async () => {
