@@ -185,8 +185,8 @@ async function runHooks(
   const supplied = project.settings.hooks;
   if (supplied.length === 0) return { hooks: own, notes: [] };
   const count = `${supplied.length} hook${supplied.length === 1 ? "" : "s"} of the project's settings`;
-  const why = "the project is not trusted (pass --trust-project, or answer the REPL's trust question)";
-  if (!trust.project) return { hooks: own, notes: [`the ${count} do not run: ${why}`] };
+  const untrusted = "the project is not trusted (pass --trust-project, or answer the REPL's trust question)";
+  if (!trust.project) return { hooks: own, notes: [`the ${count} do not run: ${untrusted}`] };
   const sandbox = await probing;
   if (sandbox.active) return { hooks: [...own, ...supplied], notes: [] };
   const why = sandbox.kind === "off" ? "--sandbox off" : sandbox.reason;
