@@ -34,3 +34,24 @@ Deno.test("stream-json: an approval sent before its question is an error event a
   assertEquals([answered.decision, answered.by], ["deny", "timeout"]);
   assertEquals(await Deno.lstat(`${project.root}/planted.txt`).then(() => true, () => false), false);
 });
+
+Deno.test("stream-json: a Claude Code ask rule asks even under --approve all, and the question validates", async () => {
+  await using project = await tempProject({
+    ".claude/settings.json": JSON.stringify({ permissions: { ask: ["Write(deploy/**)"] } }),
+  });
+  await using model = startFakeModel([
+    { toolCalls: [{ id: "w1", name: "write_file", arguments: '{"path":"deploy/prod.yml","content":"x"}' }] },
+    { text: "Written." },
+  ]);
+  const args = ["--input-format", "stream-json", "--output", "stream-json", "--approve", "all"];
+  await using tern = await liveTern(project.root, args, env(model.url));
+  await tern.send({ type: "user", text: "deploy" });
+  const asked = (await tern.readUntil((event) => event.type === "approval_request")).at(-1)!;
+  assertEquals(validate(asked), [], JSON.stringify(asked));
+  assertEquals([asked.id, asked.why], ["w1", "ask_rule"]);
+  assertStringIncludes(String(asked.detail), 'the permission rule "ask Write(deploy/**)"');
+  await tern.send({ type: "approval", id: "w1", decision: "allow" });
+  const { code } = await tern.finish();
+  assertEquals(code, 0);
+  assertEquals(await Deno.readTextFile(`${project.root}/deploy/prod.yml`), "x");
+});
