@@ -178,6 +178,16 @@ Deno.test("the action's steps: a collaborator's @tern comment installs tern, run
   assertEquals([outputs.run, outputs.number, outputs["exit-code"]], ["true", "7", "0"]);
   const result = JSON.parse(outputs.result);
   assertEquals((await streamJsonValidator())(result), []);
+  // The key is blanked in every output the action writes: the result output and the events file too.
+  assertStringIncludes(result.text, "(I was told the key is [redacted])");
+  const events = await Deno.readTextFile(`${run.temp}/tern-events.jsonl`);
+  assertEquals([events.includes(KEY), events.includes("[redacted]")], [false, true]);
+  // Its pieces too: the answer's text_delta events, joined, say [redacted] and not the key.
+  const deltas = events.trim().split("\n").map((line) => JSON.parse(line)).filter((e) =>
+    e.type === "text_delta"
+  );
+  assertStringIncludes(deltas.map((e) => e.text).join(""), "the key is [redacted]");
+  assert(!(await Deno.readTextFile(`${run.temp}/output`)).includes(KEY), "GITHUB_OUTPUT holds the key");
   assertEquals([result.type, result.exit_reason], ["result", "done"]);
   const posted = await run.step("comment.sh", repo.root, {
     GITHUB_TOKEN: "ghs_token",

@@ -87,8 +87,8 @@ Deno.test("a committed mcp-trust.json cannot start an unsandboxed MCP server", a
   assertEquals(await exists(marker), false, "the project's server ran");
   assertStringIncludes(
     run.stderr,
-    "tern: ignored .mcp.json (1 server): this project's settings are not trusted yet (run tern here to answer, " +
-      "or pass --trust-project)",
+    "tern: ignored .mcp.json (1 server): this project's settings are not trusted yet (pass --trust-project, " +
+      "or answer the trust question the REPL asks: tern without -p here)",
   );
 });
 

@@ -37,6 +37,9 @@ import { PlanKeeper, planModeTask } from "./policy/plan_mode.ts";
 import { type ChildSetup, SubAgents } from "./loop/sub_agents.ts";
 import type { PlanUpdate } from "../tools/update_plan.ts";
 import { BackgroundProcesses } from "../tools/shell/background.ts";
+import { runUserCommand, type UserCommandOptions } from "./user_command.ts";
+import type { ToolResult } from "../tools/tool.ts";
+import { TaskBudget } from "./loop/budget.ts";
 import { SessionHooks } from "./project/hook_context.ts";
 
 /** A prompt longer than this (in bytes) is refused: a pasted log that size belongs in a file. */
@@ -63,6 +66,8 @@ export class AgentSession {
   #running?: AbortController;
   /** The running prompt's event sink: where sub-agents and the plan report. */
   #emit?: (event: AgentEvent) => void;
+  /** The running task's budget: its sub-agents' tokens count into it. */
+  #budget?: TaskBudget;
   readonly #plan = new PlanKeeper((event) => this.#emit?.(event));
   readonly #subAgents: SubAgents;
   readonly #mcp?: McpWatch;
@@ -82,6 +87,8 @@ export class AgentSession {
     this.#hooks = new SessionHooks(options.hooks ?? [], {
       root: this.root,
       sessionId: () => this.#current?.session?.id,
+      transcriptPath: () => this.#current?.session?.path,
+      mode: () => this.mode,
       child: options.child !== undefined,
       onNotice: options.onNotice,
       signal: this.#closing.signal,
@@ -118,6 +125,7 @@ export class AgentSession {
       rules: this.rules,
       approvals: () => this.#current.conversation.approvals,
       emit: (event) => this.#emit?.(event),
+      budget: () => this.#budget,
     });
     this.#current = options.resume ? this.#starter.resume(options.resume) : this.#starter.start();
     this.usage.restore(this.#current.conversation.entries);
@@ -162,6 +170,15 @@ export class AgentSession {
   /** The plan the model keeps with update_plan in this conversation, or null. */
   get plan(): PlanUpdate | null {
     return this.#plan.current;
+  }
+
+  /** `!command` in the REPL: the user's own command, run as execute_command and logged with its output. */
+  userCommand(
+    command: string,
+    options: Pick<UserCommandOptions, "signal" | "onUpdate">,
+  ): Promise<ToolResult> {
+    const { registry, conversation } = this.#current;
+    return runUserCommand(command, { registry, conversation, root: this.root, ...options });
   }
 
   /** The hooks in force (`/hooks` lists them). */
@@ -259,6 +276,7 @@ export class AgentSession {
       const { conversation, registry } = this.#current;
       if (this.#snapshots) await snapshotBeforeTask(conversation, this.#snapshots);
       const { maxTurns, tokenBudget, timeLimitMs, requireTools } = this.#models.config;
+      const budget = this.#budget = options.budget ?? new TaskBudget({ maxTurns, tokenBudget, timeLimitMs });
       const task = this.mode === "plan" && !this.#options.child ? planModeTask(text) : text;
       const result = await runTask(conversation, task, {
         ...this.#models.loopOptions(),
@@ -270,6 +288,7 @@ export class AgentSession {
         maxTurns,
         tokenBudget,
         timeLimitMs,
+        budget,
         requireTools,
         editor: options.editor,
         images: options.images,
@@ -280,7 +299,9 @@ export class AgentSession {
       if (this.#snapshots) snapshotAfterTask(conversation, this.#snapshots);
       return result;
     } finally {
-      if (this.#running === controller) [this.#running, this.#emit] = [undefined, undefined];
+      if (this.#running === controller) {
+        [this.#running, this.#emit, this.#budget] = [undefined, undefined, undefined];
+      }
     }
   }
 

@@ -7,6 +7,7 @@ import type { McpServer } from "../tools/mcp/client.ts";
 import type { EditorFiles, Tool } from "../tools/tool.ts";
 import type { AgentDefinition } from "./project/agents.ts";
 import type { ApprovalGate } from "./policy/approval.ts";
+import type { TaskBudget } from "./loop/budget.ts";
 import type { AgentEvent } from "./events.ts";
 import type { ProjectMemory } from "./project/memory.ts";
 import type { PermissionRules } from "./policy/permission_rules.ts";
@@ -92,6 +93,8 @@ export interface PromptOptions {
   editor?: EditorFiles;
   /** Images sent with the prompt's text (`@shot.png`); see `model.images` for whether the model reads them. */
   images?: ImagePart[];
+  /** The task's budget (a sub-agent's, whose parent is the main task's); default: the configuration's limits. */
+  budget?: TaskBudget;
 }
 
 /** The session at a glance, for status lines and `state` requests. */

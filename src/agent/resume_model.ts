@@ -30,6 +30,13 @@ export function resumedModel(entries: readonly Entry[], current: ModelInfo): Res
     return last.model === current.model ? null : { request: { model: last.model }, describe };
   }
   if (last.provider === current.provider && last.model === current.model) return null;
+  // A custom endpoint given now (--base-url) is where the user wants requests to go: it is not left behind.
+  if (current.provider === CUSTOM_LABEL) {
+    return {
+      describe,
+      why: "tern runs on the custom endpoint it was given (/model PROVIDER/MODEL switches)",
+    };
+  }
   return { request: { provider: last.provider, model: last.model }, describe };
 }
 

@@ -78,7 +78,8 @@ export class SessionUsage {
     for (const entry of entries) {
       if (entry.kind !== "usage") continue;
       const info = this.#info;
-      this.#info = { ...info, price: findPrice(entry.model) };
+      // The model answering now is priced as the session prices it (unknown on a guessed custom endpoint).
+      this.#info = { ...info, price: entry.model === info.model ? info.price : findPrice(entry.model) };
       this.handle({ type: "usage", usage: entry.usage, total: entry.usage });
       this.#info = info;
     }

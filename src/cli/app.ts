@@ -30,7 +30,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
     return await runHeadlessCli(project, session, args);
   }
   const { runReplCli } = await import("./repl_cli.ts");
-  return await runReplCli(project, session);
+  return await runReplCli(project, session, { firstPrompt: args.firstPrompt });
 }
 
 /** The session to continue (-c, -r), chosen here because choosing may ask on the terminal; else none. */

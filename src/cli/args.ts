@@ -1,5 +1,6 @@
 /** Command-line arguments: parsing, validation and the help text. */
 import { parseArgs } from "node:util";
+import { closestOption, withAliases } from "./arg_habits.ts";
 import {
   type ApproveMode,
   type OutputFormat,
@@ -42,6 +43,8 @@ export interface CliArgs extends RunSettings {
   inputFormat?: "stream-json";
   /** `--approval-timeout`: how long an approval question waits for its answer on stdin, in milliseconds. */
   approvalTimeoutMs?: number;
+  /** `tern "TASK"`: the REPL opens with TASK as its first message (as `claude "TASK"` does). */
+  firstPrompt?: string;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -59,6 +62,7 @@ export const HELP_TEXT = `tern ${VERSION}: a coding agent in your terminal, sand
 
 Usage:
   tern [options]            open an interactive session in this directory
+  tern "TASK" [options]     the same, with TASK as its first message
   tern -p "TASK" [options]  run one task headless: the answer to stdout, progress to stderr
   tern acp [options]        serve editors over the Agent Client Protocol on stdin/stdout
 
@@ -67,7 +71,7 @@ Options:
                             and input piped to tern is attached to TASK as context
       --output FORMAT       text (default), json (one object at the end) or stream-json
                             (one event a line, docs/stream-json.md); json and stream-json need
-                            -p or --input-format stream-json
+                            -p or --input-format stream-json (--output-format is the same)
       --input-format FORMAT text (default) or stream-json: stdin carries user messages and approval
                             answers as JSON lines, each message a turn of the same session, until
                             EOF; needs --output stream-json or json
@@ -172,7 +176,7 @@ const SANDBOX_MODES: readonly SandboxMode[] = ["off", "auto", "required"];
 
 /** Parses `argv` (without the program name); throws a `UsageError` with a one-line message on bad usage. */
 export function parseCliArgs(argv: string[]): CliArgs {
-  const values = parseStrict(argv);
+  const { values, positionals } = parseStrict(argv);
   const args: CliArgs = {
     help: values.help ?? false,
     version: values.version ?? false,
@@ -213,6 +217,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values["approval-timeout"] !== undefined) {
     args.approvalTimeoutMs = duration("--approval-timeout", values["approval-timeout"]);
   }
+  if (positionals.length > 0) args.firstPrompt = firstPrompt(positionals, args);
   if (args.continue && args.resume !== undefined) {
     throw new UsageError("--continue and --resume both choose a session; give one of them");
   }
@@ -238,7 +243,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
 /** The options of `tern acp` (model, approval, sandbox, budgets); a task or an output format is bad usage. */
 export function acpArgs(argv: string[]): CliArgs {
   const args = parseCliArgs(argv);
-  const bad = args.prompt !== undefined
+  const bad = args.prompt !== undefined || args.firstPrompt !== undefined
     ? "-p"
     : args.output !== "text"
     ? "--output"
@@ -256,8 +261,8 @@ export function acpArgs(argv: string[]): CliArgs {
 /** node:util parseArgs in strict mode, its errors turned into one-line `UsageError`s. */
 function parseStrict(argv: string[]) {
   try {
-    const args = withOptionalResumeId(argv);
-    return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: false }).values;
+    const args = withOptionalResumeId(withAliases(argv));
+    return parseArgs({ args, options: OPTIONS, strict: true, allowPositionals: true });
   } catch (error) {
     const code = (error as { code?: string }).code;
     const message = error instanceof Error ? error.message : String(error);
@@ -278,9 +283,9 @@ function withOptionalResumeId(argv: string[]): string[] {
 /** A parseArgs error message, reworded as one line with the next step. */
 function usageMessage(code: string, message: string): string {
   const quoted = /'([^']+)'/.exec(message)?.[1] ?? "";
-  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown option '${quoted}'`;
-  if (code === "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL") {
-    return `unexpected argument '${quoted}'; to run a task, quote it: tern -p "TASK"`;
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const closest = closestOption(quoted, KNOWN_OPTIONS);
+    return `unknown option '${quoted}'${closest ? `; did you mean ${closest}?` : ""}`;
   }
   const option = quoted.replace(/ <value>$/, "");
   if (message.includes("ambiguous")) {
@@ -290,6 +295,27 @@ function usageMessage(code: string, message: string): string {
   }
   if (message.includes("argument missing")) return `option '${option}' needs a value`;
   return message.split("\n")[0].replace(/^Option/, "option").replace(/\.$/, "");
+}
+
+/** Every option's names as typed: `--print`, `-p`, ... */
+const KNOWN_OPTIONS = Object.entries(OPTIONS).flatMap(([name, option]) => [
+  `--${name}`,
+  ...("short" in option ? [`-${option.short}`] : []),
+]);
+
+/** `tern "TASK"`: one word or one quoted task, for the REPL; with -p or stream-json input it is bad usage. */
+function firstPrompt(positionals: string[], args: CliArgs): string {
+  if (args.prompt !== undefined || args.inputFormat !== undefined) {
+    const where = args.prompt !== undefined ? '-p takes the task: tern -p "TASK"' : "the tasks come on stdin";
+    throw new UsageError(`unexpected argument '${positionals[0]}'; ${where}`);
+  }
+  if (positionals.length > 1) {
+    throw new UsageError(`tern takes one task; quote it: tern "${positionals.join(" ")}"`);
+  }
+  if (positionals[0].trim() === "") {
+    throw new UsageError('the task is empty; e.g. tern "fix the failing test"');
+  }
+  return positionals[0];
 }
 
 /** `value` when it is one of `allowed`; undefined when absent; a `UsageError` otherwise. */

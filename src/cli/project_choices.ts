@@ -32,7 +32,7 @@ export function projectChoices(args: CliArgs, interactive: boolean): ProjectChoi
       fallback: args.fallback === undefined ? undefined : fallbackRequest(args.fallback),
       save: !args.noSession,
       allowLocalFetch: args.allowLocalFetch === true,
-      keepStartModel: args.model !== undefined || args.provider !== undefined || args.baseUrl !== undefined,
+      keepStartModel: args.model !== undefined || args.provider !== undefined, // --base-url names no model
       advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
     },
   };

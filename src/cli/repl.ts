@@ -4,7 +4,7 @@ import type { ApproveMode } from "../config/settings.ts";
 import type { TaskResult } from "../agent/loop/loop.ts";
 import type { ImagePart } from "../llm/types.ts";
 import { attachMentions } from "./input/attachments.ts";
-import { statusLine } from "./render/status_line.ts";
+import { shownStatusLine } from "./render/status_command.ts";
 import { replGate } from "./prompts/repl_gate.ts";
 import type { LineReader } from "./input/line_reader.ts";
 import { listenForCancel } from "./input/keys.ts";
@@ -15,6 +15,7 @@ import type { SlashCommand } from "./commands/types.ts";
 import { offerPlan, presentsPlan } from "./prompts/plan_accept.ts";
 import { chooseOne } from "./prompts/choice.ts";
 import { highlighterReady, loadHighlighter } from "./render/highlight.ts";
+import { runBangLine } from "./bang_command.ts";
 
 /** What the REPL needs besides its session. */
 export interface ReplOptions {
@@ -27,6 +28,8 @@ export interface ReplOptions {
   commands?: SlashCommand[];
   /** What /help adds after the commands: command files not used, and why. */
   commandNotes?: readonly string[];
+  /** The first message, sent before the prompt is shown (`tern "TASK"`); a `/command` runs as typed. */
+  firstPrompt?: string;
 }
 
 /** Shift+Tab's cycle; `all` joins it only when the session started in it (`--approve all`). */
@@ -52,8 +55,8 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
   });
   for (const line of options.banner) screen.print(line, "dim");
   screen.print(
-    "/help for commands · Shift+Tab: approval mode (ask, edits, plan) · Esc or Ctrl-C cancels a task · " +
-      "Ctrl-D exits",
+    "/help for commands · !CMD runs a command · Shift+Tab: approval mode (ask, edits, plan) · Esc or Ctrl-C " +
+      "cancels a task · Ctrl-D exits",
     "dim",
   );
   const commands = slashCommands(options.commands, options.commandNotes);
@@ -67,7 +70,8 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
     const attached = await attachMentions(task, session.root, session.model);
     for (const note of attached.notes) screen.print(note, "dim");
     const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
-    screen.print(statusLine(session.usage, result.usage), "dim");
+    const warn = (message: string) => screen.print(message, "yellow");
+    screen.print(await shownStatusLine(session, result.usage, warn), "dim");
     if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
   };
   // On a terminal, commands ask with the approval prompt's one-key menu.
@@ -83,8 +87,11 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
     return `${session.mode} › `;
   };
   try {
+    let first = options.firstPrompt;
     while (true) {
-      const input = await options.reader.read(`\n${session.mode} › `, { cycle });
+      const input = first ?? await options.reader.read(`\n${session.mode} › `, { cycle });
+      if (first !== undefined) screen.print(`\n${session.mode} › ${first}`);
+      first = undefined;
       if (input === null) {
         options.sink.write("\n"); // Ctrl-D leaves the cursor after the prompt
         return 0;
@@ -93,6 +100,10 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
       if (line === "") continue;
       if (line.startsWith("/")) {
         if (await runSlashCommand(line, commands, slash) === "exit") return 0;
+        continue;
+      }
+      if (line.startsWith("!")) {
+        await runBangLine(session, line.slice(1).trim(), { screen, sink: options.sink });
         continue;
       }
       await runTask(line);

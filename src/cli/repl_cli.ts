@@ -17,8 +17,17 @@ import { statusLine } from "./render/status_line.ts";
 import type { Conversation } from "../agent/log/conversation.ts";
 import { slashCommands } from "./commands/table.ts";
 
+/** `tern "TASK"`: sent as the first message once the REPL is up. */
+export interface ReplCliOptions {
+  firstPrompt?: string;
+}
+
 /** Runs the REPL on `session` of `project` until the user leaves; resolves with the exit code. */
-export async function runReplCli(project: Project, session: AgentSession): Promise<number> {
+export async function runReplCli(
+  project: Project,
+  session: AgentSession,
+  options: ReplCliOptions = {},
+): Promise<number> {
   const { config, mcp } = project;
   const table = commandTable(project, session);
   const names = () => commandNames(slashCommands(table.commands));
@@ -33,6 +42,7 @@ export async function runReplCli(project: Project, session: AgentSession): Promi
     sink: streamSink(Deno.stdout),
     debug: Boolean(Deno.env.get("TERN_DEBUG")),
     commands: table.commands,
+    firstPrompt: options.firstPrompt,
   });
 
   function banner(session: AgentSession, sandbox: SandboxStatus): string[] {

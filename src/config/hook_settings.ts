@@ -14,9 +14,9 @@ export type HookEvent = typeof HOOK_EVENTS[number];
 /** A hook's time limit when its settings give none, in milliseconds. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
 
-/** One hook command as configured, with where it comes from. */
+/** One hook command as configured, with where it comes from; a `statusLine` command is one too. */
 export interface HookConfig {
-  event: HookEvent;
+  event: HookEvent | "StatusLine";
   /** As written; "" matches everything. */
   matcher: string;
   command: string;
@@ -25,12 +25,23 @@ export interface HookConfig {
   scope: "user" | "project";
   /** The settings file, as shown to the user. */
   file: string;
+  /**
+   * `claude`: from `.claude/settings*.json`: its matcher is read as Claude Code reads it, and its event
+   * JSON names tools and arguments as Claude Code does (Bash, `file_path`).
+   */
+  dialect?: "claude";
 }
+
+/** Where a hook comes from: its file, its scope, its dialect. */
+export type HookSource = Pick<HookConfig, "file" | "scope" | "dialect">;
+
+/** A status-line command's time limit, in milliseconds. */
+const STATUS_LINE_TIMEOUT_MS = 5_000;
 
 /** Reads `value` (a settings file's `hooks`); each entry it cannot use is skipped with a warning. */
 export function parseHooks(
   value: unknown,
-  from: { file: string; scope: HookConfig["scope"] },
+  from: HookSource,
 ): { hooks: HookConfig[]; warnings: string[] } {
   const hooks: HookConfig[] = [];
   const warnings: string[] = [];
@@ -62,14 +73,14 @@ export function parseHooks(
 function parseGroup(
   event: HookEvent,
   group: unknown,
-  from: { file: string; scope: HookConfig["scope"] },
+  from: HookSource,
 ): { hooks: HookConfig[]; warnings: string[] } {
   const where = `${from.file}: hooks.${event}`;
   if (!isObject(group) || !Array.isArray(group.hooks)) {
     return { hooks: [], warnings: [`${where}: each entry needs "hooks": [{"type": "command", ...}]`] };
   }
   const matcher = typeof group.matcher === "string" ? group.matcher.trim() : "";
-  if (matcherPattern(matcher) === null) {
+  if (matcherPattern(matcher, from.dialect) === null) {
     return { hooks: [], warnings: [`${where}: the matcher "${matcher}" is not a valid regular expression`] };
   }
   const hooks: HookConfig[] = [];
@@ -90,20 +101,51 @@ function parseGroup(
   return { hooks, warnings };
 }
 
-/** The matcher as a whole-name pattern (null when it is not a valid regular expression). */
-export function matcherPattern(matcher: string): RegExp | null {
+/**
+ * The matcher as a pattern over tool names (null when it is not a valid regular expression): tern reads it
+ * as a whole name; Claude Code reads names and `A|B` lists exactly and any other pattern anywhere in the name
+ * (`mcp__.*`, `Notebook.*`).
+ */
+export function matcherPattern(matcher: string, dialect?: "claude"): RegExp | null {
   if (matcher === "" || matcher === "*") return /^/;
+  const whole = dialect !== "claude" || /^[A-Za-z0-9_|\s]+$/.test(matcher);
+  const source = whole ? matcher.split("|").map((name) => name.trim()).join("|") : matcher;
   try {
-    return new RegExp(`^(?:${matcher})$`);
+    return new RegExp(whole ? `^(?:${source})$` : source);
   } catch {
     return null;
   }
+}
+
+/**
+ * A settings file's `statusLine`, `{"type": "command", "command": "..."}`, as a hook run for the REPL's
+ * status line (undefined when there is none; a warning for one tern cannot use).
+ */
+export function parseStatusLine(value: unknown, from: HookSource): { hook?: HookConfig; warnings: string[] } {
+  if (value === undefined) return { warnings: [] };
+  if (
+    !isObject(value) || value.type !== "command" || typeof value.command !== "string" || !value.command.trim()
+  ) {
+    return { warnings: [`${from.file}: statusLine should be {"type": "command", "command": "..."}`] };
+  }
+  const hook = {
+    event: "StatusLine",
+    matcher: "",
+    command: value.command,
+    timeoutMs: STATUS_LINE_TIMEOUT_MS,
+  };
+  return { hook: { ...hook, ...from } as HookConfig, warnings: [] };
 }
 
 /** One line naming a hook: its event, matcher and command, e.g. "PreToolUse execute_command: ./check.sh". */
 export function describeHook(hook: HookConfig): string {
   const matcher = hook.matcher === "" || hook.matcher === "*" ? "" : ` ${hook.matcher}`;
   return `${hook.event}${matcher}: ${hook.command}`;
+}
+
+/** describeHook, naming the file when it is not `.tern/settings.json` (the trust question's lines). */
+export function describeSuppliedHook(hook: HookConfig): string {
+  return hook.dialect === "claude" ? `${describeHook(hook)} (${hook.file})` : describeHook(hook);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -1,14 +1,18 @@
 /**
  * Settings files of permission rules, `{ "permissions": { "allow": ["execute_command(npm test*)"],
- * "deny": [] } }`: the project's `.tern/settings.json` (what the repository supplies: its deny rules always
- * apply, its allow rules only once the project is trusted), and the user's own rules for the project in
- * tern's state folder (`settings.json` there, sealed: agent/own_settings.ts reads and writes it).
+ * "deny": [], "ask": [] } }`, hooks and a status line: the project's `.tern/settings.json` and Claude Code's
+ * `.claude/settings.json` and `.claude/settings.local.json` (what the repository supplies: deny and ask rules
+ * always apply, allow rules and commands only once the project is trusted), and the user's own rules for the
+ * project in tern's state folder (`settings.json` there, sealed: agent/state/own_settings.ts reads and writes
+ * it).
  */
 import { join, sep } from "node:path";
-import { type HookConfig, parseHooks } from "./hook_settings.ts";
+import { type HookConfig, type HookSource, parseHooks, parseStatusLine } from "./hook_settings.ts";
 
 /** Where the project's settings live, relative to the root. */
 export const SETTINGS_PATH = ".tern/settings.json";
+/** Claude Code's project settings, read after tern's own (the local one last), as Claude Code orders them. */
+export const CLAUDE_SETTINGS_PATHS = [".claude/settings.json", ".claude/settings.local.json"] as const;
 /** The user's own settings file in tern's state folder, as shown to the user. */
 export const OWN_SETTINGS_PATH = ".tern/local/settings.json";
 
@@ -16,6 +20,8 @@ export const OWN_SETTINGS_PATH = ".tern/local/settings.json";
 export interface PermissionSettings {
   allow: string[];
   deny: string[];
+  /** Rules of calls that always ask, whatever the approval mode (Claude Code's `permissions.ask`). */
+  ask?: string[];
 }
 
 /** What loading found: the rules, and a warning for each thing it could not use. */
@@ -29,14 +35,40 @@ export interface LoadedSettings {
   /** `hooks`: commands run on events (the project's only once it is trusted, and then in the sandbox). */
   hooks: HookConfig[];
   warnings: string[];
+  /** The project's settings files that gave rules or hooks, as shown to the user. */
+  files?: string[];
 }
 
-/** Reads `.tern/settings.json` under `root`; a missing file is no rules, a broken one a warning. */
+/**
+ * Reads `.tern/settings.json` and Claude Code's two files under `root`, merged in that order; a missing file
+ * is no rules, a broken one a warning. `mcpPassEnv` is never the project's to give.
+ */
 export async function loadProjectSettings(root: string): Promise<LoadedSettings> {
-  const file = await settingsFile(root);
-  return file === undefined
-    ? { permissions: { allow: [], deny: [] }, mcpPassEnv: {}, hooks: [], warnings: [] }
-    : await readSettings(file);
+  const merged: LoadedSettings = {
+    permissions: { allow: [], deny: [], ask: [] },
+    mcpPassEnv: {},
+    hooks: [],
+    warnings: [],
+    files: [],
+  };
+  for (const shownAs of [SETTINGS_PATH, ...CLAUDE_SETTINGS_PATHS]) {
+    const file = await settingsFile(root, shownAs);
+    if (file === undefined) continue;
+    const loaded = await readSettings(file, shownAs);
+    for (const list of ["allow", "deny", "ask"] as const) {
+      merged.permissions[list]!.push(...loaded.permissions[list] ?? []);
+    }
+    merged.hooks.push(...loaded.hooks);
+    const { allow, deny, ask } = loaded.permissions;
+    if (allow.length + deny.length + (ask?.length ?? 0) + loaded.hooks.length > 0) {
+      merged.files!.push(shownAs);
+    }
+    merged.warnings.push(...loaded.warnings);
+  }
+  // One status line: the last file's wins, as in Claude Code.
+  const statusLines = merged.hooks.filter((hook) => hook.event === "StatusLine");
+  merged.hooks = [...merged.hooks.filter((hook) => hook.event !== "StatusLine"), ...statusLines.slice(-1)];
+  return merged;
 }
 
 /** Reads a settings file (`shownAs` names it in warnings); a missing file is no rules, a broken one a warning. */
@@ -60,12 +92,18 @@ export async function readSettings(file: string, shownAs = SETTINGS_PATH): Promi
 
 /** The settings in a parsed settings file (`shownAs` names it in warnings). */
 export function settingsData(data: unknown, shownAs = SETTINGS_PATH): LoadedSettings {
-  const permissions: PermissionSettings = { allow: [], deny: [] };
+  const permissions: PermissionSettings = { allow: [], deny: [], ask: [] };
   const mcpPassEnv: Record<string, string[]> = {};
   const warnings: string[] = [];
   const scope = shownAs === OWN_SETTINGS_PATH ? "user" : "project";
-  const hooks = parseHooks((data as { hooks?: unknown })?.hooks, { file: shownAs, scope });
-  warnings.push(...hooks.warnings);
+  const from: HookSource = {
+    file: shownAs,
+    scope,
+    ...shownAs.startsWith(".claude/") && { dialect: "claude" },
+  };
+  const hooks = parseHooks((data as { hooks?: unknown })?.hooks, from);
+  const statusLine = parseStatusLine((data as { statusLine?: unknown })?.statusLine, from);
+  warnings.push(...hooks.warnings, ...statusLine.warnings);
   const passEnv = (data as { mcp?: { passEnv?: unknown } })?.mcp?.passEnv;
   if (passEnv && typeof passEnv === "object" && !Array.isArray(passEnv)) {
     for (const [server, names] of Object.entries(passEnv)) {
@@ -73,7 +111,7 @@ export function settingsData(data: unknown, shownAs = SETTINGS_PATH): LoadedSett
     }
   }
   const section = (data as { permissions?: Record<string, unknown> })?.permissions ?? {};
-  for (const list of ["allow", "deny"] as const) {
+  for (const list of ["allow", "deny", "ask"] as const) {
     const value = section[list];
     if (value === undefined) continue;
     if (!Array.isArray(value)) {
@@ -83,20 +121,22 @@ export function settingsData(data: unknown, shownAs = SETTINGS_PATH): LoadedSett
       continue;
     }
     for (const rule of value) {
-      if (typeof rule === "string") permissions[list].push(rule);
+      if (typeof rule === "string") permissions[list]!.push(rule);
       else warnings.push(`${shownAs}: permissions.${list} holds a non-string rule; skipped`);
     }
   }
-  return { permissions, mcpPassEnv, hooks: hooks.hooks, warnings };
+  const all = statusLine.hook ? [...hooks.hooks, statusLine.hook] : hooks.hooks;
+  return { permissions, mcpPassEnv, hooks: all, warnings };
 }
 
-/** The settings file's path, or undefined when `.tern` is a link leading outside the root. */
-async function settingsFile(root: string): Promise<string | undefined> {
-  const dir = join(root, ".tern");
+/** The settings file's path, or undefined when its folder is a link leading outside the root. */
+async function settingsFile(root: string, shownAs: string): Promise<string | undefined> {
+  const [folder, name] = shownAs.split("/");
+  const dir = join(root, folder);
   try {
     const real = await Deno.realPath(dir);
     const realRoot = await Deno.realPath(root);
-    if (real !== join(realRoot, ".tern") && !real.startsWith(realRoot + sep)) return undefined;
-  } catch { /* no .tern yet */ }
-  return join(dir, "settings.json");
+    if (real !== join(realRoot, folder) && !real.startsWith(realRoot + sep)) return undefined;
+  } catch { /* no such folder yet */ }
+  return join(dir, name);
 }

@@ -23,7 +23,8 @@ const PROTECTED_DIRS: Record<string, string> = {
   ".gitlab": FORGE,
   ".devcontainer": "a dev container definition: editors run its commands when the project opens",
   ".agents": SKILLS,
-  ".claude": SKILLS,
+  ".claude":
+    "Claude Code's settings (hooks, permission rules, a status line command), skills, agents and commands",
 };
 
 /** Protected file names (the last segment), lower case, with why. */

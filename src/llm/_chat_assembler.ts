@@ -1,4 +1,5 @@
 /** Pure assembly of chat-completions stream chunks into one AssistantTurn; no I/O, tested with plain data. */
+import { randomCallId } from "./call_id.ts";
 import { AssemblerBase, usageOf } from "./_assembler_base.ts";
 import { isObject, type Json, nonEmpty, num } from "./_json.ts";
 import type { SseEvent } from "./sse.ts";
@@ -169,7 +170,7 @@ export class ChatAssembler extends AssemblerBase {
         throw this.error("bad_response", `${this.source} sent tool call #${call.index} without a name`);
       }
       // Some servers never send ids; the history still needs one to pair the result with the call.
-      return { id: call.id || `call_${call.index}`, name: call.name, arguments: call.arguments };
+      return { id: call.id || randomCallId(), name: call.name, arguments: call.arguments };
     });
   }
 

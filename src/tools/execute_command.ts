@@ -25,6 +25,9 @@ import {
   type ToolResult,
 } from "./tool.ts";
 
+/** The tool's name (the REPL's `!command` runs it too). */
+export const EXECUTE_COMMAND = "execute_command";
+
 /** Timeout when the model gives none, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -212,7 +215,7 @@ export function createExecuteCommandTool(
   const schema = options.background
     ? { ...parameters, properties: { ...parameters.properties, background: BACKGROUND } }
     : parameters;
-  return { name: "execute_command", description, parameters: schema, inspect, run };
+  return { name: EXECUTE_COMMAND, description, parameters: schema, inspect, run };
 }
 
 /**

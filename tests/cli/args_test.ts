@@ -71,9 +71,45 @@ Deno.test("parseCliArgs() rejects an unknown option", () => {
   assertUsageError(["-x"], "unknown option '-x'");
 });
 
-Deno.test("parseCliArgs() rejects loose words and says to quote the task", () => {
-  assertUsageError(["fix", "it"], `unexpected argument 'fix'; to run a task, quote it: tern -p "TASK"`);
-  assertUsageError(["-p", "fix", "it"], `unexpected argument 'it'; to run a task, quote it: tern -p "TASK"`);
+Deno.test("parseCliArgs() answers an unknown option with the closest real one: other tools' flags, then typos", () => {
+  assertUsageError(["--yolo"], "unknown option '--yolo'; did you mean --approve all?");
+  assertUsageError(
+    ["--dangerously-skip-permissions", "-p", "x"],
+    "unknown option '--dangerously-skip-permissions'; did you mean --approve all?",
+  );
+  assertUsageError(["-m", "gpt-5"], "unknown option '-m'; did you mean --model?");
+  assertUsageError(
+    ["--permission-mode", "plan"],
+    "unknown option '--permission-mode'; did you mean --approve (ask, edits, all or plan)?",
+  );
+  assertUsageError(["--modle", "x"], "unknown option '--modle'; did you mean --model?");
+  assertUsageError(["--max-turn=3"], "unknown option '--max-turn'; did you mean --max-turns?");
+  assertUsageError(["--zzz"], "unknown option '--zzz'");
+});
+
+Deno.test("parseCliArgs() takes Claude Code's --output-format as --output, also as --output-format=json", () => {
+  assertEquals(parseCliArgs(["-p", "x", "--output-format", "stream-json"]).output, "stream-json");
+  assertEquals(parseCliArgs(["-p", "x", "--output-format=json"]).output, "json");
+  assertUsageError(
+    ["-p", "x", "--output-format", "yaml"],
+    "--output must be one of text, json, stream-json (got 'yaml')",
+  );
+});
+
+Deno.test('parseCliArgs(): tern "TASK" opens the REPL with it; loose words, or a task beside -p, are bad usage', () => {
+  const args = parseCliArgs(["fix the failing test", "--approve", "edits"]);
+  assertEquals([args.firstPrompt, args.prompt, args.approve], ["fix the failing test", undefined, "edits"]);
+  assertUsageError(["fix", "it"], `tern takes one task; quote it: tern "fix it"`);
+  assertUsageError(["-p", "fix", "it"], `unexpected argument 'it'; -p takes the task: tern -p "TASK"`);
+  assertUsageError(["  "], 'the task is empty; e.g. tern "fix the failing test"');
+  assertUsageError(
+    ["x", "--input-format", "stream-json", "--output", "json"],
+    "unexpected argument 'x'; the tasks come on stdin",
+  );
+  assertUsageError(
+    ["x", "--output", "json"],
+    "x".length ? '--output json needs a headless task: tern -p "TASK" --output json' : "",
+  );
 });
 
 Deno.test("parseCliArgs() rejects an option missing its value", () => {

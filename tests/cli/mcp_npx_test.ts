@@ -118,6 +118,9 @@ mcpTest(
       run.stderr,
       '"network": true gives it the network, "sandbox": false runs it outside the sandbox',
     );
-    assertStringIncludes(run.stderr, "or trust the project (run tern here)");
+    assertStringIncludes(
+      run.stderr,
+      "or trust the project for your HOME and the network (pass --trust-project",
+    );
   },
 );

@@ -105,3 +105,43 @@ Deno.test("the REPL survives tool calls that hit bad inputs in a row, reads noth
   said.forEach((line, i) => assertMatch(line, expected[i]));
   assertEquals([...Deno.readDirSync(outside.root)].map((entry) => entry.name), ["secret.txt"]);
 });
+
+Deno.test('tern "TASK" opens the REPL with TASK as its first message, then reads the next lines', async () => {
+  await using project = await tempProject();
+  await using model = await startFakeModel([{ text: "First answer." }, { text: "Second answer." }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: ["explain this repository"],
+    env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
+    input: "and then?\n/exit\n",
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, "ask › explain this repository");
+  assertStringIncludes(run.stdout, "First answer.");
+  assertStringIncludes(run.stdout, "Second answer.");
+  const users = (i: number) =>
+    (model.requests[i].messages as { role: string; content: string }[]).filter((m) => m.role === "user");
+  assertEquals(users(0).map((m) => m.content), ["explain this repository"]);
+  assertEquals(users(1).length, 2);
+});
+
+Deno.test("!COMMAND in the REPL runs it in the project, prints its output, and puts both into the conversation", async () => {
+  await using project = await tempProject({ "notes.txt": "alpha\nbeta\n" });
+  await using model = await startFakeModel([{ text: "I see two lines." }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: [],
+    env: { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" },
+    input: "!wc -l < notes.txt; echo made > made.txt\nwhat did it say?\n/exit\n",
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, "\n2\n(the command and its output are in the conversation");
+  assertEquals(await Deno.readTextFile(`${project.root}/made.txt`), "made\n");
+  assertEquals(model.requests.length, 1, "the command itself sent nothing to the model");
+  const users = (model.requests[0].messages as { role: string; content: string }[])
+    .filter((message) => message.role === "user").map((message) => message.content);
+  assertEquals(users.length, 2);
+  assertStringIncludes(users[0], "$ wc -l < notes.txt; echo made > made.txt");
+  assertStringIncludes(users[0], "<command_output>");
+  assertEquals(users[1], "what did it say?");
+});

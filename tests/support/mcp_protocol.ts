@@ -23,6 +23,9 @@ export const TEST_TOOLS = [
   { name: "bad schema", description: "A name no provider accepts.", inputSchema: { type: "object" } },
 ];
 
+/** Characters of the result `echo` gives for the text "huge-result": 20 MB. */
+export const HUGE_RESULT_CHARS = 20 * 1024 * 1024;
+
 /** The reply to `message`, or undefined for a notification. */
 export function mcpReply(message: RpcMessage): Record<string, unknown> | undefined {
   if (message.id === undefined) return undefined;
@@ -38,6 +41,10 @@ export function mcpReply(message: RpcMessage): Record<string, unknown> | undefin
     case "tools/list":
       return result({ tools: TEST_TOOLS });
     case "tools/call":
+      // A result far over any cap: the client must cut it and the server live on.
+      if (message.params?.name === "echo" && args.text === "huge-result") {
+        return result({ content: [{ type: "text", text: `huge: ${"x".repeat(HUGE_RESULT_CHARS)}` }] });
+      }
       if (message.params?.name === "echo") {
         return result({
           content: [

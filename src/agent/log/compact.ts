@@ -17,6 +17,8 @@ export const COMPACT_AT = 0.8;
 export const COMPACT_TO = 0.5;
 /** Argument strings shorter than this are kept: dropping them frees little and loses what the call was. */
 const LONG_ARGUMENT_CHARS = 200;
+/** Arguments that are not JSON and this long are replaced whole when abbreviated. */
+const HUGE_RAW_ARGUMENTS = 16_000;
 /** Per-message framing the provider adds (role, separators), in tokens. */
 const MESSAGE_OVERHEAD = 4;
 
@@ -128,14 +130,19 @@ function compactable(messages: Message[]): number[] {
   return out;
 }
 
-/** The call with every long string in its JSON arguments replaced; the same object when nothing changed. */
+/**
+ * The call with every long string in its JSON arguments replaced; the same object when nothing changed.
+ * Arguments that are not JSON stay as they are, unless they are huge: then a note of their size replaces them.
+ */
 export function abbreviateCall(call: ToolCall): ToolCall {
   let args: unknown;
   try {
     args = JSON.parse(call.arguments);
   } catch {
     // Not JSON: the raw text is all the model has to recognise the call by; a rewrite could not stay valid.
-    return call;
+    if (call.arguments.length < HUGE_RAW_ARGUMENTS) return call;
+    const note = `${DROPPED_ARGUMENT}: ${call.arguments.length.toLocaleString("en-US")} characters, not JSON`;
+    return { ...call, arguments: JSON.stringify({ arguments: note }) };
   }
   let changed = false;
   const shorten = (value: unknown): unknown => {

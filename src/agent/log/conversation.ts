@@ -103,9 +103,10 @@ export class Conversation {
 
   /**
    * The indices of the entries still in the conversation, in order: undone turns (rewinds) left out, and
-   * everything the latest summary replaces. `summary` is that summary's index, when there is one.
+   * everything the latest summary replaces (kept with `summarised`: undo goes back to turns a summary
+   * replaced). `summary` is that summary's index, when there is one.
    */
-  live(): { indices: number[]; summary?: number } {
+  live(options: { summarised?: boolean } = {}): { indices: number[]; summary?: number } {
     const dead = new Set<number>();
     this.#entries.forEach((entry, i) => {
       if (entry.kind !== "rewind") return;
@@ -113,7 +114,7 @@ export class Conversation {
     });
     let indices = this.#entries.map((_, i) => i).filter((i) => !dead.has(i));
     const summary = indices.findLast((i) => this.#entries[i].kind === "summary");
-    if (summary === undefined) return { indices };
+    if (summary === undefined || options.summarised) return { indices };
     const { replaces } = this.#entries[summary] as Extract<Entry, { kind: "summary" }>;
     indices = indices.filter((i) => i >= replaces && i !== summary);
     return { indices, summary };

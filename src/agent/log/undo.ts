@@ -48,12 +48,14 @@ export function snapshotAfterTask(conversation: Conversation, snapshots: Snapsho
   ending.set(conversation, taking);
 }
 
-/** The latest snapshot still in the conversation (and not used by a files-only undo), or null. */
+/** The latest snapshot not undone (and not used by a files-only undo), summarised or not, or null. */
 export async function planUndo(
   conversation: Conversation,
   snapshots: Snapshots | null,
 ): Promise<UndoPlan | null> {
-  const { indices } = conversation.live();
+  // A summary (/compact) hides the turns it replaced from the model, not from undo: going back to a
+  // snapshot before it rewinds the summary too.
+  const { indices } = conversation.live({ summarised: true });
   const entries = conversation.entries;
   const skip = used.get(conversation) ?? new Set();
   const index = indices.findLast((i) => entries[i].kind === "snapshot" && !skip.has(i));

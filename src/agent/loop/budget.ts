@@ -1,5 +1,6 @@
 /** Per-task budgets (model requests, tokens, wall-clock) and the instruction for an honest partial answer. */
 import type { Usage } from "../../llm/types.ts";
+import { addUsage } from "./model_call.ts";
 import { TaskStop } from "../../tools/tool.ts";
 
 /** Which budget ran out. `time_budget` is new: ExitReason in events.ts must gain it. */
@@ -23,19 +24,41 @@ export interface BudgetLimits {
  * `exceeded()` before each model request; the finalisation call after a trip is not counted against it
  * (it is the one request allowed past the budget, so the user gets an account instead of silence).
  * Time is also watched while a step runs: `deadline()` aborts a running command or model call at the limit.
+ * Sub-agents' tokens count too (`recordChildUsage`): a sub-agent's own budget has the task's as `parent`, and
+ * stops when either is used up.
  */
 export class TaskBudget {
   readonly #limits: BudgetLimits;
   readonly #now: () => number;
   readonly #startedAt: number;
+  readonly #parent?: TaskBudget;
   #turns = 0;
   #tokens = 0;
+  #childUsage: Usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
   #timedOut = false;
 
-  constructor(limits: BudgetLimits, options: { now?: () => number } = {}) {
+  constructor(limits: BudgetLimits, options: { now?: () => number; parent?: TaskBudget } = {}) {
     this.#limits = limits;
     this.#now = options.now ?? Date.now;
     this.#startedAt = this.#now();
+    this.#parent = options.parent;
+  }
+
+  /** Adds one of a sub-agent's model calls: its tokens count toward this task's budget and usage. */
+  recordChildUsage(usage: Usage): void {
+    this.#tokens += usage.totalTokens;
+    this.#childUsage = addUsage(this.#childUsage, usage);
+  }
+
+  /** What the task's sub-agents used, summed. */
+  get childUsage(): Usage {
+    return this.#childUsage;
+  }
+
+  /** Tokens left under --token-budget (undefined without one). */
+  get tokensLeft(): number | undefined {
+    const { tokenBudget } = this.#limits;
+    return tokenBudget === undefined ? undefined : Math.max(0, tokenBudget - this.#tokens);
   }
 
   /** Model requests made so far. */
@@ -87,6 +110,8 @@ export class TaskBudget {
     if (tokenBudget !== undefined && this.#tokens >= tokenBudget) return "token_budget";
     if (timeLimitMs !== undefined && this.elapsedMs >= timeLimitMs) return "time_budget";
     if (this.#timedOut) return "time_budget";
+    // A sub-agent stops when the task it works for has used up its tokens.
+    if (this.#parent?.exceeded() === "token_budget") return "token_budget";
     return undefined;
   }
 
@@ -102,6 +127,9 @@ export class TaskBudget {
       case "max_turns":
         return `the limit of ${maxTurns} model requests (--max-turns) was reached`;
       case "token_budget":
+        if (this.#parent && (tokenBudget === undefined || this.#tokens < tokenBudget)) {
+          return `the main task's ${this.#parent.describe("token_budget")}`;
+        }
         return `the token budget of ${tokenBudget} (--token-budget) was used up: ${this.#tokens} tokens`;
       case "time_budget":
         return `the time limit of ${seconds(timeLimitMs ?? 0)} was reached after ${seconds(this.elapsedMs)}`;

@@ -6,7 +6,7 @@ import type { ExitReason } from "../events.ts";
 import { type EarlyStopReason, finalisationText, TaskBudget } from "./budget.ts";
 import type { LoopOptions } from "./loop_options.ts";
 import { ContextFullError } from "./context_fit.ts";
-import { callModel, type CallState, describeFailure } from "./model_call.ts";
+import { addUsage, callModel, type CallState, describeFailure } from "./model_call.ts";
 import { RequestGauge } from "./request_gauge.ts";
 import { RequiredTools } from "./required_tools.ts";
 import { RunawayGuard, type RunawayVerdict } from "./runaway.ts";
@@ -56,11 +56,13 @@ export async function runTask(
     stopContinues: 0,
     prompt,
   };
-  const budget = new TaskBudget(options, { now: options.now });
+  const budget = options.budget ?? new TaskBudget(options, { now: options.now });
   const end: End = (text, exitReason, failure) => {
     const partial = exitReason !== "done" && exitReason !== "error" && exitReason !== "cancelled";
     options.onEvent({ type: "final", text, exitReason, partial });
-    const { turns, toolCalls, usage } = state;
+    const { turns, toolCalls } = state;
+    // The task's usage is its sub-agents' too: they ran for it.
+    const usage = addUsage(state.usage, budget.childUsage);
     return { text, exitReason, partial, turns, toolCalls, usage, ...failure };
   };
   // The time limit stops a running command or model call, not only the next step.

@@ -6,6 +6,7 @@ import type { ApprovalGate } from "../policy/approval.ts";
 import type { AgentEvent } from "../events.ts";
 import type { ModelCallOptions } from "./model_call.ts";
 import type { Hooks } from "../project/hooks.ts";
+import type { TaskBudget } from "./budget.ts";
 
 /** Everything one task needs besides its conversation; the loop knows no tool and no terminal by name. */
 export interface LoopOptions {
@@ -22,6 +23,8 @@ export interface LoopOptions {
   tokenBudget?: number;
   /** Wall-clock milliseconds allowed for this task (off when undefined). */
   timeLimitMs?: number;
+  /** The task's budget, made by the caller (its sub-agents count into it); default: one from the limits above. */
+  budget?: TaskBudget;
   /** Tools the model must call in order, each until a call succeeds (see RequiredTools); names checked by the caller. */
   requireTools?: readonly string[];
   /** Context window, provider words for errors, retry knobs, clock: see ModelCallOptions. */

@@ -2,6 +2,7 @@
  * The model's protocol mistakes, mended before any call runs: tool-call ids that are missing or repeated
  * (strict providers reject a history with duplicate ids), and answers with more calls than any task needs.
  */
+import { randomCallId } from "../../llm/call_id.ts";
 import type { ToolCall } from "../../llm/types.ts";
 import type { Entry } from "../log/conversation.ts";
 
@@ -25,17 +26,17 @@ export function usedCallIds(entries: readonly Entry[]): Set<string> {
 
 /**
  * The calls with ids unique in the conversation: an empty id, or one used before (in this answer or an
- * earlier one), gets a fresh `tern_<n>` id. The renamed call and its result share it, so pairs stay intact.
+ * earlier one), gets a fresh random `tern_…` id (randomCallId). The renamed call and its result share it, so
+ * pairs stay intact.
  */
 export function withUniqueIds(calls: ToolCall[], used: Set<string>): ToolCall[] {
-  let next = used.size;
   return calls.map((call) => {
     if (call.id !== "" && !used.has(call.id)) {
       used.add(call.id);
       return call;
     }
     let id: string;
-    do id = `tern_${++next}`; while (used.has(id));
+    do id = randomCallId("tern_"); while (used.has(id));
     used.add(id);
     return { ...call, id };
   });

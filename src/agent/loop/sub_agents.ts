@@ -22,6 +22,7 @@ import type { TaskResult } from "./loop.ts";
 import type { PermissionRules } from "../policy/permission_rules.ts";
 import { TOOL_RESULT_NOTICE } from "../policy/untrusted.ts";
 import { CHILD_DEFAULT_TOOLS, NEVER_FOR_CHILDREN } from "../../tools/tool_names.ts";
+import { TaskBudget } from "./budget.ts";
 
 /** Children running at once; more wait for a free slot. */
 export const MAX_PARALLEL_CHILDREN = 3;
@@ -47,6 +48,7 @@ export interface ChildSession {
       approve: ApprovalGate;
       onEvent: (event: AgentEvent) => void;
       editor?: EditorFiles;
+      budget?: TaskBudget;
     },
   ): Promise<TaskResult>;
 }
@@ -67,6 +69,8 @@ export interface SubAgentHost {
   approvals(): ApprovalSession;
   /** Where the children's events go: the main session's running prompt. */
   emit(event: AgentEvent): void;
+  /** The running task's budget: a child's tokens count into it, and a child stops when it is used up. */
+  budget?(): TaskBudget | undefined;
 }
 
 /** Runs the task tool's jobs for one main session. */
@@ -91,7 +95,15 @@ export class SubAgents {
     const setup = this.#setup(agent);
     await this.#slot(ctx.signal);
     try {
-      const child = await this.#host.spawn(this.#config(agent), setup);
+      const parent = this.#host.budget?.();
+      if (parent?.exceeded() === "token_budget") {
+        throw new ToolError(
+          `task: not started: ${parent.describe("token_budget")}. Finish with what you have.`,
+          "refused",
+        );
+      }
+      const config = this.#config(agent, parent);
+      const child = await this.#host.spawn(config, setup);
       const childId = ctx.callId ?? `child-${++this.#count}`;
       const host = this.#host;
       host.emit({ type: "child_start", childId, agent: request.agent, description: request.description });
@@ -99,7 +111,12 @@ export class SubAgents {
         signal: ctx.signal,
         editor: ctx.editor, // an editor's buffers (tern acp) are the child's files too
         approve: this.#gate(),
-        onEvent: (event) => host.emit({ type: "child_event", childId, event }),
+        // Its own limits, and the main task's tokens left: it stops when either runs out.
+        budget: new TaskBudget(config, { parent }),
+        onEvent: (event) => {
+          if (event.type === "usage") parent?.recordChildUsage(event.usage);
+          host.emit({ type: "child_event", childId, event });
+        },
       });
       return answer(request.agent, result);
     } finally {
@@ -116,9 +133,9 @@ export class SubAgents {
   }
 
   /** The main session's configuration with the agent's model, the mode now and the child's own budget. */
-  #config(agent: AgentDefinition | undefined): Config {
+  #config(agent: AgentDefinition | undefined, parent?: TaskBudget): Config {
     const config = this.#host.config();
-    const budget = config.tokenBudget;
+    const budget = parent?.tokensLeft ?? config.tokenBudget;
     return {
       ...config,
       model: agent?.model ?? config.model,

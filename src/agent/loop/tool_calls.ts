@@ -41,7 +41,15 @@ function settle(call: ToolCall, result: ToolResult, conversation: Conversation, 
   options.onEvent({ type: "tool_result", id: call.id, ...fields });
   const images = result.images?.length ? { images: result.images } : {};
   conversation.append({ kind: "tool_result", callId: call.id, ...fields, ...images });
+  // A failed call's huge arguments (a 20 MB write refused) stay in the log, but the model is sent only what
+  // its refusal needs: kept whole they would fill the window, and the refusal would be cut to nothing.
+  if (isError && call.arguments.length > MAX_FAILED_ARGUMENT_CHARS) {
+    conversation.append({ kind: "compaction", droppedOutputs: [], abbreviatedCalls: [call.id] });
+  }
 }
+
+/** A failed call's arguments longer than this are abbreviated in what the model is sent (see settle). */
+const MAX_FAILED_ARGUMENT_CHARS = 16_000;
 
 /** A call's outcome: its result, and whether it really ran (denied and refused calls did not). */
 type CallOutcome = ToolResult & { executed: boolean };
@@ -167,7 +175,7 @@ async function runOneCall(
   const inspected = checked.inspected!;
   const hooked = await preToolUse(checked, options, ctx);
   if ("content" in hooked) return hooked;
-  const refused = await approve(checked, options, { ctx, abortTurn, allowedByHook: hooked.allow });
+  const refused = await approve(checked, options, { ctx, abortTurn, hooked });
   if (refused) return refused;
   const { id, name } = checked.call;
   options.onEvent({ type: "tool_start", id, name, effect: inspected.inspection.effect });
@@ -213,7 +221,7 @@ async function preToolUse(
   checked: Checked,
   options: LoopOptions,
   ctx: CallContext,
-): Promise<CallOutcome | { allow: boolean }> {
+): Promise<CallOutcome | { allow: boolean; ask?: string }> {
   if (!options.hooks) return { allow: false };
   const { args } = checked.inspected!;
   const verdict = await options.hooks.preToolUse(checked.call.name, args, hookContext(options, ctx));
@@ -224,18 +232,21 @@ async function preToolUse(
   if (ctx.signal.aborted) {
     return { content: stopWords(ctx.signal), error: { kind: "cancelled" }, executed: false };
   }
-  return { allow: verdict.allow === true };
+  return { allow: verdict.allow === true, ...verdict.ask !== undefined && { ask: verdict.ask } };
 }
 
 /** Asks the approval gate when the call is not a read; the outcome of a call that may not run, else undefined. */
 async function approve(
   checked: Checked,
   options: LoopOptions,
-  how: { ctx: CallContext; abortTurn: () => void; allowedByHook: boolean },
+  how: { ctx: CallContext; abortTurn: () => void; hooked: { allow: boolean; ask?: string } },
 ): Promise<CallOutcome | undefined> {
   const { inspection } = checked.inspected!;
   if (inspection.effect === "read") return undefined;
-  const hooked = how.allowedByHook ? { allowedByHook: true } : {};
+  const hooked = {
+    ...how.hooked.allow && { allowedByHook: true },
+    ...how.hooked.ask !== undefined && { askedByHook: how.hooked.ask },
+  };
   const decision = await options.approve({ call: checked.call, inspection, ...hooked });
   if (!decision.allow && decision.abort) how.abortTurn();
   if (!decision.allow) {

@@ -24,6 +24,8 @@ export interface ApprovalRequest {
   inspection: CallInspection;
   /** A PreToolUse hook said "allow": like an allow rule, it lets a call run that would ask. */
   allowedByHook?: boolean;
+  /** A PreToolUse hook said "ask" (its reason): the human is asked whatever the policy. */
+  askedByHook?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export type AskReason =
   | "network"
   | "destructive"
   | "unclear_rule"
+  | "ask_rule"
   | "mcp";
 
 /** The policy's verdict on one request. */
@@ -190,7 +193,8 @@ export function createApprovalGate(
     // A deny rule that may cover a command whose words only the shell can resolve (`$g x`, inline code, a git
     // alias): asked, whatever the policy, and refused when nobody can answer.
     const unclear = options.rules?.unclearDeny(request);
-    const need: Assessment = unclear
+    const asked = await askedByRule(request, options.rules);
+    const need: Assessment = asked ?? (unclear
       ? {
         ask: true,
         why: "unclear_rule",
@@ -200,8 +204,14 @@ export function createApprovalGate(
         flag: "--approve all",
         rememberable: false,
       }
-      : assessRequest(policy, request);
+      : assessRequest(policy, request));
     if (!need.ask) return { allow: true };
+    if (asked && !askHuman) {
+      return {
+        allow: false,
+        reason: `${request.call.name} was not run: ${asked.detail}, and nobody can answer here.`,
+      };
+    }
     if (unclear && !askHuman) {
       return {
         allow: false,
@@ -234,6 +244,19 @@ export function createApprovalGate(
     }
     return { allow: false, reason: denialText(answer.reason) };
   };
+}
+
+/** The need to ask that an ask rule or a hook's "ask" makes, whatever the policy (undefined: none). */
+async function askedByRule(
+  request: ApprovalRequest,
+  rules: PermissionRules | undefined,
+): Promise<Extract<Assessment, { ask: true }> | undefined> {
+  const rule = request.askedByHook === undefined ? await rules?.match("ask", request) : undefined;
+  if (request.askedByHook === undefined && rule === undefined) return undefined;
+  const detail = rule
+    ? `the permission rule "ask ${rule.text}" asks for this call every time`
+    : `a PreToolUse hook asks for a yes${request.askedByHook ? `: ${request.askedByHook}` : ""}`;
+  return { ask: true, why: "ask_rule", detail, flag: "--approve all", rememberable: false };
 }
 
 function toAnswer(answer: ApprovalAnswer | boolean): ApprovalAnswer {

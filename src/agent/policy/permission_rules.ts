@@ -9,6 +9,7 @@ import { posix } from "node:path";
 import type { ApprovalRequest } from "./approval.ts";
 import { loadPicomatch } from "../../fs/glob_matcher.ts";
 import { type Executed, executedCommands } from "../../tools/shell/executed_commands.ts";
+import { ternRule } from "../../tools/claude_tools.ts";
 
 /** One parsed rule. */
 export interface PermissionRule {
@@ -20,16 +21,18 @@ export interface PermissionRule {
 
 /** Shell syntax that joins commands or redirects: a prefix rule never allows such a command. */
 const COMPOUND = /[;&|`<>\n]|\$\(/;
-/** Parses "tool" or "tool(pattern)"; undefined when it is neither. */
+/**
+ * Parses "tool" or "tool(pattern)", in tern's names or Claude Code's (`Bash(npm test:*)` is read as
+ * `execute_command(npm test*)`; a Claude Code tool tern lacks keeps its name and covers nothing); undefined
+ * when it is neither.
+ */
 export function parseRule(text: string): PermissionRule | undefined {
   const match = /^\s*([A-Za-z0-9_.-]+)\s*(?:\((.*)\))?\s*$/s.exec(text);
   if (!match) return undefined;
-  const pattern = match[2]?.trim();
-  return {
-    text: text.trim(),
-    tool: match[1],
-    pattern: pattern === "" || pattern === "*" ? undefined : pattern,
-  };
+  const written = match[2]?.trim();
+  const pattern = written === "" || written === "*" ? undefined : written;
+  const rule = ternRule(match[1], pattern) ?? { tool: match[1], pattern };
+  return { text: text.trim(), tool: rule.tool, pattern: rule.pattern };
 }
 
 /** True when `rule` covers the request (a path pattern loads picomatch on first use). */
@@ -111,21 +114,22 @@ export function suggestRules(request: ApprovalRequest): { rule: string; label: s
 export class PermissionRules {
   #allow: PermissionRule[] = [];
   #deny: PermissionRule[] = [];
+  #ask: PermissionRule[] = [];
   /** Given rules that did not parse (skipped), for a warning. */
   readonly invalid: string[] = [];
 
   /** Rules that do not parse are skipped and listed in `invalid`. */
-  constructor(rules: { allow?: string[]; deny?: string[] } = {}) {
-    for (const list of ["allow", "deny"] as const) {
+  constructor(rules: { allow?: string[]; deny?: string[]; ask?: string[] } = {}) {
+    for (const list of ["allow", "deny", "ask"] as const) {
       for (const text of rules[list] ?? []) if (!this.add(list, text)) this.invalid.push(text);
     }
   }
 
   /** Adds a rule; false when it does not parse. */
-  add(list: "allow" | "deny", text: string): boolean {
+  add(list: "allow" | "deny" | "ask", text: string): boolean {
     const rule = parseRule(text);
     if (!rule) return false;
-    const rules = list === "allow" ? this.#allow : this.#deny;
+    const rules = this.#list(list);
     if (!rules.some((known) => known.text === rule.text)) rules.push(rule);
     return true;
   }
@@ -134,8 +138,8 @@ export class PermissionRules {
    * The first rule of `list` covering the request. A deny rule for execute_command covers every command of
    * a compound line and every command it runs (see `executedCommands`).
    */
-  async match(list: "allow" | "deny", request: ApprovalRequest): Promise<PermissionRule | undefined> {
-    for (const rule of list === "allow" ? this.#allow : this.#deny) {
+  async match(list: "allow" | "deny" | "ask", request: ApprovalRequest): Promise<PermissionRule | undefined> {
+    for (const rule of this.#list(list)) {
       if (list === "deny" && this.#denyCommand(rule, request) === "yes") return rule;
       if (await ruleMatches(rule, request)) return rule;
     }
@@ -155,7 +159,12 @@ export class PermissionRules {
   }
 
   /** The rules as written, for /permissions. */
-  list(): { allow: string[]; deny: string[] } {
-    return { allow: this.#allow.map((rule) => rule.text), deny: this.#deny.map((rule) => rule.text) };
+  list(): { allow: string[]; deny: string[]; ask: string[] } {
+    const texts = (rules: PermissionRule[]) => rules.map((rule) => rule.text);
+    return { allow: texts(this.#allow), deny: texts(this.#deny), ask: texts(this.#ask) };
+  }
+
+  #list(list: "allow" | "deny" | "ask"): PermissionRule[] {
+    return list === "allow" ? this.#allow : list === "deny" ? this.#deny : this.#ask;
   }
 }

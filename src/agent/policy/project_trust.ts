@@ -1,6 +1,7 @@
 /**
  * One trust decision for everything a project supplies: the `.env`'s choice of endpoint for the user's own
- * key, the `.mcp.json` servers, the allow rules and hooks of `.tern/settings.json`, the memory file, the
+ * key, the `.mcp.json` servers, the allow rules and hooks of `.tern/settings.json` and Claude Code's
+ * `.claude/settings.json` and `.claude/settings.local.json`, the memory file, the
  * skills, agents and commands. A cloned repository may have been written by anyone, so none of it is
  * honoured until the user trusts the project: asked once (REPL) and remembered in tern's own bound state,
  * `.tern/local/trust.json`, sealed (state_seal.ts: a copy the repository brought, or a file a `git pull`
@@ -21,8 +22,10 @@ export interface ProjectSupplies {
   endpoint?: { endpoint: string; variable: string };
   /** `.mcp.json` with servers: its exact text, and one line per server (what it runs or reaches). */
   mcp?: { text: string; lines: string[] };
-  /** Allow rules of `.tern/settings.json` (deny rules only tighten: they need no trust). */
+  /** Allow rules of the settings files (deny and ask rules only tighten: they need no trust). */
   allowRules: string[];
+  /** The project's settings files that hold rules or hooks (default: `.tern/settings.json`). */
+  settingsFiles?: string[];
   /** The memory file, e.g. `AGENTS.md`. */
   memory?: string;
   /** The skills' names. */
@@ -31,7 +34,7 @@ export interface ProjectSupplies {
   agents?: string[];
   /** The project's command files (`.tern/commands`, `.claude/commands`), as found. */
   commands?: string[];
-  /** The hooks of `.tern/settings.json`, one line each (event, matcher, command). */
+  /** The hooks (and status line) of the settings files, one line each (event, matcher, command). */
   hooks?: string[];
 }
 
@@ -71,8 +74,9 @@ export function describeSupplies(supplies: ProjectSupplies): string[] {
     lines.push(`.env sends your own API key to ${endpoint.endpoint} (it sets ${endpoint.variable})`);
   }
   if (mcp) lines.push(".mcp.json starts these MCP servers:", ...mcp.lines.map((line) => `  ${line}`));
+  const settings = settingsLabel(supplies);
   if (supplies.allowRules.length > 0) {
-    lines.push(`.tern/settings.json lets these run without asking: ${supplies.allowRules.join(", ")}`);
+    lines.push(`${settings} lets these run without asking: ${supplies.allowRules.join(", ")}`);
   }
   if (supplies.memory) lines.push(`${supplies.memory}: instructions put in the model's system prompt`);
   if (supplies.skills.length > 0) {
@@ -82,7 +86,7 @@ export function describeSupplies(supplies: ProjectSupplies): string[] {
   if (supplies.commands?.length) lines.push(`slash command files (prompts): ${supplies.commands.join(", ")}`);
   if (supplies.hooks?.length) {
     lines.push(
-      ".tern/settings.json runs these hooks (in the sandbox) on events:",
+      `${settings} runs these hooks (in the sandbox) on events:`,
       ...supplies.hooks.map((line) => `  ${line}`),
     );
   }
@@ -116,9 +120,10 @@ async function partDigests(supplies: ProjectSupplies): Promise<{ endpoint?: stri
 /**
  * Decides what of the project this run may use: nothing to decide; `--trust-project`; a remembered answer
  * for exactly these supplies; else the asker (its answer is remembered). A flag's trust is remembered too,
- * in the same store: `--trust-project-mcp` in a `-p` run means the REPL does not ask about that `.mcp.json`
- * again (nor about anything, when it is all the project supplies). Without an asker (headless), only what a
- * flag names or a remembered part is trusted. Never throws for a state folder that cannot be written.
+ * in the same store: `--trust-project-mcp` in a `-p` run means later runs start that `.mcp.json`'s servers
+ * without asking. Without an asker (headless), only what a flag names or a remembered part is trusted. Parts trusted alone never hide the question: a REPL run without
+ * a narrower flag of its own asks about the whole project until it has an answer for it. Never throws for a
+ * state folder that cannot be written.
  */
 export async function decideProjectTrust(
   root: string,
@@ -160,7 +165,10 @@ export async function decideProjectTrust(
   // What is left to decide once the parts trusted by a flag, or remembered, are set aside.
   const byFlag = flags.mcp === true || flags.env === true;
   const rest = { ...supplies, ...(mcp && { mcp: undefined }), ...(endpoint && { endpoint: undefined }) };
-  if (!suppliesAnything(rest)) return answer(false, byFlag ? "flag" : "remembered");
+  // Parts trusted alone never hide the full question: a REPL without a narrower flag of its own asks it.
+  if (!suppliesAnything(rest) && (byFlag || options.ask === undefined)) {
+    return answer(false, byFlag ? "flag" : "remembered");
+  }
   if (options.ask === undefined) return answer(false, byFlag ? "flag" : "no_terminal");
   const trusted = await options.ask(describeSupplies(supplies));
   // A no takes back the parts trusted before; this run keeps only what its own flags say.
@@ -227,22 +235,29 @@ export function untrustedNote(supplies: ProjectSupplies, trust: ProjectTrust): s
   if (supplies.mcp && !trust.mcp) parts.push(`.mcp.json (${plural(supplies.mcp.lines.length, "server")})`);
   if (!trust.project) {
     const rules = supplies.allowRules.length;
-    if (rules > 0) parts.push(`.tern/settings.json permissions (${plural(rules, "allow rule")})`);
+    if (rules > 0) parts.push(`${settingsLabel(supplies)} permissions (${plural(rules, "allow rule")})`);
     if (supplies.skills.length > 0) parts.push(`the project's ${plural(supplies.skills.length, "skill")}`);
     const agents = supplies.agents?.length ?? 0;
     if (agents > 0) parts.push(`the project's ${plural(agents, "agent file")}`);
     const commands = supplies.commands?.length ?? 0;
     if (commands > 0) parts.push(`the project's ${plural(commands, "command file")}`);
     const hooks = supplies.hooks?.length ?? 0;
-    if (hooks > 0) parts.push(`.tern/settings.json ${plural(hooks, "hook")}`);
+    if (hooks > 0) parts.push(`${settingsLabel(supplies)} ${plural(hooks, "hook")}`);
   }
   const memory = !trust.project && supplies.memory ? `${supplies.memory} is read as untrusted data` : "";
   if (parts.length === 0 && memory === "") return undefined;
   const why = trust.refused
-    ? `you did not trust this project (delete .tern/local/${TRUST_FILE} to be asked again)`
-    : "this project's settings are not trusted yet (run tern here to answer, or pass --trust-project)";
+    ? `you did not trust this project (pass --trust-project to trust it, or delete .tern/local/${TRUST_FILE} ` +
+      "to be asked again in the REPL)"
+    : "this project's settings are not trusted yet (pass --trust-project, or answer the trust question the " +
+      "REPL asks: tern without -p here)";
   if (parts.length === 0) return `${memory}: ${why}`;
   return `ignored ${parts.join(", ")}: ${why}${memory ? `; ${memory}` : ""}`;
+}
+
+/** The settings files named in the question and the notes, e.g. ".tern/settings.json + .claude/settings.json". */
+function settingsLabel(supplies: ProjectSupplies): string {
+  return supplies.settingsFiles?.length ? supplies.settingsFiles.join(" + ") : ".tern/settings.json";
 }
 
 function plural(count: number, noun: string): string {

@@ -14,6 +14,10 @@ export type StartSource = "startup" | "resume" | "clear";
 export interface SessionHooksOptions {
   root: string;
   sessionId(): string | undefined;
+  /** The session file's path, once there is one. */
+  transcriptPath?(): string | undefined;
+  /** The approval mode now. */
+  mode?(): string;
   /** A sub-agent's session: only PreToolUse and PostToolUse run. */
   child: boolean;
   /** Where warnings go when no prompt is running (SessionStart at launch). */
@@ -29,7 +33,8 @@ export class SessionHooks {
   #starting?: Promise<string | undefined>;
 
   constructor(configs: readonly HookConfig[], options: SessionHooksOptions) {
-    const hooks = new Hooks(configs, { root: options.root, sessionId: options.sessionId });
+    const { root, sessionId, transcriptPath, mode } = options;
+    const hooks = new Hooks(configs, { root, sessionId, transcriptPath, mode });
     this.hooks = options.child ? hooks.forChild() : hooks;
     this.#options = options;
   }

@@ -1,13 +1,17 @@
 /**
  * Hooks: commands the user (or a trusted project) configured to run on the session's events, each getting
- * the event as JSON on stdin. Exit 0 goes on (PostToolUse's stdout goes to the model, UserPromptSubmit's and
- * SessionStart's become context; stdout JSON may say `"decision": "allow"` or `"block"`), exit 2 blocks with
- * stderr as the reason (whatever else it prints: its output is capped as it comes), any other exit is a
- * warning for the human, and a hook past its time limit is killed and said. A PreToolUse hook that gives no
- * verdict (it cannot run, times out, floods) blocks its call: it fails closed. The user's own hooks run with
- * the user's permissions; the project's run in the sandbox.
+ * the event as JSON on stdin, with Claude Code's fields. Exit 0 goes on (PostToolUse's stdout goes to the
+ * model, UserPromptSubmit's and SessionStart's become context; stdout JSON may say `"decision": "allow"` or
+ * `"block"`, or `hookSpecificOutput.permissionDecision` allow, deny or ask), exit 2 blocks with stderr as the
+ * reason (the human reads it too; whatever else it prints: its output is capped as it comes), any other exit
+ * is a warning for the human with its stderr, and a hook past its time limit is killed and said. A PreToolUse
+ * hook that gives no verdict (it cannot run, times out, floods) blocks its call: it fails closed. Matchers
+ * take tern's tool names and Claude Code's (Bash, Edit, ...); a hook from `.claude/` reads the call as Claude
+ * Code names it. The user's own hooks run with the user's permissions; the project's run in the sandbox.
  */
 import { describeHook, type HookConfig, type HookEvent, matcherPattern } from "../../config/hook_settings.ts";
+import { claudeToolNames } from "../../tools/claude_tools.ts";
+import { claudeFields, eventJson, jsonDecision } from "./hook_io.ts";
 import { type HookCommandResult, runHookCommand } from "../../tools/shell/hook_command.ts";
 import { truncateMiddle } from "../../tools/_truncate.ts";
 
@@ -16,9 +20,6 @@ export const MAX_STOP_CONTINUES = 3;
 
 /** Characters of a hook's words the model gets at most, per hook. */
 const MAX_HOOK_TEXT_CHARS = 4000;
-
-/** Bytes of event JSON at most (it travels in an environment variable, capped at 128 KiB by the kernel). */
-const MAX_EVENT_BYTES = 100_000;
 
 /** What a hook run needs from its caller: the cancel signal, and where warnings for the human go. */
 export interface HookContext {
@@ -31,14 +32,28 @@ export interface HooksOptions {
   root: string;
   /** The session's id now (in every event's JSON). */
   sessionId(): string | undefined;
+  /** The session file, as `transcript_path` (tern's own JSONL lines, not Claude Code's). */
+  transcriptPath?(): string | undefined;
+  /** The approval mode now, as `permission_mode` in Claude Code's words. */
+  mode?(): string;
 }
 
-/** The verdict of PreToolUse and UserPromptSubmit hooks: a block with its reason, an allow, context. */
+/** The verdict of PreToolUse and UserPromptSubmit hooks: a block with its reason, an allow, an ask, context. */
 export interface HookVerdict {
   block?: string;
   allow?: boolean;
+  /** PreToolUse's `permissionDecision: "ask"`: the human is asked (with this reason) whatever the mode. */
+  ask?: string;
   context?: string;
 }
+
+/** Claude Code's names for tern's approval modes (`permission_mode`). */
+const PERMISSION_MODES: Readonly<Record<string, string>> = {
+  ask: "default",
+  edits: "acceptEdits",
+  all: "bypassPermissions",
+  plan: "plan",
+};
 
 /** One hook's outcome as the events read it. */
 interface Outcome {
@@ -48,15 +63,16 @@ interface Outcome {
   /** Exit 2, or a JSON block: the reason. */
   block?: string;
   allow?: boolean;
+  ask?: string;
 }
 
 /** The hooks of one session. */
 export class Hooks {
   readonly #hooks: readonly HookConfig[];
   readonly #options: HooksOptions;
-  readonly #events: ReadonlySet<HookEvent>;
+  readonly #events: ReadonlySet<HookConfig["event"]>;
 
-  constructor(hooks: readonly HookConfig[], options: HooksOptions, events?: readonly HookEvent[]) {
+  constructor(hooks: readonly HookConfig[], options: HooksOptions, events?: readonly HookConfig["event"][]) {
     this.#hooks = hooks;
     this.#options = options;
     this.#events = new Set(events ?? hooks.map((hook) => hook.event));
@@ -77,6 +93,9 @@ export class Hooks {
     const outcomes = await this.#run("PreToolUse", name, { tool_name: name, tool_input: input }, ctx);
     const blocked = outcomes.find((outcome) => outcome.block !== undefined);
     if (blocked) return { block: blockText(blocked) };
+    // As in Claude Code, an ask outweighs an allow.
+    const asked = outcomes.find((outcome) => outcome.ask !== undefined);
+    if (asked) return { ask: asked.ask };
     return outcomes.some((outcome) => outcome.allow) ? { allow: true } : {};
   }
 
@@ -113,13 +132,19 @@ export class Hooks {
     const outcomes = await this.#run("Stop", undefined, event, ctx);
     const blocked = outcomes.find((outcome) => outcome.block !== undefined);
     if (!blocked) return undefined;
+    const reason = blocked.block!.trim();
     if (continued >= MAX_STOP_CONTINUES) {
       ctx.warn(
-        `a Stop hook asked for more work ${MAX_STOP_CONTINUES + 1} times in this task; tern stops here`,
+        `a Stop hook asked for more work ${MAX_STOP_CONTINUES + 1} times in this task; tern stops here ` +
+          `(its last words: ${truncateMiddle(reason, 300)})`,
       );
       return undefined;
     }
-    return `A Stop hook (${blocked.hook.file}) sent you back to work: ${cut(blocked.block!.trim())}`;
+    // The human reads what the hook said too: a broken hook script shows its error, not only its effect.
+    ctx.warn(
+      `the Stop hook ${blocked.hook.command} (${blocked.hook.file}) said: ${truncateMiddle(reason, 600)}`,
+    );
+    return `A Stop hook (${blocked.hook.file}) sent you back to work: ${cut(reason)}`;
   }
 
   /** When a conversation starts (`startup`, `resume`, `clear`): context for its first prompt, if any. */
@@ -127,28 +152,47 @@ export class Hooks {
     return contextText(await this.#run("SessionStart", source, { source }, ctx), "SessionStart");
   }
 
-  /** Runs the hooks of `event` whose matcher takes `target`, one after another. */
+  /**
+   * The status line's command (a `statusLine` setting), given Claude Code's status JSON: its first line of
+   * output, or undefined when there is none or it failed (said once as a warning).
+   */
+  async statusLine(status: Record<string, unknown>, ctx: HookContext): Promise<string | undefined> {
+    const outcomes = await this.#run("StatusLine", undefined, { hook_event_name: "Status", ...status }, ctx);
+    const line = outcomes.at(-1)?.said?.split("\n").find((text) => text.trim() !== "");
+    return line?.trimEnd();
+  }
+
+  /** Runs the hooks of `event` whose matcher takes `target` (by tern's name or Claude Code's), in order. */
   async #run(
-    event: HookEvent,
+    event: HookConfig["event"],
     target: string | undefined,
     fields: Record<string, unknown>,
     ctx: HookContext,
   ): Promise<Outcome[]> {
     if (!this.#events.has(event)) return [];
-    const matching = this.#hooks.filter((hook) =>
-      hook.event === event && (target === undefined || matcherPattern(hook.matcher)?.test(target))
+    const names = target === undefined ? [] : [target, ...claudeToolNames(target)];
+    const found = this.#hooks.filter((hook) =>
+      hook.event === event &&
+      (target === undefined || names.some((name) => matcherPattern(hook.matcher, hook.dialect)?.test(name)))
     );
+    // One status line: the last one configured (the project's over the user's, as in Claude Code).
+    const matching = event === "StatusLine" ? found.slice(-1) : found;
     if (matching.length === 0) return [];
     const { root } = this.#options;
-    const input = eventJson({
+    const common = {
       session_id: this.#options.sessionId() ?? null,
+      transcript_path: this.#options.transcriptPath?.() ?? null,
       cwd: root,
+      permission_mode: PERMISSION_MODES[this.#options.mode?.() ?? "ask"] ?? "default",
       hook_event_name: event,
-      ...fields,
-    });
+    };
+    const ternInput = eventJson({ ...common, ...fields });
+    // A hook written for Claude Code reads the call as Claude Code names it (Bash, file_path).
+    const claudeInput = () => eventJson({ ...common, ...fields, ...claudeFields(fields, root) });
     const outcomes: Outcome[] = [];
     for (const hook of matching) {
       if (ctx.signal.aborted) break;
+      const input = hook.dialect === "claude" ? claudeInput() : ternInput;
       const outcome = await runHook(hook, input, { root, ctx });
       if (outcome) outcomes.push(outcome);
       if (outcome?.block !== undefined && event !== "PostToolUse") break;
@@ -205,40 +249,24 @@ function judge(hook: HookConfig, result: HookCommandResult, ctx: HookContext): O
     return failClosed(hook, "it printed too much");
   }
   if (result.stopped !== null) return failClosed(hook, "it was cancelled with the turn");
-  if (result.code === 2) return { hook, block: result.stderr.trim() || "(the hook gave no reason)" };
+  if (result.code === 2 && hook.event !== "StatusLine") {
+    return { hook, block: result.stderr.trim() || "(the hook gave no reason)" };
+  }
   if (result.code !== 0) {
-    const said = result.stderr.trim().split("\n")[0] ?? "";
-    ctx.warn(`${name} failed with exit code ${result.code}${said ? `: ${truncateMiddle(said, 300)}` : ""}`);
+    // Its own words, as many lines as fit: a broken script path or a missing interpreter says so here.
+    const said = truncateMiddle(result.stderr.trim().split("\n").slice(0, 8).join(" | "), 600);
+    ctx.warn(`${name} failed with exit code ${result.code}${said ? `: ${said}` : ""}`);
     return undefined;
   }
+  if (hook.event === "StatusLine") return { hook, said: result.stdout };
   const decision = jsonDecision(result.stdout);
+  // "Stop all work": a Stop hook lets the task end; any other event's call or prompt does not go ahead.
+  if (decision?.halt !== undefined) {
+    return hook.event === "Stop" ? { hook } : { hook, block: decision.halt || "(the hook stopped the work)" };
+  }
   if (decision?.block !== undefined) return { hook, block: decision.block || "(the hook gave no reason)" };
+  if (decision?.ask !== undefined) return { hook, ask: decision.ask };
   return { hook, said: decision?.context ?? result.stdout, allow: decision?.allow };
-}
-
-/**
- * Claude Code's JSON output, as far as tern uses it: `decision` ("allow"/"approve" or "block"/"deny") with
- * `reason`, or `hookSpecificOutput.permissionDecision` with its reason, and `additionalContext`.
- */
-function jsonDecision(stdout: string): { block?: string; allow?: boolean; context?: string } | undefined {
-  const text = stdout.trim();
-  if (!text.startsWith("{")) return undefined;
-  let json: Record<string, unknown>;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  // Other JSON (a hook that prints data) is output like any text.
-  if (typeof json !== "object" || json === null || !("decision" in json || "hookSpecificOutput" in json)) {
-    return undefined;
-  }
-  const specific = (json.hookSpecificOutput ?? {}) as Record<string, unknown>;
-  const decision = specific.permissionDecision ?? json.decision;
-  const reason = String(specific.permissionDecisionReason ?? json.reason ?? "");
-  const context = typeof specific.additionalContext === "string" ? specific.additionalContext : "";
-  if (decision === "block" || decision === "deny") return { block: reason };
-  return { allow: decision === "allow" || decision === "approve", context };
 }
 
 function blockText(outcome: Outcome): string {
@@ -252,16 +280,4 @@ function contextText(outcomes: Outcome[], event: HookEvent): string | undefined 
 
 function cut(text: string): string {
   return truncateMiddle(text, MAX_HOOK_TEXT_CHARS);
-}
-
-/** The event as JSON within MAX_EVENT_BYTES: long strings inside are cut (a whole file's content, say). */
-function eventJson(event: Record<string, unknown>): string {
-  for (const max of [Infinity, 16_000, 2_000, 200]) {
-    const json = JSON.stringify(
-      event,
-      (_key, value) => typeof value === "string" && value.length > max ? truncateMiddle(value, max) : value,
-    );
-    if (new TextEncoder().encode(json).length <= MAX_EVENT_BYTES) return json;
-  }
-  return JSON.stringify({ hook_event_name: event.hook_event_name, cwd: event.cwd, truncated: true });
 }

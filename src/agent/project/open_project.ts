@@ -8,7 +8,7 @@
 import { type ConfigArgs, loadConfig } from "../../config/config.ts";
 import { KEY_VARIABLES } from "../../config/providers.ts";
 import { loadProjectSettings } from "../../config/project_settings.ts";
-import { describeHook } from "../../config/hook_settings.ts";
+import { describeSuppliedHook } from "../../config/hook_settings.ts";
 import { sandboxStatus } from "../../tools/shell/sandbox.ts";
 import { describeServers } from "../../tools/mcp/trust.ts";
 import { usePlaceholderPool } from "../../tools/shell/placeholder_pool.ts";
@@ -145,6 +145,7 @@ function projectSupplies(
     skills: files.skills.map((skill) => skill.name),
     agents: files.agents.agents.filter((agent) => fromProject(agent.source)).map((agent) => agent.source),
     commands: files.commandFiles,
-    hooks: files.settings.hooks.map(describeHook),
+    hooks: files.settings.hooks.map(describeSuppliedHook),
+    settingsFiles: files.settings.files,
   };
 }

@@ -28,8 +28,9 @@ export async function runHooks(
   const own = files.ownSettings?.hooks ?? [];
   const supplied = files.settings.hooks;
   if (supplied.length === 0) return { hooks: own, notes: [] };
-  const count = `${supplied.length} hook${supplied.length === 1 ? "" : "s"} of .tern/settings.json`;
-  if (!trust.project) return { hooks: own, notes: [`the ${count} do not run: the project is not trusted`] };
+  const count = `${supplied.length} hook${supplied.length === 1 ? "" : "s"} of the project's settings`;
+  const untrusted = "the project is not trusted (pass --trust-project, or answer the REPL's trust question)";
+  if (!trust.project) return { hooks: own, notes: [`the ${count} do not run: ${untrusted}`] };
   const sandbox = await probing;
   if (sandbox.active) return { hooks: [...own, ...supplied], notes: [] };
   const why = sandbox.kind === "off" ? "--sandbox off" : sandbox.reason;
@@ -58,5 +59,6 @@ export function runRules(files: ProjectFiles, trust: ProjectTrust): PermissionSe
   return {
     deny: [...supplied.deny, ...own.deny],
     allow: [...(trust.project ? supplied.allow : []), ...own.allow],
+    ask: [...supplied.ask ?? [], ...own.ask ?? []], // ask rules only tighten: no trust needed
   };
 }

@@ -8,7 +8,6 @@ import { Renderer, type Sink } from "../render/renderer.ts";
 import { partialNote } from "../render/task_words.ts";
 import { CallLog, refusedLine } from "./call_log.ts";
 import { stdinGate } from "./stdin_approval.ts";
-import type { StreamInput } from "./stream_input.ts";
 import {
   errorEvent,
   event as streamLine,
@@ -20,6 +19,7 @@ import {
 import type { SlashCommand } from "../commands/types.ts";
 import { runCommandText } from "../commands/run_text.ts";
 import { attachMentions } from "../input/attachments.ts";
+import type { StreamInput, StreamMessage } from "./stream_input.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 
 /** Exit code for each way a task can end: 0 done, 1 error, 3 stopped early, 130 cancelled. */
@@ -76,7 +76,7 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
   let last: StreamEvent | undefined;
   let code = 2;
   let cancelled = false;
-  const runTask = async (task: string) => {
+  const runTask = async (task: StreamMessage) => {
     const approve = input && stdinGate(session, { input, emit, timeoutMs: options.approvalTimeoutMs });
     const turn = await runTurn(session, task, { ...options, approve, emit });
     last = turn.event;
@@ -84,13 +84,16 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
     if (output === "stream-json") emit(turn.event);
     cancelled = turn.result.exitReason === "cancelled";
   };
-  for (let task = options.task ?? await input?.next(); task != null; task = await input?.next()) {
+  const first: StreamMessage | undefined = options.task === undefined ? undefined : { text: options.task };
+  for (let task = first ?? await input?.next(); task != null; task = await input?.next()) {
     const print = (text: string) => {
       if (output === "stream-json") emit(streamLine("command_output", { text }));
       else stdout.write(`${text}\n`);
     };
-    const ran = await runCommandText(task, options.commands ?? [], { session, print, runTask });
-    if (ran && last === undefined) [last, code] = [streamLine("command", { text: task.trim() }), 0];
+    const images = task.images;
+    const runText = (text: string) => runTask({ text, images });
+    const ran = await runCommandText(task.text, options.commands ?? [], { session, print, runTask: runText });
+    if (ran && last === undefined) [last, code] = [streamLine("command", { text: task.text.trim() }), 0];
     if (!ran) await runTask(task);
     if (cancelled) break;
   }
@@ -104,7 +107,7 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
 /** One turn: events printed (or drawn as progress on stderr), its result, its `result` event, its exit code. */
 async function runTurn(
   session: AgentSession,
-  task: string,
+  task: StreamMessage,
   options: HeadlessOptions & { approve?: ApprovalGate; emit: (event: StreamEvent) => void },
 ): Promise<{ result: TaskResult; event: StreamEvent; code: number }> {
   const { output } = options;
@@ -122,7 +125,7 @@ async function runTurn(
   };
   const started = performance.now();
   // `@path` mentions attach the file (or the image), as in the REPL; each note goes to stderr.
-  const attached = await attachMentions(task, session.root, session.model);
+  const attached = await attachMentions(task.text, session.root, session.model);
   for (const note of attached.notes) {
     if (output === "stream-json") options.emit(streamLine("notice", { message: note }));
     else options.stderr.write(`tern: ${terminalSafe(note)}\n`);
@@ -130,7 +133,11 @@ async function runTurn(
   let result: TaskResult;
   try {
     result = await session.run(attached.task, {
-      images: attached.images.length > 0 ? attached.images : undefined,
+      ...imagesFor(
+        session,
+        { text: attached.task, images: [...attached.images, ...task.images ?? []] },
+        options.stderr,
+      ),
       onEvent,
       signal: options.signal,
       approve: terminalGate(session, progress, options),
@@ -144,6 +151,17 @@ async function runTurn(
   const event = resultEvent(result, { session, denials: calls.denials, durationMs });
   if (refused) event.partial = true;
   return { result, event, code: refused ? 3 : exitCodeFor(result.exitReason) };
+}
+
+/** The message's images when the model reads images; else none, and a line on stderr saying so. */
+function imagesFor(session: AgentSession, task: StreamMessage, stderr: HeadlessOptions["stderr"]) {
+  if (!task.images?.length) return {};
+  if (session.model.images) return { images: task.images };
+  const count = `${task.images.length} image${task.images.length === 1 ? "" : "s"}`;
+  stderr.write(
+    `tern: ${count} not sent: ${session.model.model} reads text only (TERN_IMAGES=on says it reads images)\n`,
+  );
+  return {};
 }
 
 /** The gate for this turn: stdin's (stream-json input), the terminal's, or none (the policy decides). */

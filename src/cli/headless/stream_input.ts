@@ -1,10 +1,14 @@
 /**
- * `--input-format stream-json`: stdin carries JSON lines, read while turns run. `{"type":"user","text":...}`
+ * `--input-format stream-json`: stdin carries JSON lines, read while turns run. `{"type":"user","text":...}`,
+ * or Claude Code's SDK shape `{"type":"user","message":{"role":"user","content":...}}` (user_line.ts),
  * queues a message (each starts a turn in the same session); `{"type":"approval","id":...,"decision":...}`
- * answers a pending approval question. A line that is neither is reported and skipped; EOF ends the run once
+ * answers a pending approval question (an answer to no question asked is reported and dropped). A line that is neither is reported and skipped; EOF ends the run once
  * the queued messages are done, and answers every question still waiting with "no answer".
  */
 import type { ApprovalAnswer } from "../../agent/policy/approval.ts";
+import { type StreamMessage, userLine } from "./user_line.ts";
+
+export type { StreamMessage };
 
 /** The decisions an approval line may carry. */
 export const DECISIONS = ["allow", "allow_session", "deny", "abort"] as const;
@@ -16,8 +20,7 @@ type Waiter<T> = (value: T) => void;
 
 /** The messages and answers of a stream-json stdin, as they arrive. */
 export class StreamInput {
-  #messages: string[] = [];
-  #answers = new Map<string, ApprovalAnswer>();
+  #messages: StreamMessage[] = [];
   #messageWaiter?: Waiter<void>;
   #answerWaiters = new Map<string, Waiter<ApprovalAnswer | null>>();
   #ended = false;
@@ -33,7 +36,7 @@ export class StreamInput {
   }
 
   /** The next user message, waiting for one; null once stdin has ended with none left. */
-  async next(): Promise<string | null> {
+  async next(): Promise<StreamMessage | null> {
     while (this.#messages.length === 0 && !this.#ended) {
       await new Promise<void>((resolve) => this.#messageWaiter = resolve);
     }
@@ -42,11 +45,6 @@ export class StreamInput {
 
   /** The answer to the question about call `id`; null when `timeoutMs` passes, stdin ends or `signal` fires. */
   answer(id: string, timeoutMs: number, signal?: AbortSignal): Promise<ApprovalAnswer | null> {
-    const early = this.#answers.get(id);
-    if (early) {
-      this.#answers.delete(id);
-      return Promise.resolve(early);
-    }
     if (this.#ended || signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
       const finish = (value: ApprovalAnswer | null) => {
@@ -105,10 +103,9 @@ export class StreamInput {
     }
     const line = value as Record<string, unknown>;
     if (line.type === "user") {
-      if (typeof line.text !== "string" || line.text.trim() === "") {
-        return 'a user message needs a non-empty "text" string';
-      }
-      this.#messages.push(line.text);
+      const message = userLine(line);
+      if (typeof message === "string") return message;
+      this.#messages.push(message);
       this.#messageWaiter?.();
       return undefined;
     }
@@ -120,8 +117,12 @@ export class StreamInput {
       const reason = typeof line.reason === "string" ? line.reason : undefined;
       const answer = toAnswer(line.decision as Decision, reason);
       const waiter = this.#answerWaiters.get(line.id);
-      if (waiter) waiter(answer);
-      else this.#answers.set(line.id, answer);
+      // Only a question asked takes an answer: one sent ahead (a guessed id) would allow a call unseen.
+      if (!waiter) {
+        return `no approval_request is waiting for call ${JSON.stringify(line.id)}; an approval answers a ` +
+          "question already asked, so this one was dropped";
+      }
+      waiter(answer);
       return undefined;
     }
     return `unknown type ${JSON.stringify(line.type)}; expected "user" or "approval"`;

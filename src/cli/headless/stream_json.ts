@@ -6,7 +6,7 @@
 import type { AgentSession } from "../../agent/agent_session.ts";
 import type { AgentEvent } from "../../agent/events.ts";
 import type { TaskResult } from "../../agent/loop/loop.ts";
-import { costUsd } from "../../config/prices.ts";
+import { costOf } from "../../config/prices.ts";
 import { VERSION } from "../args.ts";
 
 /** The contract's version, on every event. */
@@ -93,7 +93,8 @@ export interface ResultContext {
  * json` always used), turns, usage with cached tokens and cost, duration, refusals and the session id.
  */
 export function resultEvent(result: TaskResult, context: ResultContext): StreamEvent {
-  const model = context.session.model.model;
+  // The session's own price, as the status line and /cost use it: null where it is unknown (custom endpoint).
+  const price = context.session.model.price;
   return event("result", {
     session_id: context.session.current.session?.id ?? null,
     exit_reason: result.exitReason,
@@ -110,7 +111,7 @@ export function resultEvent(result: TaskResult, context: ResultContext): StreamE
       cached_tokens: result.usage.cachedTokens ?? 0,
       cache_read_tokens: result.usage.cachedTokens ?? 0,
       reasoning_tokens: result.usage.reasoningTokens ?? 0,
-      cost_usd: roundDollars(costUsd(model, result.usage)),
+      cost_usd: price ? roundDollars(costOf(price, result.usage)) : null,
     },
     duration_ms: Math.round(context.durationMs),
     permission_denials: context.denials,
@@ -140,6 +141,6 @@ export function snakeCaseKeys(value: unknown): unknown {
 }
 
 /** Dollars to 8 decimals (a millionth of a cent): 0.00048356, not 0.00048356000000000007. */
-function roundDollars(dollars: number | null): number | null {
-  return dollars === null ? null : Math.round(dollars * 1e8) / 1e8;
+function roundDollars(dollars: number): number {
+  return Math.round(dollars * 1e8) / 1e8;
 }

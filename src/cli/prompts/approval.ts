@@ -113,6 +113,7 @@ export function approvalChoices(
       network: "(network access is asked every time)",
       destructive: "(commands that delete work are asked every time)",
       unclear_rule: "(a command a deny rule may cover is asked every time)",
+      ask_rule: "(an ask rule or hook asks for this every time)",
     };
     session.disabled = every[need.why] ?? "(protected path: asked every time)";
   }

@@ -12,6 +12,7 @@ import type { SandboxMode } from "../../config/settings.ts";
 import { SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
 import { type ServerSandbox, serverSandbox, startHint } from "./server_sandbox.ts";
 import { npmPackage } from "../../npm.ts";
+import { CappedReadBuffer, type MessageReader } from "./capped_read_buffer.ts";
 
 const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
   npmPackage("@modelcontextprotocol/sdk/client/index.js"),
@@ -138,6 +139,9 @@ class Server implements McpServer {
       stderr: "pipe",
     });
     this.#stdio = transport;
+    // The SDK's reader drops the whole connection at a message over 10 MB: this one cuts it (the SDK is
+    // pinned, and its reader is the transport's one field for it).
+    (transport as unknown as { _readBuffer: MessageReader })._readBuffer = new CappedReadBuffer();
     // Drained always (a full pipe would block the server); the tail explains a crash.
     transport.stderr?.on("data", (chunk: Uint8Array | string) => {
       this.#stderr = (this.#stderr + chunk.toString()).slice(-STDERR_KEPT);

@@ -76,6 +76,9 @@ export function startHint(config: StdioServerConfig, sandbox: ServerSandbox, tru
     ...(sandbox.network ? [] : ['"network": true gives it the network']),
     '"sandbox": false runs it outside the sandbox',
   ];
-  const trust = trusted ? "" : ", or trust the project (run tern here) for your HOME and the network";
+  const trust = trusted
+    ? ""
+    : ", or trust the project for your HOME and the network (pass --trust-project, or answer yes to the " +
+      "trust question the REPL asks: tern without -p here)";
   return `${ran}${fetcher}; in its .mcp.json entry, ${keys.join(", ")}${trust}`;
 }

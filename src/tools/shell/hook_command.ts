@@ -73,7 +73,12 @@ export async function runHookCommand(
 ): Promise<HookCommandResult> {
   const { root, sandboxed } = options;
   const mark = `tern-hook-${crypto.randomUUID()}`;
-  const env: Record<string, string> = { ...childEnv({ sandboxed }), TERN_PROJECT_DIR: root };
+  // CLAUDE_PROJECT_DIR too: hooks written for Claude Code find their scripts by it.
+  const env: Record<string, string> = {
+    ...childEnv({ sandboxed }),
+    TERN_PROJECT_DIR: root,
+    CLAUDE_PROJECT_DIR: root,
+  };
   const shell = ["bash", "-c", SPLIT, "tern-hook", command];
   const guarded = sandboxed ? guardedPaths(root) : undefined;
   let argv = shell;

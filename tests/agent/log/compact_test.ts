@@ -3,6 +3,7 @@ import { checkRequest } from "../../support/_fake_model_wire.ts";
 import { toWireMessage } from "../../../src/llm/chat_completions.ts";
 import { IMAGE_TOKENS, type Message } from "../../../src/llm/types.ts";
 import {
+  abbreviateCall,
   compactHistory,
   cutOutput,
   DROPPED_ARGUMENT,
@@ -205,4 +206,14 @@ Deno.test("cutOutput() keeps whole lines and says where the rest is, or that it 
 Deno.test("cutOutput() never splits a surrogate pair in a line without a break", () => {
   const cut = cutOutput("🦊".repeat(50), { keepChars: 7 });
   assert(cut.includes("\n🦊🦊🦊\n… ["), cut);
+});
+
+Deno.test("abbreviateCall() replaces huge arguments that are not JSON with a note of their size; short ones stay", () => {
+  const raw = { id: "c", name: "write_file", arguments: `{"path":"a","content":"${"x".repeat(40_000)}` };
+  const short = abbreviateCall(raw);
+  assertEquals(JSON.parse(short.arguments), {
+    arguments: "[dropped to fit the context window]: 40,023 characters, not JSON",
+  });
+  const small = { id: "d", name: "write_file", arguments: '{"path":"a"' };
+  assertEquals(abbreviateCall(small), small);
 });

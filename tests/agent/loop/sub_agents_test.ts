@@ -105,7 +105,7 @@ Deno.test("at most three children run at once; a fourth waits for a free slot", 
   );
 });
 
-Deno.test("a child stops at its own token budget; its answer comes back labelled partial", async () => {
+Deno.test("a child stops at its own token budget; its answer comes back labelled partial, and its tokens count for the task", async () => {
   await using project = await tempProject({ "a.txt": "alpha\n", "b.txt": "bravo\n" });
   const usage = { prompt_tokens: 250, completion_tokens: 50 };
   await using model = startFakeModel((body) => {
@@ -126,7 +126,8 @@ Deno.test("a child stops at its own token budget; its answer comes back labelled
   const session = await testSession(project.root, { config: { baseUrl: model.url, tokenBudget: 500 } });
   const events: AgentEvent[] = [];
   const result = await session.run("survey", { onEvent: (event) => events.push(event) });
-  assertEquals(result.exitReason, "done");
+  // The child's tokens count toward the main task's budget too: it ends with its report, partial.
+  assertEquals([result.exitReason, result.usage.totalTokens], ["token_budget", 15 + 3 * 300 + 15]);
   const answer = lastToolResults(model.requests.at(-1)!)[0];
   assertStringIncludes(answer, "partial findings");
   assertStringIncludes(answer, "stopped early (token_budget)");

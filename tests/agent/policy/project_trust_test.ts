@@ -66,13 +66,12 @@ Deno.test("decideProjectTrust() remembers a no; --trust-project trusts all, the 
   assertEquals([mcp.project, mcp.endpoint, mcp.mcp], [false, true, true], "the env flag's trust was kept");
 });
 
-Deno.test("decideProjectTrust() remembers a narrower flag's part: no flag needed, nor a question, next time", async () => {
+Deno.test("decideProjectTrust() remembers a narrower flag's part headless, and never hides the full question from the REPL", async () => {
   await using project = await tempProject();
   const onlyMcp: ProjectSupplies = { mcp: SUPPLIES.mcp, allowRules: [], skills: [] };
-  const ask = () => Promise.reject(new Error("asked"));
   const flagged = await decideProjectTrust(project.root, onlyMcp, { flags: { mcp: true } });
   assertEquals(flagged, { project: false, endpoint: false, mcp: true, how: "flag", refused: false });
-  const later = await decideProjectTrust(project.root, onlyMcp, { flags: {}, ask });
+  const later = await decideProjectTrust(project.root, onlyMcp, { flags: {} });
   assertEquals(later, { project: false, endpoint: false, mcp: true, how: "remembered", refused: false });
   // Other parts still need the question; a no takes the remembered part back.
   const more = { ...onlyMcp, memory: "AGENTS.md" };
@@ -80,6 +79,17 @@ Deno.test("decideProjectTrust() remembers a narrower flag's part: no flag needed
   assertEquals([no.mcp, no.how, no.refused], [false, "asked", true]);
   const changed = { ...onlyMcp, mcp: { text: '{"mcpServers":{"y":{}}}', lines: [] } };
   assertEquals((await decideProjectTrust(project.root, changed, { flags: {} })).mcp, false);
+  // The REPL with the same narrower flag does not ask; without it, it asks about the whole project.
+  await using fresh = await tempProject();
+  await decideProjectTrust(fresh.root, onlyMcp, { flags: { mcp: true } });
+  const never = () => Promise.reject(new Error("asked"));
+  const again = await decideProjectTrust(fresh.root, onlyMcp, { flags: { mcp: true }, ask: never });
+  assertEquals([again.project, again.mcp, again.how], [false, true, "flag"]);
+  const asked: string[][] = [];
+  const yes = (lines: string[]) => (asked.push(lines), Promise.resolve(true));
+  const repl = await decideProjectTrust(fresh.root, onlyMcp, { flags: {}, ask: yes });
+  assertEquals([repl.project, repl.mcp, repl.how, asked.length], [true, true, "asked", 1]);
+  assertEquals((await decideProjectTrust(fresh.root, onlyMcp, { flags: {}, ask: never })).how, "remembered");
 });
 
 Deno.test("decideProjectTrust() has nothing to ask when the project supplies nothing", async () => {
@@ -99,13 +109,15 @@ Deno.test("untrustedNote() says in one line what was ignored and how to trust", 
   assertEquals(
     note,
     "ignored .mcp.json (1 server), .tern/settings.json permissions (1 allow rule), the project's 1 skill: " +
-      "this project's settings are not trusted yet (run tern here to answer, or pass --trust-project); " +
+      "this project's settings are not trusted yet (pass --trust-project, or answer the trust question the REPL " +
+      "asks: tern without -p here); " +
       "AGENTS.md is read as untrusted data",
   );
   const refused = untrustedNote(SUPPLIES, { ...trust, how: "remembered", refused: true })!;
   assertStringIncludes(
     refused,
-    "you did not trust this project (delete .tern/local/trust.json to be asked again)",
+    "you did not trust this project (pass --trust-project to trust it, or delete .tern/local/trust.json to " +
+      "be asked again in the REPL)",
   );
   assertEquals(untrustedNote(SUPPLIES, { project: true, endpoint: true, mcp: true, how: "flag" }), undefined);
 });
@@ -127,4 +139,19 @@ Deno.test("decideProjectTrust() lists the project's hooks in the question and co
   assertEquals((await decideProjectTrust(project.root, changed, { flags: {} })).how, "no_terminal");
   const untrusted = { project: false, endpoint: false, mcp: false, how: "no_terminal" as const };
   assertStringIncludes(untrustedNote(changed, untrusted)!, "ignored .tern/settings.json 1 hook:");
+});
+
+Deno.test("describeSupplies() names Claude Code's settings files beside tern's in the trust question", () => {
+  const lines = describeSupplies({
+    allowRules: ["Bash(npm test:*)"],
+    skills: [],
+    settingsFiles: [".tern/settings.json", ".claude/settings.json"],
+    hooks: ["PreToolUse Bash: ./a.sh (.claude/settings.json)", "StatusLine: ./s.sh (.claude/settings.json)"],
+  });
+  assertEquals(lines, [
+    ".tern/settings.json + .claude/settings.json lets these run without asking: Bash(npm test:*)",
+    ".tern/settings.json + .claude/settings.json runs these hooks (in the sandbox) on events:",
+    "  PreToolUse Bash: ./a.sh (.claude/settings.json)",
+    "  StatusLine: ./s.sh (.claude/settings.json)",
+  ]);
 });

@@ -93,7 +93,9 @@ Deno.test("Hooks: a sub-agent's copy runs only the tool events; events carry the
   const event = JSON.parse(context.split("\n").slice(1).join("\n"));
   assertEquals(event, {
     session_id: "session-1",
+    transcript_path: null,
     cwd: project.root,
+    permission_mode: "default",
     hook_event_name: "UserPromptSubmit",
     prompt: "hi",
   });

@@ -59,8 +59,8 @@ Deno.test("startHint() says where a failed server ran and which keys of its entr
     typeof strict !== "string" && startHint(NPX, strict, false),
     "it ran in the strict sandbox (writes only in the project, a private HOME, no network); npx needs the " +
       'network and a writable HOME to fetch the server; in its .mcp.json entry, "network": true gives it ' +
-      'the network, "sandbox": false runs it outside the sandbox, or trust the project (run tern here) for ' +
-      "your HOME and the network",
+      'the network, "sandbox": false runs it outside the sandbox, or trust the project for your HOME and the ' +
+      "network (pass --trust-project, or answer yes to the trust question the REPL asks: tern without -p here)",
   );
   const trusted = { kind: "project" as const, network: true };
   assertEquals(

@@ -1,0 +1,171 @@
+/**
+ * Racing writes through `tern acp`, the front end that once skipped the file wall: 1,000 writes while a
+ * process swaps a directory of the project for a symlink to outside, with the helper SIGKILLed halfway
+ * (restarted once, said), and again with perl hidden (every write refused, said plainly). Nothing outside the
+ * project is created or changes mode.
+ */
+import * as acp from "@agentclientprotocol/sdk";
+import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
+import { startFakeModel } from "../../support/fake_model_server.ts";
+import { ternRunArgs } from "../../support/cli.ts";
+import { tempProject } from "../../support/temp_project.ts";
+import { testNeeding } from "../../support/requires.ts";
+
+const WRITES = 1000;
+const PER_TURN = 50;
+
+/** `d` is always the directory or a symlink to outside (renameat2 RENAME_EXCHANGE in a loop). */
+const RACER = `
+import ctypes, os, sys, threading
+libc = ctypes.CDLL(None, use_errno=True)
+os.chdir(sys.argv[1])
+done = []
+threading.Thread(target=lambda: (sys.stdin.read(), done.append(1)), daemon=True).start()
+print("racing", flush=True)
+while not done:
+    libc.renameat2(-100, b"d", -100, b"d.link", 2)
+`;
+
+const HIDE_PERL =
+  'for p in /usr/local/bin/perl /usr/bin/perl /bin/perl; do [ -e "$p" ] && mount --bind /bin/false "$p"; done; exec "$@"';
+
+/** The writes, PER_TURN calls a turn, then an answer. */
+function script(body: Record<string, unknown>) {
+  const turns =
+    (body.messages as { role: string }[]).filter((message) => message.role === "assistant").length;
+  if (turns * PER_TURN >= WRITES) return { text: "written" };
+  const calls = Array.from({ length: PER_TURN }, (_, i) => {
+    const n = turns * PER_TURN + i;
+    const path = n % 2 === 0 ? `d/w-${n}.sh` : `d/n-${n}/x.sh`;
+    return { name: "write_file", arguments: JSON.stringify({ path, content: `echo ${n}\n` }) };
+  });
+  return { toolCalls: calls };
+}
+
+/** Every entry under `dir` with its mode, for a before/after comparison. */
+async function snapshot(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const info = await Deno.lstat(`${dir}/${entry.name}`);
+    out.push(`${entry.name} ${(info.mode ?? 0).toString(8)}`);
+    if (entry.isDirectory) {
+      out.push(...(await snapshot(`${dir}/${entry.name}`)).map((n) => `${entry.name}/${n}`));
+    }
+  }
+  return out.sort();
+}
+
+/** The perl helper among tern's children (a process this test's tern started). */
+async function helperPid(ternPid: number): Promise<number | undefined> {
+  for await (const task of Deno.readDir(`/proc/${ternPid}/task`)) {
+    const children = await Deno.readTextFile(`/proc/${ternPid}/task/${task.name}/children`).catch(() => "");
+    for (const pid of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
+      const comm = await Deno.readTextFile(`/proc/${pid}/comm`).catch(() => "");
+      if (comm.trim() === "perl") return pid;
+    }
+  }
+  return undefined;
+}
+
+async function race(hidePerl: boolean): Promise<void> {
+  await using project = await tempProject();
+  await Deno.mkdir(`${project.root}/d`);
+  await Deno.symlink(project.outside, `${project.root}/d.link`);
+  await Deno.chmod(`${project.outside}/secret.txt`, 0o640);
+  const before = await snapshot(project.outside);
+  await using model = startFakeModel(script);
+  const tern = [Deno.execPath(), ...await ternRunArgs(), "acp", "--approve", "all", "--sandbox", "off"];
+  const argv = hidePerl
+    ? ["unshare", "--mount", "--propagation", "private", "bash", "-c", HIDE_PERL, "hide", ...tern]
+    : tern;
+  const child = new Deno.Command(argv[0], {
+    args: argv.slice(1),
+    cwd: project.root,
+    clearEnv: true,
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: Deno.env.get("HOME") ?? "/root",
+      TERN_BASE_URL: model.url,
+      TERN_API_KEY: "k",
+      TERN_MODEL: "m",
+    },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const racer = new Deno.Command("python3", {
+    args: ["-c", RACER, project.root],
+    stdin: "piped",
+    stdout: "piped",
+  })
+    .spawn();
+  const lines = racer.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  assertStringIncludes((await lines.read()).value ?? "", "racing");
+  let killed = false;
+  try {
+    await acp.client({ name: "race" }).connectWith(
+      acp.ndJsonStream(child.stdin, child.stdout),
+      async (agent) => {
+        await agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          clientCapabilities: {},
+        });
+        const { sessionId } = await agent.request(acp.methods.agent.session.new, {
+          cwd: project.root,
+          mcpServers: [],
+        });
+        const prompt = agent.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: "go" }],
+        });
+        // Halfway, the helper is killed outright (the wall restarts it once).
+        while (!hidePerl && !killed && model.requests.length < WRITES / PER_TURN / 2) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        const pid = hidePerl ? undefined : await helperPid(child.pid);
+        if (pid !== undefined) {
+          Deno.kill(pid, "SIGKILL");
+          killed = true;
+        }
+        await prompt;
+      },
+    );
+  } finally {
+    await racer.stdin.close();
+    await lines.cancel().catch(() => {});
+    await racer.status;
+    child.kill();
+    await child.status;
+  }
+  const log = await stderr;
+  assertEquals(await snapshot(project.outside), before, "nothing outside was created or changed mode");
+  const results = model.requests.flatMap((body) =>
+    (body.messages as { role: string; content: string }[]).filter((message) => message.role === "tool")
+  ).map((message) => message.content);
+  if (hidePerl) {
+    assertStringIncludes(log, "file writes are refused: tern's file helper (perl) cannot run");
+    assert(
+      results.length >= WRITES && results.every((text) => !/^(Created|Overwrote) /.test(text)),
+      "no write reported done",
+    );
+  } else {
+    assert(killed, "the helper was found and killed");
+    assertStringIncludes(log, "tern's file helper stopped; it was restarted");
+  }
+}
+
+testNeeding(
+  ["python3"],
+  "tern acp: 1,000 raced writes with the helper SIGKILLed halfway: nothing outside, restart said",
+  () => race(false),
+);
+
+const canHide = Deno.uid() === 0 &&
+  new Deno.Command("unshare", { args: ["--mount", "true"], stdout: "null", stderr: "null" }).outputSync()
+    .success;
+Deno.test({
+  name: "tern acp: 1,000 raced writes with perl hidden: every write refused, said, nothing outside",
+  ignore: !canHide,
+  fn: () => race(true),
+});
