@@ -38,6 +38,7 @@ import { type ChildSetup, SubAgents } from "./sub_agents.ts";
 import type { PlanUpdate } from "../tools/update_plan.ts";
 import { BackgroundProcesses } from "../tools/shell/background.ts";
 import { SessionHooks } from "./session_hooks.ts";
+import { webSearchSetup } from "./web_search_setup.ts";
 
 /** A prompt longer than this (in bytes) is refused: a pasted log that size belongs in a file. */
 export const MAX_PROMPT_BYTES = 1024 * 1024;
@@ -91,7 +92,7 @@ export class AgentSession {
     this.#starter = conversationStarter({
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#models.secrets, background: this.background },
-      web: { allowLocal: options.allowLocalFetch === true },
+      web: { allowLocal: options.allowLocalFetch === true, search: webSearchSetup(options) },
       images: () => this.#models.setup.info.images,
       // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
       extraTools: () => [

@@ -55,6 +55,7 @@ const CLAUDE_TOOLS: Record<string, string> = {
   Grep: "grep_code",
   LS: "list_dir",
   WebFetch: "web_fetch",
+  WebSearch: "web_search",
 };
 
 /** Claude Code's model aliases: they name Anthropic models, so elsewhere they mean "the session's model". */

@@ -17,7 +17,14 @@ import type { PermissionRules } from "./permission_rules.ts";
 import { TOOL_RESULT_NOTICE } from "./untrusted.ts";
 
 /** The tools a child gets when its agent names none: the read-only ones. */
-export const DEFAULT_CHILD_TOOLS = ["glob_files", "grep_code", "list_dir", "read_file", "web_fetch"];
+export const DEFAULT_CHILD_TOOLS = [
+  "glob_files",
+  "grep_code",
+  "list_dir",
+  "read_file",
+  "web_fetch",
+  "web_search",
+];
 /** Tools no child gets: another child (depth 1), the main task's plan. */
 const NEVER_FOR_CHILDREN = new Set(["task", "update_plan"]);
 /** Children running at once; more wait for a free slot. */

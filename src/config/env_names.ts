@@ -18,8 +18,11 @@ export const KNOWN_TERN_VARIABLES = [
   "TERN_MODEL",
   "TERN_PROVIDER",
   "TERN_RETRY_DELAY",
+  "TERN_SEARCH_BASE_URL",
+  "TERN_SEARXNG_URL",
   "TERN_STREAM_IDLE_TIMEOUT",
   "TERN_VERSION",
+  "TERN_WEB_SEARCH",
 ] as const;
 
 /** One line per unknown `TERN_*` name among `names` (from `source`: ".env" or "the environment"). */

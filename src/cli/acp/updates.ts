@@ -19,6 +19,7 @@ const KINDS: Record<string, acp.ToolKind> = {
   edit_file: "edit",
   execute_command: "execute",
   web_fetch: "fetch",
+  web_search: "search",
 };
 
 const EFFECT_KINDS: Record<ToolEffect, acp.ToolKind> = {
