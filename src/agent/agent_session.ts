@@ -170,6 +170,11 @@ export class AgentSession {
     return this.#hooks.hooks;
   }
 
+  /** Runs the Notification hooks: tern needs the human (`permission_prompt`, `idle_prompt`). */
+  async notify(type: string, message: string): Promise<void> {
+    await this.#hooks.notify(type, message);
+  }
+
   /** The named agents the task tool offers. */
   get agents(): readonly AgentDefinition[] {
     return this.#options.agents ?? [];

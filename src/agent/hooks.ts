@@ -125,6 +125,14 @@ export class Hooks {
     return contextText(await this.#run("SessionStart", source, { source }, ctx), "SessionStart");
   }
 
+  /**
+   * tern needs the human (`permission_prompt`: an approval waits; `idle_prompt`: a long turn ended). What
+   * the hooks say is not read: they only pass the nudge on (a desktop notification, a chat message).
+   */
+  async notification(type: string, message: string, ctx: HookContext): Promise<void> {
+    await this.#run("Notification", type, { notification_type: type, message, title: "tern" }, ctx);
+  }
+
   /** Runs the hooks of `event` whose matcher takes `target`, one after another. */
   async #run(
     event: HookEvent,

@@ -46,6 +46,7 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
     agents,
     trustedProject,
     hookNotes,
+    notifyCommand: args.notifyCommand,
   });
 }
 

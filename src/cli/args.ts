@@ -42,6 +42,8 @@ export interface CliArgs extends RunSettings {
   inputFormat?: "stream-json";
   /** `--approval-timeout`: how long an approval question waits for its answer on stdin, in milliseconds. */
   approvalTimeoutMs?: number;
+  /** `--notify-command CMD`: run (bash -c) when the REPL needs you and the terminal is not focused. */
+  notifyCommand?: string;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -110,6 +112,8 @@ Options:
                             provider's); past about 80% older turns are summarised
       --trust-project-mcp   only start the MCP servers of this project's .mcp.json without asking
       --allow-local-fetch   let web_fetch reach loopback, private and link-local addresses
+      --notify-command CMD  run CMD (bash -c) when the REPL waits for you and its terminal is not
+                            focused; TERN_NOTIFY_TYPE and TERN_NOTIFY_MESSAGE say why
   -h, --help                show this help
   -v, --version             show the version
 
@@ -117,6 +121,9 @@ Environment (also read from .env in the project root; real variables win):
   TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL, TERN_API
                             defaults for --provider, --model, --base-url, --api
   TERN_FIRST_BYTE_TIMEOUT   longest wait for a model's first byte, e.g. 5m (default 120s)
+  TERN_NOTIFY, TERN_NOTIFY_AFTER
+                            the REPL's nudge when it needs you and is not focused: bell, osc9,
+                            osc777 or off (default bell,osc9); after turns of at least 30s
   TERN_API_KEY              the key for any provider; overrides the provider's own variable:
                             DEEPSEEK_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,
                             GROQ_API_KEY, MISTRAL_API_KEY, XAI_API_KEY, ZHIPUAI_API_KEY (glm),
@@ -158,6 +165,7 @@ const OPTIONS = {
   "allow-local-fetch": { type: "boolean" },
   "input-format": { type: "string" },
   "approval-timeout": { type: "string" },
+  "notify-command": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -186,6 +194,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values["trust-project-mcp"]) args.trustProjectMcp = true;
   if (values["trust-project"]) args.trustProject = true;
   if (values["allow-local-fetch"]) args.allowLocalFetch = true;
+  if (values["notify-command"] !== undefined) {
+    args.notifyCommand = nonEmpty("--notify-command", values["notify-command"]);
+  }
   if (values.provider !== undefined) args.provider = nonEmpty("--provider", values.provider);
   if (values.model !== undefined) args.model = nonEmpty("--model", values.model);
   if (values["base-url"] !== undefined) args.baseUrl = nonEmpty("--base-url", values["base-url"]);

@@ -14,6 +14,7 @@ import { runSlashCommand, slashCommands } from "./commands/table.ts";
 import type { SlashCommand } from "./commands/types.ts";
 import { offerPlan, presentsPlan } from "./prompts/plan_accept.ts";
 import { chooseOne } from "./prompts/choice.ts";
+import type { Nudger } from "./notify/nudge.ts";
 
 /** What the REPL needs besides its session. */
 export interface ReplOptions {
@@ -26,6 +27,8 @@ export interface ReplOptions {
   commands?: SlashCommand[];
   /** What /help adds after the commands: command files not used, and why. */
   commandNotes?: readonly string[];
+  /** Nudges you when an approval waits or a long turn ends (the REPL on a terminal). */
+  nudger?: Nudger;
 }
 
 /** Shift+Tab's cycle; `all` joins it only when the session started in it (`--approve all`). */
@@ -56,7 +59,9 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
   const runTask = async (task: string): Promise<void> => {
     const attached = await attachMentions(task, session.root, session.model);
     for (const note of attached.notes) screen.print(note, "dim");
+    const started = performance.now();
     const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
+    options.nudger?.turnEnded(performance.now() - started, result.text);
     screen.print(statusLine(session.usage, result.usage), "dim");
     if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
   };
@@ -105,7 +110,14 @@ async function runOneTask(
   Deno.addSignalListener("SIGINT", cancel);
   try {
     const result = await session.run(task, {
-      approve: replGate({ session, screen, keys, cancel, useColor: !Deno.env.get("NO_COLOR") }),
+      approve: replGate({
+        session,
+        screen,
+        keys,
+        cancel,
+        useColor: !Deno.env.get("NO_COLOR"),
+        onAsk: (summary) => options.nudger?.approvalWaits(summary),
+      }),
       onEvent: (event) => screen.handle(event),
       images,
     });

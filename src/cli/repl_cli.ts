@@ -24,6 +24,7 @@ import { runRepl } from "./repl.ts";
 import { recapLines } from "./render/recap.ts";
 import { statusLine } from "./render/status_line.ts";
 import type { Conversation } from "../agent/conversation.ts";
+import { replNudges } from "./notify/repl_nudge.ts";
 
 /** What the banner and the commands show besides the session. */
 export interface ReplCliOptions {
@@ -37,6 +38,8 @@ export interface ReplCliOptions {
   trustedProject?: boolean;
   /** Hooks found but not run, and why (`/hooks` says it). */
   hookNotes?: readonly string[];
+  /** `--notify-command`. */
+  notifyCommand?: string;
 }
 
 /** Runs the REPL on `session` until the user leaves; resolves with the exit code. */
@@ -60,17 +63,26 @@ export async function runReplCli(session: AgentSession, options: ReplCliOptions)
   const custom = customCommands(found, nameList(builtin));
   const commands = [...builtin, ...custom.commands];
   const names = () => nameList(commands);
-  return await runRepl(session, {
-    banner: [...banner(session, options), ...customLines(custom)],
-    commandNotes: [...custom.skipped, ...custom.notes],
-    reader: createLineReader({
-      history: await PromptHistory.load(session.root),
-      complete: createCompleter(names, session.root),
-    }),
-    sink: streamSink(Deno.stdout),
-    debug: Boolean(Deno.env.get("TERN_DEBUG")),
-    commands,
+  const nudges = replNudges(session, {
+    command: options.notifyCommand,
+    isTerminal: Deno.stdout.isTerminal(),
   });
+  try {
+    return await runRepl(session, {
+      banner: [...banner(session, options), ...customLines(custom)],
+      commandNotes: [...custom.skipped, ...custom.notes],
+      reader: createLineReader({
+        history: await PromptHistory.load(session.root),
+        complete: createCompleter(names, session.root),
+      }),
+      sink: streamSink(Deno.stdout),
+      debug: Boolean(Deno.env.get("TERN_DEBUG")),
+      commands,
+      nudger: nudges.nudger,
+    });
+  } finally {
+    nudges.stop();
+  }
 
   function banner(session: AgentSession, { sandbox }: ReplCliOptions): string[] {
     const { current } = session;

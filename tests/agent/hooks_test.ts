@@ -102,3 +102,29 @@ Deno.test("Hooks: a sub-agent's copy runs only the tool events; events carry the
     "sent you back to work: (the hook gave no reason)",
   );
 });
+
+Deno.test("Hooks.notification() runs the hooks whose matcher takes the notification type, with its message", async () => {
+  await using project = await tempProject();
+  const hooks = hooksIn(
+    project.root,
+    userHook("Notification", "cat > idle.json", "idle_prompt"),
+    userHook("Notification", "cat > any.json"),
+  );
+  const ctx = { signal: new AbortController().signal, warn: () => {} };
+  await hooks.notification("permission_prompt", "tern needs your approval: write_file a.txt", ctx);
+  const any = JSON.parse(await Deno.readTextFile(`${project.root}/any.json`));
+  assertEquals(any, {
+    session_id: "session-1",
+    cwd: project.root,
+    hook_event_name: "Notification",
+    notification_type: "permission_prompt",
+    message: "tern needs your approval: write_file a.txt",
+    title: "tern",
+  });
+  assertEquals(await Deno.stat(`${project.root}/idle.json`).then(() => true, () => false), false);
+  await hooks.notification("idle_prompt", "tern finished", ctx);
+  assertEquals(
+    JSON.parse(await Deno.readTextFile(`${project.root}/idle.json`)).notification_type,
+    "idle_prompt",
+  );
+});
