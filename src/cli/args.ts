@@ -24,6 +24,8 @@ export interface CliArgs extends RunSettings {
   continue?: boolean;
   /** `-r ID`: continue this session; "" (no id given) asks which. */
   resume?: string;
+  /** `--fork` with `-r`/`-c`: continue a copy of that session, the original left as it is. */
+  fork?: boolean;
   /** `--no-session`: save nothing. */
   noSession?: boolean;
   /** `--context-window N`: the model's window in tokens, overriding the table of known models. */
@@ -106,7 +108,9 @@ Options:
                             without them)
       --trust-project-env   only let the project's .env choose the endpoint your own API key is sent to
   -c, --continue            continue the latest session of this project (with -p too)
-  -r, --resume [ID]         continue session ID; without an ID, pick one from a list
+  -r, --resume [ID|NAME]    continue session ID (or the one named NAME, or an id's prefix); without
+                            one, pick from a list
+      --fork                with -c or -r: continue a copy of that session, leaving it as it is
       --no-session          save nothing of this run under .tern/local/sessions/
       --context-window N    the model's context window in tokens (default: known models, else the
                             provider's); past about 80% older turns are summarised
@@ -158,6 +162,7 @@ const OPTIONS = {
   "trust-project-env": { type: "boolean" },
   "trust-project": { type: "boolean" },
   continue: { type: "boolean", short: "c" },
+  fork: { type: "boolean" },
   resume: { type: "string", short: "r" },
   "no-session": { type: "boolean" },
   "context-window": { type: "string" },
@@ -223,6 +228,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
   }
   if (args.continue && args.resume !== undefined) {
     throw new UsageError("--continue and --resume both choose a session; give one of them");
+  }
+  if (values.fork) {
+    if (!args.continue && args.resume === undefined) {
+      throw new UsageError("--fork copies a saved session: name it with -r ID (or -c for the latest)");
+    }
+    if (args.noSession) throw new UsageError("--fork writes a new session, which --no-session forbids");
+    args.fork = true;
   }
   if (args.inputFormat && args.output === "text") {
     throw new UsageError(

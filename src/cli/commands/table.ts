@@ -6,6 +6,7 @@ import type { SlashCommand, SlashContext, SlashOutcome } from "./types.ts";
 import { compactCommand, contextCommand } from "./compact.ts";
 import { initCommand, memoryCommand } from "./memory.ts";
 import { resumeCommand, sessionsCommand } from "./sessions.ts";
+import { forkCommand, renameCommand } from "./session_edit.ts";
 import { undoCommand } from "./undo.ts";
 import { costCommand } from "./cost.ts";
 import { expandCommand } from "./expand.ts";
@@ -35,6 +36,8 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   clear,
   resumeCommand,
   sessionsCommand,
+  renameCommand,
+  forkCommand,
   compactCommand,
   contextCommand,
   memoryCommand,
