@@ -4,6 +4,7 @@ import { assert, assertEquals, assertStringIncludes } from "./support/assert.ts"
 import { startFakeModel } from "./support/fake_model_server.ts";
 import { runTern } from "./support/cli.ts";
 import { tempProject } from "./support/temp_project.ts";
+import { testNeeding } from "./support/requires.ts";
 
 const env = (url: string) => ({ TERN_BASE_URL: url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" });
 const HOSTILE =
@@ -15,13 +16,16 @@ async function sessionProject() {
   const model = startFakeModel([
     {
       reasoning: "I should read the page first.",
-      toolCalls: [{ name: "read_file", arguments: '{"path":"page.html"}' }],
+      toolCalls: [
+        { name: "read_file", arguments: '{"path":"page.html"}' },
+        { name: "read_file", arguments: '{"path":"a.txt"}' },
+      ],
     },
     {
-      toolCalls: [{
-        name: "edit_file",
-        arguments: '{"path":"a.txt","old_text":"old line","new_text":"new line"}',
-      }],
+      toolCalls: [
+        { name: "edit_file", arguments: '{"path":"a.txt","old_text":"old line","new_text":"new line"}' },
+        { name: "edit_file", arguments: '{"path":"b.txt","old_text":"x","new_text":"y"}' },
+      ],
     },
     { text: "Done: a.txt now says **new line**." },
     { text: "The fork goes on." },
@@ -54,6 +58,7 @@ Deno.test("tern sessions export renders the conversation, reasoning, calls, resu
   );
   assertStringIncludes(md.stdout, "### Tool call: `edit_file`");
   assertStringIncludes(md.stdout, "Change to `a.txt`:\n\n```diff\n-old line\n+new line\n```");
+  assertStringIncludes(md.stdout, "Change asked for (not made) to `b.txt`:");
   assertStringIncludes(md.stdout, "Done: a.txt now says **new line**.");
   assertStringIncludes(md.stdout, HOSTILE); // inside a fence: text, not markup
   const html = await exported(project.root, model.url, id, "html");
@@ -121,3 +126,32 @@ Deno.test("--fork without a session to copy, or with --no-session, is bad usage 
   assertEquals(unsaved.code, 2);
   assertStringIncludes(unsaved.stderr, "--fork writes a new session, which --no-session forbids");
 });
+
+testNeeding(
+  ["chromium"],
+  "an exported HTML session opens in headless Chromium with no network, its text inert",
+  async () => {
+    const { project, model, id } = await sessionProject();
+    await using _p = project;
+    await using _m = model;
+    const html = await exported(project.root, model.url, id, "html");
+    const file = join(project.root, "session.html");
+    await Deno.writeTextFile(file, html.stdout);
+    const browser = await new Deno.Command("chromium", {
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-proxy-server",
+        "--dump-dom",
+        `file://${file}`,
+      ],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const dom = new TextDecoder().decode(browser.stdout);
+    assertStringIncludes(dom, `<h1>Session ${id}</h1>`);
+    assertStringIncludes(dom, "&lt;script&gt;alert(1)&lt;/script&gt;");
+    assert(!/<script|<img/.test(dom), "no element came from the session's text");
+  },
+);

@@ -139,6 +139,8 @@ Sessions (saved as they happen in .tern/local/sessions/, inside the project):
   tern sessions             list this project's sessions, newest first
   tern sessions prune [--keep N]
                             delete all but the N newest (default 20)
+  tern sessions export ID|NAME --format md|html|jsonl
+                            print a session: conversation, reasoning, tool calls, results, diffs
 
 Exit codes:
   0 done, 1 error, 2 bad usage, 3 stopped early (budget or loop guard; partial answer), 130 cancelled

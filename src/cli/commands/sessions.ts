@@ -66,7 +66,7 @@ export async function chooseSession(
 /** `/resume [ID|N]`: continue a saved session in place of the current conversation. */
 export const resumeCommand: SlashCommand = {
   name: "/resume",
-  help: "continue a saved session: /resume ID, or /resume N from the /sessions list",
+  help: "continue a saved session: /resume NAME, ID, or N from the /sessions list",
   run: async (ctx): Promise<SlashOutcome> => {
     if (ctx.args.length === 0) {
       await printSessions(ctx.session.root, (line) => ctx.screen.print(line));

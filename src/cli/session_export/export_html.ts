@@ -64,7 +64,7 @@ function blockHtml(block: Block): string {
 function callHtml(call: CallBlock): string {
   const error = call.result?.isError ? " error" : "";
   const change = call.change
-    ? `<p>Change to <span class="name">${escape(call.change.path)}</span>:</p><pre>${
+    ? `<p>${changeWords(call)} <span class="name">${escape(call.change.path)}</span>:</p><pre>${
       call.change.lines.map((line) =>
         `<span class="${line.sign === "-" ? "del" : "add"}">${line.sign}${escape(line.text)}</span>`
       ).join("")
@@ -77,6 +77,11 @@ function callHtml(call: CallBlock): string {
     : `<p class="note">(no result)</p>`;
   return `<div class="call${error}"><p>Tool call: <span class="name">${escape(call.name)}</span></p>` +
     `<details><summary>Arguments</summary><pre>${escape(call.args)}</pre></details>${change}${result}</div>`;
+}
+
+/** A failed call's change was asked for, not made. */
+function changeWords(call: CallBlock): string {
+  return call.result?.isError || !call.result ? "Change asked for (not made) to" : "Change to";
 }
 
 /** Text as paragraphs, each line break kept. */

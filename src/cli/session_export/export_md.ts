@@ -52,7 +52,9 @@ function callMarkdown(call: CallBlock): string {
   const parts = [`### Tool call: \`${call.name}\``, fenced(call.args, "json")];
   if (call.change) {
     const diff = call.change.lines.map((line) => `${line.sign}${line.text}`).join("\n");
-    parts.push(`Change to \`${oneLine(call.change.path)}\`:`, fenced(diff, "diff"));
+    const made = call.result && !call.result.isError;
+    const words = made ? "Change to" : "Change asked for (not made) to";
+    parts.push(`${words} \`${oneLine(call.change.path)}\`:`, fenced(diff, "diff"));
   }
   if (call.result) {
     parts.push(call.result.isError ? "Result (error):" : "Result:", fenced(cutResult(call.result.content)));
