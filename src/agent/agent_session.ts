@@ -29,7 +29,15 @@ import { SessionUsage } from "./session_usage.ts";
 import type { Skill } from "./skills.ts";
 import { Snapshots } from "./snapshots.ts";
 import { summariseConversation, type SummaryResult } from "./summarise.ts";
-import { applyUndo, planUndo, snapshotAfterTask, snapshotBeforeTask, type UndoPlan } from "./undo.ts";
+import {
+  applyUndo,
+  planUndo,
+  type RewindTarget,
+  rewindTargets,
+  snapshotAfterTask,
+  snapshotBeforeTask,
+  type UndoPlan,
+} from "./undo.ts";
 import { resumedConfig } from "./session_resume.ts";
 import { streamEvents } from "./event_stream.ts";
 import type { AgentDefinition } from "./agents.ts";
@@ -327,9 +335,17 @@ export class AgentSession {
     });
   }
 
-  /** What an undo would go back to, or null when there is nothing to undo. */
-  async undoPlan(): Promise<UndoPlan | null> {
-    return await planUndo(this.#current.conversation, this.#snapshots);
+  /**
+   * What an undo would go back to (the latest turn, or the turn whose snapshot entry is `at`: `/rewind`), or
+   * null when there is nothing to undo.
+   */
+  async undoPlan(at?: number): Promise<UndoPlan | null> {
+    return await planUndo(this.#current.conversation, this.#snapshots, at);
+  }
+
+  /** The turns `/rewind` can go back to, oldest first. */
+  rewindTargets(): RewindTarget[] {
+    return rewindTargets(this.#current.conversation);
   }
 
   /**

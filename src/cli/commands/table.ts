@@ -8,6 +8,7 @@ import { initCommand, memoryCommand } from "./memory.ts";
 import { resumeCommand, sessionsCommand } from "./sessions.ts";
 import { forkCommand, renameCommand } from "./session_edit.ts";
 import { undoCommand } from "./undo.ts";
+import { rewindCommand } from "./rewind.ts";
 import { costCommand } from "./cost.ts";
 import { expandCommand } from "./expand.ts";
 import { permissionsCommand } from "./permissions.ts";
@@ -43,6 +44,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   memoryCommand,
   initCommand,
   undoCommand,
+  rewindCommand,
   costCommand,
   expandCommand,
   permissionsCommand,
