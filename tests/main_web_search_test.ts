@@ -100,3 +100,38 @@ Deno.test("TERN_WEB_SEARCH naming a back-end without its key is said on stderr, 
   );
   assert(!toolNames(result.requests[0]).includes("web_search"));
 });
+
+Deno.test("TERN_WEB_SEARCH=provider declares the provider's own search tool on the Anthropic and Responses wires", async () => {
+  const declared = {
+    anthropic: { type: "web_search_20250305", name: "web_search", max_uses: 5 },
+    responses: { type: "web_search" },
+  };
+  for (const api of ["anthropic", "responses"] as const) {
+    await using project = await tempProject({});
+    await using model = startFakeModel([{ text: "searched" }]);
+    const result = await runTern({
+      cwd: project.root,
+      args: ["-p", "go", "--api", api],
+      env: {
+        TERN_BASE_URL: api === "anthropic" ? model.root : model.url,
+        TERN_API_KEY: "k",
+        TERN_MODEL: "m",
+        TERN_WEB_SEARCH: "provider",
+      },
+    });
+    assertEquals([result.code, result.stdout], [0, "searched\n"], result.stderr);
+    const tools = model.requests[0].tools as Record<string, unknown>[];
+    assertEquals(tools.filter((tool) => tool.type === declared[api].type), [declared[api]]);
+    assertEquals(tools.filter((tool) => tool.name === "web_search").length, api === "anthropic" ? 1 : 0);
+  }
+});
+
+Deno.test("TERN_WEB_SEARCH=provider on the chat wire is said on stderr, and nothing is offered", async () => {
+  const result = await run([{ text: "ok" }], { TERN_WEB_SEARCH: "provider" });
+  assertEquals(result.code, 0, result.stderr);
+  assertStringIncludes(
+    result.stderr,
+    "TERN_WEB_SEARCH=provider needs a model on the Anthropic or Responses wire (this one speaks chat)",
+  );
+  assert(!toolNames(result.requests[0]).includes("web_search"));
+});

@@ -14,7 +14,7 @@ import { createReadFileTool } from "./read_file.ts";
 import type { FileTracker, Tool } from "./tool.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createWebFetchTool, type WebFetchOptions } from "./web_fetch.ts";
-import { createWebSearchTool } from "./web_search.ts";
+import { createProviderSearchTool, createWebSearchTool } from "./web_search.ts";
 import type { SearchBackend } from "./web/search_backends.ts";
 
 /** What the built-in tools are built with. */
@@ -32,7 +32,7 @@ export interface BuiltinOptions {
     background?: BackgroundProcesses;
   };
   /** How web_fetch reaches the web (local addresses only with `allowLocal`); web_search only with `search`. */
-  web?: WebFetchOptions & { search?: SearchBackend };
+  web?: WebFetchOptions & { search?: SearchBackend | "provider" };
   /** Whether the model now answering reads images (read_file then returns them); absent = it does not. */
   images?: () => boolean;
 }
@@ -53,7 +53,9 @@ export function builtinTools(options: BuiltinOptions = {}): Tool[] {
     grepCodeTool,
     createExecuteCommandTool(shell),
     createWebFetchTool(web),
-    ...web?.search ? [createWebSearchTool(web.search)] : [],
+    ...web?.search
+      ? [web.search === "provider" ? createProviderSearchTool() : createWebSearchTool(web.search)]
+      : [],
     ...background ? [createCommandOutputTool(background), createCommandKillTool(background)] : [],
   ];
 }

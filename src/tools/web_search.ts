@@ -58,6 +58,27 @@ export function createWebSearchTool(backend: SearchBackend): Tool<WebSearchArgs>
   };
 }
 
+/**
+ * web_search run by the provider (`TERN_WEB_SEARCH=provider`): Anthropic's web search tool, or the Responses
+ * API's. The wire declares it; the model's searches and their results stay in the provider's answer, so a
+ * call that reaches tern is a mistake, answered as one.
+ */
+export function createProviderSearchTool(): Tool<Record<string, unknown>> {
+  return {
+    name: "web_search",
+    description: "Search the web (run by the provider).",
+    parameters: { type: "object", properties: {}, additionalProperties: true },
+    server: "web_search",
+    inspect: () => Promise.resolve({ effect: "read", paths: [], summary: "web search" }),
+    run: () => {
+      throw new ToolError(
+        "web_search runs on the provider's side; search there, or answer without it",
+        "refused",
+      );
+    },
+  };
+}
+
 /** The results as numbered entries, each title, URL and snippet on its own lines. */
 function listing(query: string, backend: SearchBackend, hits: SearchHit[]): string {
   if (hits.length === 0) return `No results for "${query}" (${backend.name}); try other words.`;

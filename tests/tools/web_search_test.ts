@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../support/assert.ts";
 import { answerOf, startFakeSearch } from "../support/fake_search.ts";
-import { createWebSearchTool } from "../../src/tools/web_search.ts";
+import { createProviderSearchTool, createWebSearchTool } from "../../src/tools/web_search.ts";
 import {
   SEARCH_BACKENDS,
   type SearchBackend,
@@ -145,12 +145,25 @@ Deno.test("searchBackendFromEnv() picks the first configured back-end, or the on
   );
 });
 
+Deno.test("searchBackendFromEnv() leaves the search to the provider with TERN_WEB_SEARCH=provider", () => {
+  assertEquals(searchBackendFromEnv({ TERN_WEB_SEARCH: "Provider", BRAVE_API_KEY: "b" }), {
+    backend: "provider",
+  });
+});
+
+Deno.test("createProviderSearchTool() is declared for the wire, and a call that reaches tern is refused", async () => {
+  const tool = createProviderSearchTool();
+  assertEquals([tool.name, tool.server], ["web_search", "web_search"]);
+  const error = await assertRejects(async () => await tool.run({}, testContext("/tmp")));
+  assertStringIncludes((error as Error).message, "web_search runs on the provider's side");
+});
+
 Deno.test("searchBackendFromEnv() says what is wrong with a back-end named but not usable", () => {
   assertEquals(searchBackendFromEnv({ TERN_WEB_SEARCH: "brave" }), {
     problem: "TERN_WEB_SEARCH=brave needs BRAVE_API_KEY; web_search is not offered",
   });
   assertEquals(searchBackendFromEnv({ TERN_WEB_SEARCH: "google" }), {
-    problem: "TERN_WEB_SEARCH=google is not one of off, searxng, brave, tavily, exa",
+    problem: "TERN_WEB_SEARCH=google is not one of off, provider, searxng, brave, tavily, exa",
   });
   assertEquals(searchBackendFromEnv({ TERN_SEARXNG_URL: "file:///etc/passwd" }), {
     problem: "searxng needs TERN_SEARXNG_URL (an http or https URL); web_search is not offered",

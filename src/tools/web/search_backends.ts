@@ -99,17 +99,21 @@ const APIS = {
 export const SEARCH_KEY_VARIABLES = Object.values(APIS).map((api) => api.keyEnv);
 
 /**
- * The back-end `env` configures: `TERN_WEB_SEARCH` names one (or `off`); otherwise the first configured of
+ * The back-end `env` configures: `TERN_WEB_SEARCH` names one (`provider`: the model's provider searches,
+ * where its wire has a search tool; `off`: none); otherwise the first configured of
  * `TERN_SEARXNG_URL`, `BRAVE_API_KEY`, `TAVILY_API_KEY`, `EXA_API_KEY`. `problem` says why a named one
  * cannot be used.
  */
 export function searchBackendFromEnv(
   env: Record<string, string | undefined>,
-): { backend?: SearchBackend; problem?: string } {
+): { backend?: SearchBackend | "provider"; problem?: string } {
   const chosen = env.TERN_WEB_SEARCH?.trim().toLowerCase() || undefined;
   if (chosen === "off") return {};
+  if (chosen === "provider") return { backend: "provider" };
   if (chosen !== undefined && !(SEARCH_BACKENDS as readonly string[]).includes(chosen)) {
-    return { problem: `TERN_WEB_SEARCH=${chosen} is not one of off, ${SEARCH_BACKENDS.join(", ")}` };
+    return {
+      problem: `TERN_WEB_SEARCH=${chosen} is not one of off, provider, ${SEARCH_BACKENDS.join(", ")}`,
+    };
   }
   const names = chosen ? [chosen as SearchBackendName] : SEARCH_BACKENDS;
   for (const name of names) {
