@@ -39,7 +39,7 @@ testNeeding(
     await tern.send("second turn", "Enter");
     await tern.waitFor("Made made.txt.");
     await tern.waitFor("all ›", { count: 3 });
-    await pause(1000); // the end-of-turn snapshot is taken in the background
+    await pause(2000); // the end-of-turn snapshot is taken in the background
     await Deno.writeTextFile(`${project.root}/notes.txt`, "v3, the user's own edit\n");
     await tern.send("third turn", "Enter");
     await tern.waitFor("Added extra.txt.");
