@@ -99,3 +99,29 @@ testNeeding(
     }
   },
 );
+
+testNeeding(
+  ["tmux"],
+  "REPL with NO_COLOR and no --notify-command turns no focus reporting on and rings nothing",
+  async () => {
+    await using project = await tempProject({});
+    await using model = await startFakeModel([{ text: "Done." }]);
+    const raw = join(project.root, "..", `${crypto.randomUUID()}.raw`);
+    const env =
+      `TERN_BASE_URL=${model.url} TERN_API_KEY=k TERN_MODEL=fake-model TERN_NOTIFY_AFTER=0 NO_COLOR=1`;
+    await using tern = await startTmux(`cd ${project.root} && env ${env} ${await ternCommandLine()}`);
+    try {
+      await tmux("pipe-pane", "-o", "-t", tern.name, `cat >> '${raw}'`);
+      await tern.waitFor("ask ›");
+      await tern.send("-H", "1b", "5b", "4f");
+      await tern.send("hello", "Enter");
+      await tern.waitFor("Done.");
+      await tern.send("C-d");
+      assert(await tern.waitForExit(), "tern exits on Ctrl-D");
+      const written = await text(raw);
+      assert(!written.includes("\x1b[?1004h") && !written.includes("\x07"), "no escape of the nudge");
+    } finally {
+      await Deno.remove(raw).catch(() => {});
+    }
+  },
+);

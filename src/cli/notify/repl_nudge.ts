@@ -17,8 +17,11 @@ export function replNudges(
   const warn = (message: string) => console.error(`tern: ${terminalSafe(message)}`);
   const { settings, warnings } = notifySettings(Deno.env.toObject(), options);
   for (const warning of warnings) warn(warning);
-  // Focus is asked for only on a terminal that will read it; elsewhere nothing is written.
-  const focus = options.isTerminal && Deno.stdin.isTerminal() ? trackFocus(write) : undefined;
+  // Focus is asked for only on a terminal that reads it, and only when a nudge would use it: with every
+  // channel off (TERN_NOTIFY=off, NO_COLOR, TERM=dumb) and no command, tern writes no escape at all.
+  const wanted = settings.channels.length > 0 ||
+    (settings.command !== undefined && Deno.env.get("TERM") !== "dumb");
+  const focus = wanted && options.isTerminal && Deno.stdin.isTerminal() ? trackFocus(write) : undefined;
   const nudger = new Nudger(settings, {
     focus: focus?.tracker,
     write,
