@@ -119,6 +119,7 @@ testNeeding(
       await tern.send("C-d");
       assert(await tern.waitForExit(), "tern exits on Ctrl-D");
       const written = await text(raw);
+      assertStringIncludes(written, "Done."); // the pipe saw what tern wrote
       assert(!written.includes("\x1b[?1004h") && !written.includes("\x07"), "no escape of the nudge");
     } finally {
       await Deno.remove(raw).catch(() => {});
