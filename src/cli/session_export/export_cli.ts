@@ -5,6 +5,7 @@
 import { listSessions, type LoadedSession, loadSession, SessionError } from "../../agent/session.ts";
 import { findSession } from "../../agent/session_names.ts";
 import { transcriptOf } from "./transcript.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
 
 const FORMATS = ["md", "html", "jsonl"] as const;
 
@@ -30,7 +31,9 @@ export async function runSessionExport(
   const found = findSession(await listSessions(root), rest[0]);
   if ("problem" in found) throw new SessionError(found.problem);
   const loaded = await loadSession(root, found.id);
-  out(await rendered(loaded, format as typeof FORMATS[number]));
+  const text = await rendered(loaded, format as typeof FORMATS[number]);
+  // Session text came from outside: on a terminal no escape in it may act (a file gets it as rendered).
+  out(Deno.stdout.isTerminal() ? terminalSafe(text) : text);
   return 0;
 }
 

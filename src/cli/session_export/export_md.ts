@@ -1,4 +1,8 @@
-/** A session transcript as Markdown: one section per prompt and answer, calls and results in fences. */
+/**
+ * A session transcript as Markdown: one section per prompt and answer, calls and results in fences. Control
+ * characters become visible placeholders (terminal_safe.ts): a Markdown file is read with `cat` too.
+ */
+import { terminalSafe } from "../render/terminal_safe.ts";
 import type { Block, CallBlock, Transcript } from "./transcript.ts";
 
 /** Characters of one tool result kept in an export; the rest is said, not shown. */
@@ -23,7 +27,7 @@ export function transcriptMarkdown(transcript: Transcript): string {
     ...(transcript.forkedFrom ? [`forked from ${transcript.forkedFrom}`] : []),
   ];
   const parts = [`# ${title}`, `*${facts.join(" · ")}*`, ...transcript.blocks.map(blockMarkdown)];
-  return parts.join("\n\n") + "\n";
+  return terminalSafe(parts.join("\n\n") + "\n");
 }
 
 function blockMarkdown(block: Block): string {
