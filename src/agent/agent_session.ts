@@ -29,7 +29,15 @@ import { SessionUsage } from "./usage.ts";
 import type { Skill } from "./project/skills.ts";
 import { Snapshots } from "./log/snapshots.ts";
 import { summariseConversation, type SummaryResult } from "./log/summarise.ts";
-import { applyUndo, planUndo, snapshotAfterTask, snapshotBeforeTask, type UndoPlan } from "./log/undo.ts";
+import {
+  applyUndo,
+  planUndo,
+  type RewindTarget,
+  rewindTargets,
+  snapshotAfterTask,
+  snapshotBeforeTask,
+  type UndoPlan,
+} from "./log/undo.ts";
 import { resumedConfig } from "./resume_model.ts";
 import { streamEvents } from "./event_stream.ts";
 import type { AgentDefinition } from "./project/agents.ts";
@@ -41,6 +49,7 @@ import { runUserCommand, type UserCommandOptions } from "./user_command.ts";
 import type { ToolResult } from "../tools/tool.ts";
 import { TaskBudget } from "./loop/budget.ts";
 import { SessionHooks } from "./project/hook_context.ts";
+import { webSearchSetup } from "./web_search_setup.ts";
 
 /** A prompt longer than this (in bytes) is refused: a pasted log that size belongs in a file. */
 export const MAX_PROMPT_BYTES = 1024 * 1024;
@@ -98,7 +107,7 @@ export class AgentSession {
     this.#starter = conversationStarter({
       root: this.root,
       shell: { sandbox: options.config.sandbox, secrets: this.#models.secrets, background: this.background },
-      web: { allowLocal: options.allowLocalFetch === true },
+      web: { allowLocal: options.allowLocalFetch === true, search: webSearchSetup(options) },
       images: () => this.#models.setup.info.images,
       // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
       extraTools: () => [
@@ -184,6 +193,11 @@ export class AgentSession {
   /** The hooks in force (`/hooks` lists them). */
   get hooks(): SessionHooks["hooks"] {
     return this.#hooks.hooks;
+  }
+
+  /** Runs the Notification hooks: tern needs the human (`permission_prompt`, `idle_prompt`). */
+  async notify(type: string, message: string): Promise<void> {
+    await this.#hooks.notify(type, message);
   }
 
   /** The named agents the task tool offers. */
@@ -342,9 +356,17 @@ export class AgentSession {
     });
   }
 
-  /** What an undo would go back to, or null when there is nothing to undo. */
-  async undoPlan(): Promise<UndoPlan | null> {
-    return await planUndo(this.#current.conversation, this.#snapshots);
+  /**
+   * What an undo would go back to (the latest turn, or the turn whose snapshot entry is `at`: `/rewind`), or
+   * null when there is nothing to undo.
+   */
+  async undoPlan(at?: number): Promise<UndoPlan | null> {
+    return await planUndo(this.#current.conversation, this.#snapshots, at);
+  }
+
+  /** The turns `/rewind` can go back to, oldest first. */
+  rewindTargets(): RewindTarget[] {
+    return rewindTargets(this.#current.conversation);
   }
 
   /**

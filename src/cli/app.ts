@@ -30,13 +30,16 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
     return await runHeadlessCli(project, session, args);
   }
   const { runReplCli } = await import("./repl_cli.ts");
-  return await runReplCli(project, session, { firstPrompt: args.firstPrompt });
+  return await runReplCli(project, session, {
+    firstPrompt: args.firstPrompt,
+    notifyCommand: args.notifyCommand,
+  });
 }
 
 /** The session to continue (-c, -r), chosen here because choosing may ask on the terminal; else none. */
 async function firstSession(
   root: string,
-  args: { continue?: boolean; resume?: string },
+  args: { continue?: boolean; resume?: string; fork?: boolean },
   headless: boolean,
 ): Promise<LoadedSession | undefined> {
   if (!args.continue && args.resume === undefined) return undefined;
@@ -55,7 +58,17 @@ async function firstSession(
   };
   const loaded = await chooseSession(root, { ...args, repl: !headless }, ask);
   for (const repair of loaded.repairs) console.error(`tern: session ${loaded.header.id}: ${repair}`);
-  return loaded;
+  return args.fork ? await forkedSession(root, loaded) : loaded;
+}
+
+/** `--fork`: the copy to continue, said on stderr; the original is left as it is. */
+async function forkedSession(root: string, loaded: LoadedSession): Promise<LoadedSession> {
+  const { forkSession } = await import("../agent/log/session_fork.ts");
+  const copy = forkSession(root, loaded);
+  console.error(
+    `tern: forked session ${loaded.header.id} into ${copy.header.id}; the original is left as it is`,
+  );
+  return copy;
 }
 
 /** `tern -r` on a terminal: the sessions as a menu (arrows and Enter, or a digit); Esc picks none. */

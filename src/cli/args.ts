@@ -25,6 +25,8 @@ export interface CliArgs extends RunSettings {
   continue?: boolean;
   /** `-r ID`: continue this session; "" (no id given) asks which. */
   resume?: string;
+  /** `--fork` with `-r`/`-c`: continue a copy of that session, the original left as it is. */
+  fork?: boolean;
   /** `--no-session`: save nothing. */
   noSession?: boolean;
   /** `--context-window N`: the model's window in tokens, overriding the table of known models. */
@@ -45,6 +47,8 @@ export interface CliArgs extends RunSettings {
   approvalTimeoutMs?: number;
   /** `tern "TASK"`: the REPL opens with TASK as its first message (as `claude "TASK"` does). */
   firstPrompt?: string;
+  /** `--notify-command CMD`: run (bash -c) when the REPL needs you and the terminal is not focused. */
+  notifyCommand?: string;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -108,12 +112,16 @@ Options:
                             without them)
       --trust-project-env   only let the project's .env choose the endpoint your own API key is sent to
   -c, --continue            continue the latest session of this project (with -p too)
-  -r, --resume [ID]         continue session ID; without an ID, pick one from a list
+  -r, --resume [ID|NAME]    continue session ID (or the one named NAME, or an id's prefix); without
+                            one, pick from a list
+      --fork                with -c or -r: continue a copy of that session, leaving it as it is
       --no-session          save nothing of this run under .tern/local/sessions/
       --context-window N    the model's context window in tokens (default: known models, else the
                             provider's); past about 80% older turns are summarised
       --trust-project-mcp   only start the MCP servers of this project's .mcp.json without asking
       --allow-local-fetch   let web_fetch reach loopback, private and link-local addresses
+      --notify-command CMD  run CMD (bash -c) when the REPL waits for you and its terminal is not
+                            focused; TERN_NOTIFY_TYPE and TERN_NOTIFY_MESSAGE say why
   -h, --help                show this help
   -v, --version             show the version
 
@@ -121,6 +129,9 @@ Environment (also read from .env in the project root; real variables win):
   TERN_PROVIDER, TERN_MODEL, TERN_BASE_URL, TERN_API
                             defaults for --provider, --model, --base-url, --api
   TERN_FIRST_BYTE_TIMEOUT   longest wait for a model's first byte, e.g. 5m (default 120s)
+  TERN_NOTIFY, TERN_NOTIFY_AFTER
+                            the REPL's nudge when it needs you and is not focused: bell, osc9,
+                            osc777 or off (default bell,osc9); after turns of at least 30s
   TERN_API_KEY              the key for any provider; overrides the provider's own variable:
                             DEEPSEEK_API_KEY, OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY,
                             GROQ_API_KEY, MISTRAL_API_KEY, XAI_API_KEY, ZHIPUAI_API_KEY (glm),
@@ -132,6 +143,8 @@ Sessions (saved as they happen in .tern/local/sessions/, inside the project):
   tern sessions             list this project's sessions, newest first
   tern sessions prune [--keep N]
                             delete all but the N newest (default 20)
+  tern sessions export ID|NAME --format md|html|jsonl
+                            print a session: conversation, reasoning, tool calls, results, diffs
 
 Your own settings (.tern/local/settings.json: hooks, rules; sealed by tern, so a git pull cannot add any):
   tern config sign [--yes]  after editing it by hand: shows what it grants and seals it
@@ -158,6 +171,7 @@ const OPTIONS = {
   "trust-project-env": { type: "boolean" },
   "trust-project": { type: "boolean" },
   continue: { type: "boolean", short: "c" },
+  fork: { type: "boolean" },
   resume: { type: "string", short: "r" },
   "no-session": { type: "boolean" },
   "context-window": { type: "string" },
@@ -165,6 +179,7 @@ const OPTIONS = {
   "allow-local-fetch": { type: "boolean" },
   "input-format": { type: "string" },
   "approval-timeout": { type: "string" },
+  "notify-command": { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -193,6 +208,9 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values["trust-project-mcp"]) args.trustProjectMcp = true;
   if (values["trust-project"]) args.trustProject = true;
   if (values["allow-local-fetch"]) args.allowLocalFetch = true;
+  if (values["notify-command"] !== undefined) {
+    args.notifyCommand = nonEmpty("--notify-command", values["notify-command"]);
+  }
   if (values.provider !== undefined) args.provider = nonEmpty("--provider", values.provider);
   if (values.model !== undefined) args.model = nonEmpty("--model", values.model);
   if (values["base-url"] !== undefined) args.baseUrl = nonEmpty("--base-url", values["base-url"]);
@@ -220,6 +238,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (positionals.length > 0) args.firstPrompt = firstPrompt(positionals, args);
   if (args.continue && args.resume !== undefined) {
     throw new UsageError("--continue and --resume both choose a session; give one of them");
+  }
+  if (values.fork) {
+    if (!args.continue && args.resume === undefined) {
+      throw new UsageError("--fork copies a saved session: name it with -r ID (or -c for the latest)");
+    }
+    if (args.noSession) throw new UsageError("--fork writes a new session, which --no-session forbids");
+    args.fork = true;
   }
   if (args.inputFormat && args.output === "text") {
     throw new UsageError(

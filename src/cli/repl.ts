@@ -16,6 +16,7 @@ import { offerPlan, presentsPlan } from "./prompts/plan_accept.ts";
 import { chooseOne } from "./prompts/choice.ts";
 import { highlighterReady, loadHighlighter } from "./render/highlight.ts";
 import { runBangLine } from "./bang_command.ts";
+import type { Nudger } from "./notify/nudge.ts";
 
 /** What the REPL needs besides its session. */
 export interface ReplOptions {
@@ -30,6 +31,8 @@ export interface ReplOptions {
   commandNotes?: readonly string[];
   /** The first message, sent before the prompt is shown (`tern "TASK"`); a `/command` runs as typed. */
   firstPrompt?: string;
+  /** Nudges you when an approval waits or a long turn ends (the REPL on a terminal). */
+  nudger?: Nudger;
 }
 
 /** Shift+Tab's cycle; `all` joins it only when the session started in it (`--approve all`). */
@@ -69,7 +72,9 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
     }
     const attached = await attachMentions(task, session.root, session.model);
     for (const note of attached.notes) screen.print(note, "dim");
+    const started = performance.now();
     const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
+    options.nudger?.turnEnded(performance.now() - started, result.text);
     const warn = (message: string) => screen.print(message, "yellow");
     screen.print(await shownStatusLine(session, result.usage, warn), "dim");
     if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
@@ -125,7 +130,14 @@ async function runOneTask(
   Deno.addSignalListener("SIGINT", cancel);
   try {
     const result = await session.run(task, {
-      approve: replGate({ session, screen, keys, cancel, useColor: !Deno.env.get("NO_COLOR") }),
+      approve: replGate({
+        session,
+        screen,
+        keys,
+        cancel,
+        useColor: !Deno.env.get("NO_COLOR"),
+        onAsk: (summary) => options.nudger?.approvalWaits(summary),
+      }),
       onEvent: (event) => screen.handle(event),
       images,
     });

@@ -16,10 +16,14 @@ import { recapLines } from "./render/recap.ts";
 import { statusLine } from "./render/status_line.ts";
 import type { Conversation } from "../agent/log/conversation.ts";
 import { slashCommands } from "./commands/table.ts";
+import { replNudges } from "./notify/repl_nudge.ts";
 
-/** `tern "TASK"`: sent as the first message once the REPL is up. */
+/** What the command line adds to the REPL. */
 export interface ReplCliOptions {
+  /** `tern "TASK"`: sent as the first message once the REPL is up. */
   firstPrompt?: string;
+  /** `--notify-command`. */
+  notifyCommand?: string;
 }
 
 /** Runs the REPL on `session` of `project` until the user leaves; resolves with the exit code. */
@@ -32,18 +36,27 @@ export async function runReplCli(
   const table = commandTable(project, session);
   const names = () => commandNames(slashCommands(table.commands));
   const sandbox = await project.sandbox;
-  return await runRepl(session, {
-    banner: [...banner(session, sandbox), ...customLines(table.custom)],
-    commandNotes: table.notes,
-    reader: createLineReader({
-      history: await PromptHistory.load(session.root),
-      complete: createCompleter(names, session.root),
-    }),
-    sink: streamSink(Deno.stdout),
-    debug: Boolean(Deno.env.get("TERN_DEBUG")),
-    commands: table.commands,
-    firstPrompt: options.firstPrompt,
+  const nudges = replNudges(session, {
+    command: options.notifyCommand,
+    isTerminal: Deno.stdout.isTerminal(),
   });
+  try {
+    return await runRepl(session, {
+      banner: [...banner(session, sandbox), ...customLines(table.custom)],
+      commandNotes: table.notes,
+      reader: createLineReader({
+        history: await PromptHistory.load(session.root),
+        complete: createCompleter(names, session.root),
+      }),
+      sink: streamSink(Deno.stdout),
+      debug: Boolean(Deno.env.get("TERN_DEBUG")),
+      commands: table.commands,
+      firstPrompt: options.firstPrompt,
+      nudger: nudges.nudger,
+    });
+  } finally {
+    nudges.stop();
+  }
 
   function banner(session: AgentSession, sandbox: SandboxStatus): string[] {
     const { current } = session;

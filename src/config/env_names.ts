@@ -16,10 +16,15 @@ export const KNOWN_TERN_VARIABLES = [
   "TERN_MAX_RETRIES",
   "TERN_MCP_STARTUP_MS",
   "TERN_MODEL",
+  "TERN_NOTIFY",
+  "TERN_NOTIFY_AFTER",
   "TERN_PROVIDER",
   "TERN_RETRY_DELAY",
+  "TERN_SEARCH_BASE_URL",
+  "TERN_SEARXNG_URL",
   "TERN_STREAM_IDLE_TIMEOUT",
   "TERN_VERSION",
+  "TERN_WEB_SEARCH",
 ] as const;
 
 /** One line per unknown `TERN_*` name among `names` (from `source`: ".env" or "the environment"). */

@@ -2,11 +2,19 @@
  * The `hooks` section of a settings file, as Claude Code writes it: per event, a list of
  * `{ "matcher": "execute_command", "hooks": [{ "type": "command", "command": "...", "timeout": 30 }] }`.
  * The matcher (a tool name, or a regular expression over tool names; empty or `*` for every tool) is used by
- * PreToolUse and PostToolUse, and by SessionStart over how the session started; the timeout is in seconds.
+ * PreToolUse and PostToolUse, by SessionStart over how the session started, and by Notification over its
+ * `notification_type`; the timeout is in seconds.
  */
 
 /** The events a hook can run on. */
-export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SessionStart"] as const;
+export const HOOK_EVENTS = [
+  "PreToolUse",
+  "PostToolUse",
+  "UserPromptSubmit",
+  "Stop",
+  "SessionStart",
+  "Notification",
+] as const;
 
 /** One of HOOK_EVENTS. */
 export type HookEvent = typeof HOOK_EVENTS[number];

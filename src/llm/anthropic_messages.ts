@@ -16,6 +16,9 @@ export const DEFAULT_MAX_TOKENS = 16_384;
 
 const CACHE = { type: "ephemeral" } as const;
 
+/** Anthropic's server-side web search tool, as tern declares it (a few searches a turn at most). */
+export const ANTHROPIC_WEB_SEARCH = { type: "web_search_20250305", name: "web_search", max_uses: 5 } as const;
+
 /**
  * A tool call id as Messages accepts it (`[A-Za-z0-9_-]`): ids from another wire (Kimi's
  * `functions.read_file:0`) are mapped the same way on the call and on its result, so they still pair.
@@ -125,12 +128,16 @@ export function buildAnthropicBody(req: ChatRequest): Json {
   }
   body.messages = messages;
   if (req.tools.length > 0) {
-    const tools: Json[] = sortedByName(req.tools).map((tool) => ({
-      name: tool.name,
-      description: tool.description,
-      input_schema: tool.parameters,
-    }));
-    tools[tools.length - 1] = { ...tools[tools.length - 1], cache_control: CACHE };
+    const tools: Json[] = sortedByName(req.tools).map((tool) =>
+      tool.server === "web_search" ? { ...ANTHROPIC_WEB_SEARCH } : {
+        name: tool.name,
+        description: tool.description,
+        input_schema: tool.parameters,
+      }
+    );
+    // The breakpoint goes on the last function tool: a server tool's declaration need not carry one.
+    const at = tools.findLastIndex((tool) => tool.type === undefined);
+    if (at >= 0) tools[at] = { ...tools[at], cache_control: CACHE };
     body.tools = tools;
     if (req.toolChoice !== undefined) body.tool_choice = toolChoiceOf(req.toolChoice);
   }

@@ -124,13 +124,15 @@ export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "auto")
     stream: true,
     stream_options: { include_usage: true },
   };
-  if (req.tools.length > 0) {
-    body.tools = sortedByName(req.tools).map((tool) => ({
+  // A tool the provider runs (ToolSpec.server) has no Chat Completions form: it is left out here.
+  const tools = req.tools.filter((tool) => tool.server === undefined);
+  if (tools.length > 0) {
+    body.tools = sortedByName(tools).map((tool) => ({
       type: "function",
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
   }
-  if (req.tools.length > 0 && req.toolChoice !== undefined) {
+  if (tools.length > 0 && req.toolChoice !== undefined) {
     const choice = req.toolChoice;
     body.tool_choice = typeof choice === "object"
       ? { type: "function", function: { name: choice.name } }

@@ -84,13 +84,15 @@ export function buildResponsesBody(req: ChatRequest): Json {
     include: ["reasoning.encrypted_content"],
   };
   if (req.tools.length > 0) {
-    body.tools = sortedByName(req.tools).map((tool) => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.parameters,
-      strict: false,
-    }));
+    body.tools = sortedByName(req.tools).map((tool) =>
+      tool.server === "web_search" ? { type: "web_search" } : ({
+        type: "function",
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters,
+        strict: false,
+      })
+    );
     if (req.toolChoice !== undefined) body.tool_choice = toolChoiceOf(req.toolChoice);
   }
   return body;

@@ -104,6 +104,11 @@ export interface ToolSpec {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /**
+   * A tool the provider runs on its side (`web_search`: Anthropic's web search tool, the Responses API's):
+   * each wire that has it sends its own declaration instead of a function; a wire without it leaves it out.
+   */
+  server?: "web_search";
 }
 
 /**

@@ -14,6 +14,8 @@ import { createReadFileTool } from "./read_file.ts";
 import type { FileTracker, Tool } from "./tool.ts";
 import { createWriteFileTool } from "./write_file.ts";
 import { createWebFetchTool, type WebFetchOptions } from "./web_fetch.ts";
+import { createProviderSearchTool, createWebSearchTool } from "./web_search.ts";
+import type { SearchBackend } from "./web/search_backends.ts";
 
 /** What the built-in tools are built with. */
 export interface BuiltinOptions {
@@ -29,15 +31,15 @@ export interface BuiltinOptions {
     detect?: SandboxDetector;
     background?: BackgroundProcesses;
   };
-  /** How web_fetch reaches the web (local addresses only with `allowLocal`). */
-  web?: WebFetchOptions;
+  /** How web_fetch reaches the web (local addresses only with `allowLocal`); web_search only with `search`. */
+  web?: WebFetchOptions & { search?: SearchBackend | "provider" };
   /** Whether the model now answering reads images (read_file then returns them); absent = it does not. */
   images?: () => boolean;
 }
 
 /**
  * The built-in tools: read_file, write_file, edit_file, list_dir, glob_files, grep_code, execute_command,
- * web_fetch; command_output and command_kill with background processes.
+ * web_fetch; web_search with a search back-end; command_output and command_kill with background processes.
  */
 export function builtinTools(options: BuiltinOptions = {}): Tool[] {
   const { files, shell, web, images } = options;
@@ -51,6 +53,9 @@ export function builtinTools(options: BuiltinOptions = {}): Tool[] {
     grepCodeTool,
     createExecuteCommandTool(shell),
     createWebFetchTool(web),
+    ...web?.search
+      ? [web.search === "provider" ? createProviderSearchTool() : createWebSearchTool(web.search)]
+      : [],
     ...background ? [createCommandOutputTool(background), createCommandKillTool(background)] : [],
   ];
 }

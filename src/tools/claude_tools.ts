@@ -1,7 +1,7 @@
 /**
  * Claude Code's tool names and argument shapes beside tern's, so that settings written for Claude Code
  * (hook matchers, permission rules, hook scripts reading `tool_input.file_path`) work unchanged. MCP tools
- * are `mcp__<server>__<tool>` in both. Claude Code tools tern lacks (WebSearch, NotebookEdit) map to none.
+ * are `mcp__<server>__<tool>` in both. Claude Code tools tern lacks (NotebookEdit) map to none.
  */
 import { isAbsolute, join } from "node:path";
 
@@ -16,7 +16,7 @@ const TERN_NAME: Readonly<Record<string, string | undefined>> = {
   Glob: "glob_files",
   LS: "list_dir",
   WebFetch: "web_fetch",
-  WebSearch: undefined,
+  WebSearch: "web_search",
   Task: "task",
   TodoWrite: "update_plan",
   NotebookEdit: undefined,

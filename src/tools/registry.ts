@@ -194,10 +194,11 @@ export function createRegistry(tools: Tool[]): Registry {
   }
   const sorted = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const names = sorted.map((tool) => tool.name);
-  const specs = sorted.map(({ name, description, parameters, modelParameters }) => ({
+  const specs = sorted.map(({ name, description, parameters, modelParameters, server }) => ({
     name,
     description,
     parameters: schemaForModel(modelParameters ?? parameters) as Record<string, unknown>,
+    ...(server && { server }),
   }));
   return {
     specs: () => specs.filter((_, i) => sorted[i].offered?.() ?? true),

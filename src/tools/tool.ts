@@ -148,6 +148,8 @@ export interface Tool<A = Record<string, unknown>, P = unknown> {
   guidance?: string;
   /** JSON Schema (type "object") of the arguments; each property carries a description. */
   parameters: Record<string, unknown>;
+  /** Run by the provider, not by tern (see ToolSpec.server): the wire declares it, the model never calls it here. */
+  server?: "web_search";
   /**
    * The schema the model is shown, when the description already says part of `parameters` in fewer bytes
    * (every request repeats it); calls are still validated against `parameters`.

@@ -1,10 +1,17 @@
 /**
  * Facts about tool names, written once, next to the tools: what a sub-agent gets by default and never, the
- * kind an editor shows for each built-in tool, and Claude Code's names for tern's tools.
+ * kind an editor shows for each built-in tool (Claude Code's names for them: claude_tools.ts).
  */
 
-/** The tools a sub-agent gets when its agent file names none: the read-only ones. */
-export const CHILD_DEFAULT_TOOLS = ["glob_files", "grep_code", "list_dir", "read_file", "web_fetch"];
+/** The tools a sub-agent gets when its agent file names none: the read-only ones (web_search when offered). */
+export const CHILD_DEFAULT_TOOLS = [
+  "glob_files",
+  "grep_code",
+  "list_dir",
+  "read_file",
+  "web_fetch",
+  "web_search",
+];
 
 /** Tools a sub-agent never gets, whatever its file says (a child keeps no plan and starts no child). */
 export const NEVER_FOR_CHILDREN: ReadonlySet<string> = new Set(["task", "update_plan"]);
@@ -22,17 +29,5 @@ export const TOOL_KINDS: Readonly<Record<string, EditorKind>> = {
   edit_file: "edit",
   execute_command: "execute",
   web_fetch: "fetch",
-};
-
-/** Claude Code's tool names and the tern tools they are (agent files, hook matchers). */
-export const CLAUDE_TOOL_NAMES: Readonly<Record<string, string>> = {
-  Read: "read_file",
-  Write: "write_file",
-  Edit: "edit_file",
-  MultiEdit: "edit_file",
-  Bash: "execute_command",
-  Glob: "glob_files",
-  Grep: "grep_code",
-  LS: "list_dir",
-  WebFetch: "web_fetch",
+  web_search: "search",
 };

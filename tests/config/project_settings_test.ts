@@ -52,7 +52,7 @@ Deno.test("readSettings() reads hooks as Claude Code writes them, scoped by file
   assertEquals(loaded.warnings, [
     '.tern/settings.json: hooks.Stop: a hook must be {"type": "command", "command": "..."}; skipped',
     ".tern/settings.json: hooks.OnLunch is not an event tern knows (PreToolUse, PostToolUse, " +
-    "UserPromptSubmit, Stop, SessionStart)",
+    "UserPromptSubmit, Stop, SessionStart, Notification)",
     '.tern/settings.json: hooks.PostToolUse: the matcher "edit_(" is not a valid regular expression',
   ]);
   const own = await readSettings(`${project.root}/.tern/local/settings.json`, OWN_SETTINGS_PATH);

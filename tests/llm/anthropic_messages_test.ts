@@ -207,3 +207,18 @@ Deno.test("an Anthropic stream cut before its stop_reason is interrupted, never 
       await assertRejects(() => client.stream(request([{ role: "user", content: "go" }]), never, () => {})),
     ));
 });
+
+Deno.test("buildAnthropicBody() declares a provider-run web_search as Anthropic's server tool; the breakpoint stays on a function", () => {
+  const search = {
+    name: "web_search",
+    description: "d",
+    parameters: { type: "object" },
+    server: "web_search" as const,
+  };
+  const body = buildAnthropicBody(request([{ role: "user", content: "hi" }], { tools: [...TOOLS, search] }));
+  assertEquals(body.tools, [
+    { name: "edit_file", description: "Edit", input_schema: { type: "object" } },
+    { name: "read_file", description: "Read", input_schema: { type: "object" }, cache_control: CACHE },
+    { type: "web_search_20250305", name: "web_search", max_uses: 5 },
+  ]);
+});

@@ -219,3 +219,15 @@ Deno.test("buildRequestBody() sends opaque tool-call ids as c1, c2, … and keep
   // The conversation itself keeps the provider's ids.
   assertStrictEquals((request.messages[1] as { toolCalls: { id: string }[] }).toolCalls[0].id, openAi);
 });
+
+Deno.test("buildRequestBody() leaves out a tool the provider runs (Chat Completions has no form for it)", () => {
+  const search: ToolSpec = {
+    name: "web_search",
+    description: "d",
+    parameters: { type: "object" },
+    server: "web_search",
+  };
+  const only = buildRequestBody({ model: "m", messages: [{ role: "user", content: "x" }], tools: [search] });
+  assertStrictEquals(only.tools, undefined);
+  assertStrictEquals(only.tool_choice, undefined);
+});

@@ -190,3 +190,15 @@ Deno.test("a Responses error event is a stream_error naming its code; a stream w
   assertMatch(failed.message, /Boom \(server_error\)/);
   assert(((e: unknown) => e instanceof LlmError && e.kind === "interrupted")(await assertRejects(call)));
 });
+
+Deno.test("buildResponsesBody() declares a provider-run web_search as the Responses web_search tool", () => {
+  const search = {
+    name: "web_search",
+    description: "d",
+    parameters: { type: "object" },
+    server: "web_search" as const,
+  };
+  const body = buildResponsesBody(request([{ role: "user", content: "x" }], { tools: [...TOOLS, search] }));
+  assertEquals((body.tools as unknown[]).at(-1), { type: "web_search" });
+  assertEquals((body.tools as unknown[]).length, 2);
+});

@@ -6,7 +6,7 @@
  */
 
 /** The programs some tests need. */
-export type Program = "tmux" | "bwrap" | "rg" | "git" | "python3" | "openssl";
+export type Program = "tmux" | "bwrap" | "rg" | "git" | "python3" | "openssl" | "chromium";
 
 /** Where tern's own helpers also look (see helperEnv): a program there counts as installed. */
 const SYSTEM_DIRS = ["/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin"];

@@ -36,8 +36,8 @@ Deno.test("ternToolName() maps Claude Code's names; tern's own and MCP names pas
     "update_plan",
   ]);
   assertEquals(
-    ["WebSearch", "read_file", "mcp__db__query"].map(ternToolName),
-    [undefined, "read_file", "mcp__db__query"],
+    ["NotebookEdit", "WebSearch", "read_file", "mcp__db__query"].map(ternToolName),
+    [undefined, "web_search", "read_file", "mcp__db__query"],
   );
   assertEquals(claudeToolNames("edit_file"), ["Edit", "MultiEdit"]);
   assertEquals(claudeToolNames("command_output"), []);
@@ -71,6 +71,7 @@ Deno.test("ternRule() reads Claude Code's rules: Bash(npm test:*), Read(./src/**
   assertEquals(ternRule("Bash", "git status"), { tool: "execute_command", pattern: "git status" });
   assertEquals(ternRule("Read", "./src/**"), { tool: "read_file", pattern: "src/**" });
   assertEquals(ternRule("Edit", undefined), { tool: "edit_file" });
-  assertEquals(ternRule("WebSearch", undefined), undefined);
+  assertEquals(ternRule("NotebookEdit", undefined), undefined);
+  assertEquals(ternRule("WebSearch", undefined), { tool: "web_search" });
   assertEquals(ternRule("write_file", "docs/**"), { tool: "write_file", pattern: "docs/**" });
 });

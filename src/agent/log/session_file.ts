@@ -15,6 +15,7 @@ import { checkedEntry, checkedFile, isSessionId } from "./_session_file_lines.ts
 import { sealLine, type StateSeal, stateSeal } from "../state/seal.ts";
 import { NOT_SEALED, sessionLabel, unsealedRows } from "./_session_file_seal.ts";
 import { cleanToolOutput } from "../policy/untrusted.ts";
+import { checkedName } from "./session_names.ts";
 
 /** The format version written in each header; a reader refuses newer ones. */
 export const SESSION_FORMAT = 1;
@@ -42,13 +43,17 @@ export interface SessionHeader extends SessionMeta {
   version: number;
   id: string;
   startedAt: string;
+  /** The session this one was forked from (`tern -r ID --fork`, `/fork`). */
+  forkedFrom?: string;
 }
 
 /** One line after the header. */
 type Line =
   | { type: "entry"; entry: Entry }
   /** A file the model saw, relative to the root: the stale-write guard's memory. */
-  | { type: "file"; path: string; snapshot: FileSnapshot };
+  | { type: "file"; path: string; snapshot: FileSnapshot }
+  /** The session's name from here on (`/rename`); the last one wins. */
+  | { type: "name"; name: string };
 
 /** A session read back: its entries (repaired), the files seen, and what loading had to fix. */
 export interface LoadedSession {
@@ -59,6 +64,8 @@ export interface LoadedSession {
   files: [string, FileSnapshot][];
   /** What was repaired, in words (a torn last line, interrupted calls). */
   repairs: string[];
+  /** Its name (`/rename`), if it has one. */
+  name?: string;
   /**
    * How many of `entries`, at the end, were added by the repair (interrupted results of the last step):
    * whoever continues the session appends them through the conversation, so the file holds them too.
@@ -108,6 +115,10 @@ export class SessionWriter {
   #path?: string;
   #seal?: StateSeal;
   #unsubscribe?: () => void;
+  /** The name given with `rename`, written again if the file is written anew. */
+  #name?: string;
+  /** A name given before the file exists: written after the header. */
+  #pendingName?: string;
 
   /** A writer for a new session (`meta` given) or for continuing a loaded one. */
   constructor(root: string, start: { meta: SessionMeta; id?: string } | { loaded: LoadedSession }) {
@@ -116,6 +127,7 @@ export class SessionWriter {
       this.id = start.loaded.header.id;
       this.#path = start.loaded.path;
       this.#headerLine = JSON.stringify(start.loaded.header);
+      this.#name = start.loaded.name;
       for (const [real, snapshot] of start.loaded.files) {
         this.#written.set(real, { snapshot, json: JSON.stringify(snapshot) });
       }
@@ -134,6 +146,17 @@ export class SessionWriter {
   /** The session file's path once it exists. */
   get path(): string | undefined {
     return this.#path;
+  }
+
+  /** Names the session from now on; the file is created with the first entry, so the name may wait for it. */
+  rename(name: string): void {
+    this.#name = name;
+    if (this.#path === undefined) {
+      this.#pendingName = name;
+      return;
+    }
+    const line = JSON.stringify({ type: "name", name } satisfies Line);
+    Deno.writeTextFileSync(this.#path, this.#sealed([line]), { append: true });
   }
 
   /** Appends every later entry of `conversation` (and the files it has seen) to the session file. */
@@ -166,6 +189,7 @@ export class SessionWriter {
       lines.push({ type: "file", path: relative(this.#root, real), snapshot });
     }
     for (const entry of conversation.entries) lines.push({ type: "entry", entry: withoutDetails(entry) });
+    if (this.#name !== undefined) lines.push({ type: "name", name: this.#name });
     const header = this.#headerLine === undefined ? [] : [this.#headerLine];
     Deno.writeTextFileSync(
       this.#path,
@@ -189,6 +213,8 @@ export class SessionWriter {
       lines.push({ type: "file", path: relative(this.#root, real), snapshot });
     }
     lines.push({ type: "entry", entry: withoutDetails(entry) });
+    if (this.#pendingName !== undefined) lines.push({ type: "name", name: this.#pendingName });
+    this.#pendingName = undefined;
     this.#path ??= join(stateDir(this.#root, "sessions"), `${this.id}.jsonl`);
     if (this.#header) this.#headerLine = JSON.stringify(this.#header);
     const header = this.#header ? [this.#headerLine!] : [];
@@ -275,10 +301,13 @@ export function parseSession(
   const repairs: string[] = [];
   const entries: Entry[] = [];
   const files = new Map<string, FileSnapshot>();
+  let name: string | undefined;
   rows.slice(1).forEach((row, i) => {
     const number = i + 2;
     if (typeof row !== "string") return repairs.push(`skipped line ${number}: ${row.unreadable}`);
-    const line = parseLine(row) as { type?: unknown; entry?: unknown } | undefined;
+    const line = parseLine(row) as { type?: unknown; entry?: unknown; name?: unknown } | undefined;
+    const named = line?.type === "name" ? checkedName(line.name) : undefined;
+    if (named && "name" in named) return void (name = named.name);
     const entry = line?.type === "entry" ? checkedEntry(line.entry, entries.length) : undefined;
     const file = line?.type === "file" ? checkedFile(line) : undefined;
     if (entry) entries.push(cleaned(entry));
@@ -289,7 +318,7 @@ export function parseSession(
   });
   const { answered, added } = answerDanglingCalls(entries);
   if (answered > 0) repairs.push(`${answered} tool call(s) without a result marked interrupted`);
-  return { header, path, entries, files: [...files], repairs, added };
+  return { header, path, entries, files: [...files], repairs, added, ...(name !== undefined && { name }) };
 }
 
 function parseLine(row: string | undefined): unknown {
@@ -343,6 +372,8 @@ export interface SessionSummary {
   turns: number;
   firstPrompt: string;
   bytes: number;
+  /** Its name (`/rename`), if it has one. */
+  name?: string;
 }
 
 /** The project's sessions, newest activity first. */
@@ -372,6 +403,7 @@ export async function listSessions(root: string): Promise<SessionSummary[]> {
           turns: prompts.length,
           firstPrompt: first?.kind === "user" ? first.text : "",
           bytes: info.size,
+          ...(loaded.name !== undefined && { name: loaded.name }),
         });
       } catch {
         // Not a session (or not readable): it is not listed, and never deleted by prune.
@@ -410,9 +442,10 @@ export function describeSession(session: SessionSummary, now = Date.now()): stri
     : `"${prompt.length > 60 ? `${prompt.slice(0, 59)}…` : prompt}"`;
   const kind = session.frontEnd === "headless" ? "-p" : session.frontEnd === "repl" ? "REPL" : "?";
   const prompts = `${session.turns} prompt${session.turns === 1 ? "" : "s"}`;
+  const name = session.name === undefined ? "" : `[${session.name}] `;
   return `${
     age(now - session.modifiedMs)
-  } · ${kind} · ${prompts} · ${shown} · ${session.model} · ${session.id}`;
+  } · ${kind} · ${prompts} · ${name}${shown} · ${session.model} · ${session.id}`;
 }
 
 /** "just now", "5 min ago", "3 h ago", "2 days ago". */

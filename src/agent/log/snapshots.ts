@@ -132,6 +132,15 @@ export class Snapshots {
     return { stat: stat.stdout.trimEnd(), paths: names.stdout.split("\0").filter(Boolean) };
   }
 
+  /** The paths that differ between two snapshot trees (what changed from `from` to `to`). */
+  changedBetween(from: string, to: string): Promise<string[]> {
+    return this.#serial(async () => {
+      const names = await this.#git(["diff", "--name-only", "-z", from, to]);
+      if (!names.ok) throw new Error(`cannot compare two snapshots: ${names.stderr.trim()}`);
+      return names.stdout.split("\0").filter(Boolean);
+    });
+  }
+
   /**
    * Puts every file back as it was in `tree`: changed files rewritten, deleted ones recreated, files
    * created since removed. Ignored files and `.tern/` are left alone. `keep` names paths to leave as they

@@ -48,26 +48,71 @@ export function snapshotAfterTask(conversation: Conversation, snapshots: Snapsho
   ending.set(conversation, taking);
 }
 
-/** The latest snapshot not undone (and not used by a files-only undo), summarised or not, or null. */
+/** One turn `/rewind` can go back to: its snapshot entry's index and its prompt, oldest first. */
+export interface RewindTarget {
+  index: number;
+  prompt: string;
+}
+
+/** The turns still in the conversation that have a snapshot (and were not used by a files-only undo). */
+export function rewindTargets(conversation: Conversation): RewindTarget[] {
+  const entries = conversation.entries;
+  const skip = used.get(conversation) ?? new Set();
+  // A summary (/compact) hides the turns it replaced from the model, not from undo: going back to a
+  // snapshot before it rewinds the summary too.
+  return conversation.live({ summarised: true }).indices
+    .filter((i) => entries[i].kind === "snapshot" && !skip.has(i))
+    .map((index) => {
+      const next = entries.slice(index).find((entry) => entry.kind === "user");
+      return { index, prompt: next?.kind === "user" ? next.text : "" };
+    });
+}
+
+/**
+ * What going back to before a turn means: the latest turn (`/undo`), or the one whose snapshot entry is
+ * `at` (`/rewind`). Null when there is none.
+ */
 export async function planUndo(
   conversation: Conversation,
   snapshots: Snapshots | null,
+  at?: number,
 ): Promise<UndoPlan | null> {
-  // A summary (/compact) hides the turns it replaced from the model, not from undo: going back to a
-  // snapshot before it rewinds the summary too.
-  const { indices } = conversation.live({ summarised: true });
-  const entries = conversation.entries;
-  const skip = used.get(conversation) ?? new Set();
-  const index = indices.findLast((i) => entries[i].kind === "snapshot" && !skip.has(i));
-  if (index === undefined) return null;
-  const { tree } = entries[index] as Extract<Entry, { kind: "snapshot" }>;
-  const next = entries.slice(index).find((entry) => entry.kind === "user");
+  const targets = rewindTargets(conversation);
+  const target = at === undefined ? targets.at(-1) : targets.find((candidate) => candidate.index === at);
+  if (target === undefined) return null;
+  const { index } = target;
+  const { tree } = conversation.entries[index] as Extract<Entry, { kind: "snapshot" }>;
   await ending.get(conversation);
   const changes = snapshots ? await snapshots.changes(tree) : null;
-  const after = ended.get(conversation)?.get(index);
-  const later = snapshots && after && changes ? (await snapshots.changes(after)).paths : [];
+  const later = snapshots && changes
+    ? await changedOutsideTurns(conversation, snapshots, targets.filter((t) => t.index >= index))
+    : [];
   const changedSince = later.filter((path) => changes?.paths.includes(path));
-  return { index, tree, prompt: next?.kind === "user" ? next.text : "", changes, changedSince };
+  return { index, tree, prompt: target.prompt, changes, changedSince };
+}
+
+/**
+ * The paths that changed while none of `turns` ran: between one turn's end and the next one's start, and
+ * since the last one ended (the user's own edits). A turn whose end was not seen (another process) is
+ * passed over.
+ */
+async function changedOutsideTurns(
+  conversation: Conversation,
+  snapshots: Snapshots,
+  turns: RewindTarget[],
+): Promise<string[]> {
+  const trees = ended.get(conversation);
+  const paths = new Set<string>();
+  for (const [i, turn] of turns.entries()) {
+    const end = trees?.get(turn.index);
+    if (end === undefined) continue;
+    const next = turns[i + 1];
+    const changed = next === undefined
+      ? (await snapshots.changes(end)).paths
+      : await snapshots.changedBetween(end, (conversation.entries[next.index] as { tree: string }).tree);
+    for (const path of changed) paths.add(path);
+  }
+  return [...paths];
 }
 
 /** Carries out `plan`: restores the files and/or rewinds the conversation. */
@@ -84,5 +129,10 @@ export async function applyUndo(
     await snapshots.restore(plan.tree, keep);
   }
   if (what.conversation) conversation.append({ kind: "rewind", to: plan.index });
-  else used.set(conversation, (used.get(conversation) ?? new Set()).add(plan.index));
+  else {
+    // Files only: the turns from the target on are passed over by the next undo (their files are back).
+    const skip = used.get(conversation) ?? new Set();
+    for (const target of rewindTargets(conversation)) if (target.index >= plan.index) skip.add(target.index);
+    used.set(conversation, skip);
+  }
 }

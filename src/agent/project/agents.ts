@@ -8,7 +8,7 @@
  */
 import { frontMatter } from "./skills.ts";
 import { type MarkdownFile, readProjectFolders, readUserFolder, userConfigDir } from "./_markdown_folder.ts";
-import { CLAUDE_TOOL_NAMES } from "../../tools/tool_names.ts";
+import { isClaudeToolName, ternToolName } from "../../tools/claude_tools.ts";
 
 /** Where the project's agent files live, in order of precedence. */
 export const PROJECT_AGENT_DIRS = [".tern/agents", ".claude/agents"];
@@ -130,7 +130,11 @@ function toolNames(text: string, field: string | undefined, notes: string[]): st
   const unknown: string[] = [];
   const names = new Set<string>();
   for (const word of words.map((w) => w.replace(/^["']|["']$/g, ""))) {
-    const name = CLAUDE_TOOL_NAMES[word] ?? (/^[a-z][a-z0-9_]*$/.test(word) ? word : undefined);
+    const name = isClaudeToolName(word)
+      ? ternToolName(word)
+      : /^[a-z][a-z0-9_]*$/.test(word)
+      ? word
+      : undefined;
     if (name) names.add(name);
     else unknown.push(word);
   }

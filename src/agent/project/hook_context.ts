@@ -49,6 +49,14 @@ export class SessionHooks {
     });
   }
 
+  /** Runs the Notification hooks for `type` (see Hooks.notification); a failure is a warning. */
+  async notify(type: string, message: string): Promise<void> {
+    const warn = (text: string) => this.#options.onNotice?.(text);
+    await this.hooks.notification(type, message, { signal: this.#options.signal, warn }).catch((error) =>
+      warn(`Notification hooks failed: ${error instanceof Error ? error.message : String(error)}`)
+    );
+  }
+
   /** Before a prompt: SessionStart's context (once) and UserPromptSubmit's, or the block that stops it. */
   async beforePrompt(
     text: string,

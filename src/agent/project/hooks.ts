@@ -162,6 +162,14 @@ export class Hooks {
     return line?.trimEnd();
   }
 
+  /**
+   * tern needs the human (`permission_prompt`: an approval waits; `idle_prompt`: a long turn ended). What
+   * the hooks say is not read: they only pass the nudge on (a desktop notification, a chat message).
+   */
+  async notification(type: string, message: string, ctx: HookContext): Promise<void> {
+    await this.#run("Notification", type, { notification_type: type, message, title: "tern" }, ctx);
+  }
+
   /** Runs the hooks of `event` whose matcher takes `target` (by tern's name or Claude Code's), in order. */
   async #run(
     event: HookConfig["event"],

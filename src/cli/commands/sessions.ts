@@ -8,6 +8,7 @@ import {
   SessionError,
   type SessionSummary,
 } from "../../agent/log/session_file.ts";
+import { findSession } from "../../agent/log/session_names.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 import { recapLines } from "../render/recap.ts";
 import { statusLine } from "../render/status_line.ts";
@@ -36,7 +37,8 @@ export interface SessionChoice {
 
 /**
  * Loads the session the user chose. `resume: ""` shows the list and asks (via `ask`, which is absent
- * headless: then it is a SessionError naming the ids). A number picks from the list, newest first.
+ * headless: then it is a SessionError naming the ids). A name, a number from the list (newest first), an id
+ * or an id's unique prefix picks one (session_names.ts).
  */
 export async function chooseSession(
   root: string,
@@ -56,14 +58,15 @@ export async function chooseSession(
     if (!answer) throw new SessionError("no session chosen");
     id = answer;
   }
-  if (/^\d{1,2}$/.test(id) && sessions[Number(id) - 1]) id = sessions[Number(id) - 1].id;
-  return await loadSession(root, id);
+  const found = findSession(sessions, id);
+  if ("problem" in found) throw new SessionError(found.problem);
+  return await loadSession(root, found.id);
 }
 
 /** `/resume [ID|N]`: continue a saved session in place of the current conversation. */
 export const resumeCommand: SlashCommand = {
   name: "/resume",
-  help: "continue a saved session: /resume ID, or /resume N from the /sessions list",
+  help: "continue a saved session: /resume NAME, ID, or N from the /sessions list",
   run: async (ctx): Promise<SlashOutcome> => {
     if (ctx.args.length === 0) {
       await printSessions(ctx.session.root, (line) => ctx.screen.print(line));
@@ -105,7 +108,13 @@ async function printSessions(root: string, print: (line: string) => void): Promi
   sessions.slice(0, 20).forEach((session, i) => print(listLine(session, i)));
 }
 
-/** `tern sessions` (list) and `tern sessions prune [--keep N]`; resolves with the exit code. */
+/** Writes all of `text` to stdout (a large export takes several writes). */
+function writeAll(text: string): void {
+  const bytes = new TextEncoder().encode(text);
+  for (let done = 0; done < bytes.length;) done += Deno.stdout.writeSync(bytes.subarray(done));
+}
+
+/** `tern sessions` (list), `tern sessions prune [--keep N]` and `tern sessions export`; the exit code. */
 export async function runSessionsCli(
   root: string,
   argv: string[],
@@ -127,6 +136,13 @@ export async function runSessionsCli(
     print(`Removed ${removed.length} session(s); kept the ${keep} newest.`);
     return 0;
   }
-  print(`tern: unknown sessions action '${action}'; use 'tern sessions' or 'tern sessions prune --keep N'`);
+  if (action === "export") {
+    const { runSessionExport } = await import("../session_export/export_cli.ts");
+    return await runSessionExport(root, rest, writeAll, (line) => console.error(line));
+  }
+  print(
+    `tern: unknown sessions action '${action}'; use 'tern sessions', 'tern sessions prune --keep N' or ` +
+      "'tern sessions export ID --format md|html|jsonl'",
+  );
   return 2;
 }

@@ -6,7 +6,9 @@ import type { SlashCommand, SlashContext, SlashOutcome } from "./types.ts";
 import { compactCommand, contextCommand } from "./compact.ts";
 import { initCommand, memoryCommand } from "./memory.ts";
 import { resumeCommand, sessionsCommand } from "./sessions.ts";
+import { forkCommand, renameCommand } from "./session_edit.ts";
 import { undoCommand } from "./undo.ts";
+import { rewindCommand } from "./rewind.ts";
 import { costCommand } from "./cost.ts";
 import { expandCommand } from "./expand.ts";
 import { permissionsCommand } from "./permissions.ts";
@@ -35,11 +37,14 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   clear,
   resumeCommand,
   sessionsCommand,
+  renameCommand,
+  forkCommand,
   compactCommand,
   contextCommand,
   memoryCommand,
   initCommand,
   undoCommand,
+  rewindCommand,
   costCommand,
   expandCommand,
   permissionsCommand,

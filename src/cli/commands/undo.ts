@@ -6,6 +6,7 @@
  * turn back.
  */
 import type { SlashCommand, SlashContext, SlashOutcome } from "./types.ts";
+import type { UndoPlan } from "../../agent/log/undo.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 import { typedText } from "../input/attachments.ts";
 
@@ -34,57 +35,70 @@ export const undoCommand: SlashCommand = {
       ctx.screen.print("Nothing to undo in this conversation.");
       return "continue";
     }
-    const { changes } = plan;
-    const typed = typedText(plan.prompt).replace(/\s+/g, " ");
-    ctx.screen.print(`Undo the turn "${terminalSafe(typed.slice(0, 70))}${typed.length > 70 ? "…" : ""}"`);
-    if (changes === null) {
-      ctx.screen.print("git is not installed: only the conversation can be rewound.", "yellow");
-    } else if (changes.paths.length === 0) ctx.screen.print("No file changed since that prompt.", "dim");
-    else ctx.screen.print(`Files to restore:\n${terminalSafe(changes.stat)}`);
-    const answer = changes?.paths.length
-      ? await pick(ctx, "Undo what?", [
-        { name: "All: restore the files and rewind the conversation", value: "all" },
-        { name: "Files only", value: "files" },
-        { name: "Conversation only", value: "conversation" },
-        { name: "No", value: "no" },
-      ])
-      : await pick(ctx, "Rewind the conversation?", [
-        { name: "Yes, rewind the conversation", value: "conversation" },
-        { name: "No", value: "no" },
-      ]);
-    const files = answer === "all" || answer === "files";
-    const talk = answer === "all" || answer === "conversation";
-    let keepChangedSince = false;
-    if (files && plan.changedSince.length > 0) {
-      const names = plan.changedSince.slice(0, 10).map((path) => terminalSafe(path)).join(", ");
-      const more = plan.changedSince.length > 10 ? ` and ${plan.changedSince.length - 10} more` : "";
-      ctx.screen.print(
-        `Changed after that turn (by you, or something other than the turn): ${names}${more}`,
-        "yellow",
-      );
-      const keep = await pick(ctx, "Those files:", [
-        { name: "Overwrite them too", value: "overwrite" },
-        { name: "Keep them as they are now", value: "keep" },
-        { name: "No undo", value: "no" },
-      ]);
-      if (keep !== "overwrite" && keep !== "keep") {
-        ctx.screen.print("Nothing undone.", "dim");
-        return "continue";
-      }
-      keepChangedSince = keep === "keep";
-    }
-    if (!files && !talk) {
-      ctx.screen.print("Nothing undone.", "dim");
-      return "continue";
-    }
-    await ctx.session.undo(plan, { files, conversation: talk, keepChangedSince });
-    const restored = changes!.paths.length - (keepChangedSince ? plan.changedSince.length : 0);
-    const what = [
-      files && `${restored} file(s) restored`,
-      keepChangedSince && `${plan.changedSince.length} newer file(s) kept`,
-      talk && "conversation rewound",
-    ];
-    ctx.screen.print(`Undone: ${what.filter(Boolean).join(", ")}.`, "green");
+    ctx.screen.print(`Undo the turn "${shownPrompt(plan.prompt)}"`);
+    await offerUndo(ctx, plan);
     return "continue";
   },
 };
+
+/** A turn's prompt as typed (without attached files), on one line, cut to 70 characters, terminal-safe. */
+export function shownPrompt(prompt: string): string {
+  const typed = typedText(prompt).replace(/\s+/g, " ");
+  return `${terminalSafe(typed.slice(0, 70))}${typed.length > 70 ? "…" : ""}`;
+}
+
+/**
+ * Shows what going back to `plan` restores and asks what to do (all, files, conversation, no), then what to
+ * do with files changed outside the turns; carries out the answer.
+ */
+export async function offerUndo(ctx: SlashContext, plan: UndoPlan): Promise<void> {
+  const { changes } = plan;
+  if (changes === null) {
+    ctx.screen.print("git is not installed: only the conversation can be rewound.", "yellow");
+  } else if (changes.paths.length === 0) ctx.screen.print("No file changed since that prompt.", "dim");
+  else ctx.screen.print(`Files to restore:\n${terminalSafe(changes.stat)}`);
+  const answer = changes?.paths.length
+    ? await pick(ctx, "Undo what?", [
+      { name: "All: restore the files and rewind the conversation", value: "all" },
+      { name: "Files only", value: "files" },
+      { name: "Conversation only", value: "conversation" },
+      { name: "No", value: "no" },
+    ])
+    : await pick(ctx, "Rewind the conversation?", [
+      { name: "Yes, rewind the conversation", value: "conversation" },
+      { name: "No", value: "no" },
+    ]);
+  const files = answer === "all" || answer === "files";
+  const talk = answer === "all" || answer === "conversation";
+  const keep = files ? await askAboutNewer(ctx, plan.changedSince) : "overwrite";
+  if (keep === undefined || (!files && !talk)) {
+    ctx.screen.print("Nothing undone.", "dim");
+    return;
+  }
+  const keepChangedSince = keep === "keep";
+  await ctx.session.undo(plan, { files, conversation: talk, keepChangedSince });
+  const restored = changes!.paths.length - (keepChangedSince ? plan.changedSince.length : 0);
+  const what = [
+    files && `${restored} file(s) restored`,
+    keepChangedSince && `${plan.changedSince.length} newer file(s) kept`,
+    talk && "conversation rewound",
+  ];
+  ctx.screen.print(`Undone: ${what.filter(Boolean).join(", ")}.`, "green");
+}
+
+/** Files changed outside the turns (the user's own edits): named, then overwrite or keep; undefined stops. */
+async function askAboutNewer(ctx: SlashContext, paths: string[]): Promise<"overwrite" | "keep" | undefined> {
+  if (paths.length === 0) return "overwrite";
+  const names = paths.slice(0, 10).map((path) => terminalSafe(path)).join(", ");
+  const more = paths.length > 10 ? ` and ${paths.length - 10} more` : "";
+  ctx.screen.print(
+    `Changed after that turn (by you, or something other than the turn): ${names}${more}`,
+    "yellow",
+  );
+  const keep = await pick(ctx, "Those files:", [
+    { name: "Overwrite them too", value: "overwrite" },
+    { name: "Keep them as they are now", value: "keep" },
+    { name: "No undo", value: "no" },
+  ]);
+  return keep === "overwrite" || keep === "keep" ? keep : undefined;
+}

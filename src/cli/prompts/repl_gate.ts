@@ -21,6 +21,8 @@ export interface ReplGateOptions {
   /** Stops the task (abort at the prompt). */
   cancel(): void;
   useColor: boolean;
+  /** Told when a question is about to wait for the human (the nudge when the terminal is not focused). */
+  onAsk?(summary: string): void;
 }
 
 /** Builds the gate for one task. Off a terminal (no `keys`), calls that need a yes are refused. */
@@ -36,6 +38,7 @@ export function replGate(options: ReplGateOptions): ApprovalGate {
   const asked = new Set<string>(); // call ids the human saw (and so saw the diff of)
   const asker: AskHuman | undefined = prompt && (async (request, need) => {
     asked.add(request.call.id);
+    options.onAsk?.(`${request.call.name} ${request.inspection.summary}`);
     keys.pause();
     try {
       return await prompt(request, need);

@@ -5,7 +5,7 @@ import { tempProject } from "../../support/temp_project.ts";
 const REVIEWER = `---
 name: reviewer
 description: Reviews code for bugs
-tools: Read, Grep, Bash, WebSearch
+tools: Read, Grep, Bash, WebSearch, NotebookEdit
 model: sonnet
 ---
 Name the file and line of each problem.
@@ -15,12 +15,12 @@ Deno.test("parseAgent() reads name, description, Claude Code's tool names and mo
   assertEquals(parseAgent({ source: ".claude/agents/reviewer.md", text: REVIEWER }), {
     name: "reviewer",
     description: "Reviews code for bugs",
-    tools: ["read_file", "grep_code", "execute_command"],
+    tools: ["read_file", "grep_code", "execute_command", "web_search"],
     model: undefined,
     instructions: "Name the file and line of each problem.",
     source: ".claude/agents/reviewer.md",
     notes: [
-      "tools not known to tern, left out: WebSearch",
+      "tools not known to tern, left out: NotebookEdit",
       "model \"sonnet\" is Claude Code's alias: the session's model runs it",
     ],
   });

@@ -128,3 +128,31 @@ Deno.test("Hooks: a PreToolUse hook's exit 2 blocks whatever it prints, and one 
   const otherEvent = { ...userHook("UserPromptSubmit", "sleep 30"), timeoutMs: 300 };
   assertEquals((await hooksIn(project.root, otherEvent).userPromptSubmit("hi", ctx)).block, undefined);
 });
+
+Deno.test("Hooks.notification() runs the hooks whose matcher takes the notification type, with its message", async () => {
+  await using project = await tempProject();
+  const hooks = hooksIn(
+    project.root,
+    userHook("Notification", "cat > idle.json", "idle_prompt"),
+    userHook("Notification", "cat > any.json"),
+  );
+  const ctx = { signal: new AbortController().signal, warn: () => {} };
+  await hooks.notification("permission_prompt", "tern needs your approval: write_file a.txt", ctx);
+  const any = JSON.parse(await Deno.readTextFile(`${project.root}/any.json`));
+  assertEquals(any, {
+    session_id: "session-1",
+    cwd: project.root,
+    hook_event_name: "Notification",
+    notification_type: "permission_prompt",
+    message: "tern needs your approval: write_file a.txt",
+    title: "tern",
+    permission_mode: "default",
+    transcript_path: null,
+  });
+  assertEquals(await Deno.stat(`${project.root}/idle.json`).then(() => true, () => false), false);
+  await hooks.notification("idle_prompt", "tern finished", ctx);
+  assertEquals(
+    JSON.parse(await Deno.readTextFile(`${project.root}/idle.json`)).notification_type,
+    "idle_prompt",
+  );
+});

@@ -44,7 +44,11 @@ Deno.test("saveOwnRule() keeps a sealed file's keys, and never seals what it did
   await saveOwnRule(project.root, "allow", "execute_command(npm test*)");
   await saveOwnRule(project.root, "allow", "execute_command(npm test*)");
   const own = readOwnSettings(project.root).settings!;
-  assertEquals(own.permissions, { allow: ["execute_command(npm test*)"], deny: ["execute_command(rm *)"], ask: [] });
+  assertEquals(own.permissions, {
+    allow: ["execute_command(npm test*)"],
+    deny: ["execute_command(rm *)"],
+    ask: [],
+  });
   // A pulled file with hooks: an "always allow" answer must not launder it into a sealed one.
   const file = `${project.root}/.tern/local/settings.json`;
   await Deno.writeTextFile(file, JSON.stringify(HOOKS));

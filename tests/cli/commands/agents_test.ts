@@ -24,7 +24,7 @@ Deno.test("/agents lists the default and named agents, their tools and files, th
   });
   await command.run({ args: [], session: await testSession(project.root), screen });
   assertEquals(parts.join("").split("\n").slice(0, 7), [
-    "  general: the default agent · tools: glob_files, grep_code, list_dir, read_file, web_fetch",
+    "  general: the default agent · tools: glob_files, grep_code, list_dir, read_file, web_fetch, web_search",
     "  reviewer: reviews code",
     "    tools: read_file, grep_code · model: small · .claude/agents/reviewer.md",
     "    tools not known to tern, left out: WebSearch",
