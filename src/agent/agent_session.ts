@@ -38,6 +38,7 @@ import { type ChildSetup, SubAgents } from "./sub_agents.ts";
 import type { PlanUpdate } from "../tools/update_plan.ts";
 import { BackgroundProcesses } from "../tools/shell/background.ts";
 import { SessionHooks } from "./session_hooks.ts";
+import type { DiagnosticsService } from "../tools/lsp/diagnostics.ts";
 
 /** A prompt longer than this (in bytes) is refused: a pasted log that size belongs in a file. */
 export const MAX_PROMPT_BYTES = 1024 * 1024;
@@ -169,6 +170,11 @@ export class AgentSession {
     return this.#hooks.hooks;
   }
 
+  /** The language servers checking each file change (`/diagnostics` shows them); absent when off. */
+  get diagnostics(): DiagnosticsService | undefined {
+    return this.#options.diagnostics;
+  }
+
   /** The named agents the task tool offers. */
   get agents(): readonly AgentDefinition[] {
     return this.#options.agents ?? [];
@@ -272,6 +278,7 @@ export class AgentSession {
         timeLimitMs,
         requireTools,
         editor: options.editor,
+        diagnostics: this.#options.diagnostics,
         images: options.images,
         hooks: this.#hooks.hooks,
         context: prompted.context,

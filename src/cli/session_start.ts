@@ -36,6 +36,8 @@ import { terminalSafe } from "./render/terminal_safe.ts";
 import { askProjectTrustOnTerminal, checkProjectEndpoint } from "./prompts/project_trust.ts";
 import { type McpStartup, readMcp, startMcp } from "./mcp_startup.ts";
 import { describeHook, type HookConfig } from "../config/hook_settings.ts";
+import { setUpDiagnostics } from "./lsp_startup.ts";
+import type { DiagnosticsService } from "../tools/lsp/diagnostics.ts";
 
 type Project = Awaited<ReturnType<typeof readProject>>;
 
@@ -112,6 +114,15 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
   // Untrusted, the line above said so already.
   if (trust.project) { for (const note of hooks.notes) warn(note); }
   const resume = await options.resume?.();
+  const diagnostics = setUpDiagnostics({
+    root,
+    sandbox: config.sandbox,
+    trusted: trust.project,
+    ...lsp(project),
+    env,
+    warn,
+  });
+  if (diagnostics) options.atExit.push(() => diagnostics.close());
   const session = await openSession({
     args,
     config,
@@ -122,6 +133,7 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
     resume,
     repl: options.repl,
     hooks: hooks.hooks,
+    diagnostics,
   });
   // The session's background processes are killed before tern exits.
   options.atExit.push(() => session.close());
@@ -151,6 +163,11 @@ async function readProject(root: string, env: Record<string, string>) {
   ]);
   const commandFiles = commands.files.map((file) => file.source);
   return { settings, ownSettings, skills, skillProblems: problems, memory, mcp, agents, commandFiles };
+}
+
+/** The `lsp` keys of the user's own settings and of the project's (setUpDiagnostics honours the latter once trusted). */
+function lsp(project: Project): { own: unknown; project: unknown } {
+  return { own: project.ownSettings?.lsp, project: project.settings.lsp };
 }
 
 /** What of the project waits for the user's trust. */
@@ -227,6 +244,7 @@ async function openSession(options: {
   resume?: LoadedSession;
   repl: boolean;
   hooks: HookConfig[];
+  diagnostics?: DiagnosticsService;
 }): Promise<AgentSession> {
   const { args, config, project, mcp, trust } = options;
   for (const warning of [...project.settings.warnings, ...project.ownSettings?.warnings ?? []]) warn(warning);
@@ -258,6 +276,7 @@ async function openSession(options: {
     saveRule: async (rule) => await saveRule(stateDir(config.root, ""), "allow", rule),
     resume: options.resume,
     hooks: options.hooks,
+    diagnostics: options.diagnostics,
     keepStartModel: args.model !== undefined || args.provider !== undefined || args.baseUrl !== undefined,
     advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
     onNotice: (message) => warn(message),

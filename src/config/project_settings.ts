@@ -29,6 +29,8 @@ export interface LoadedSettings {
   mcpPassEnv: Record<string, string[]>;
   /** `hooks`: commands run on events (the project's only once it is trusted, and then in the sandbox). */
   hooks: HookConfig[];
+  /** `lsp`: language servers for diagnostics after edits, as written (read by tools/lsp/servers.ts). */
+  lsp?: unknown;
   warnings: string[];
 }
 
@@ -78,7 +80,8 @@ export async function readSettings(file: string, shownAs = SETTINGS_PATH): Promi
       else warnings.push(`${shownAs}: permissions.${list} holds a non-string rule; skipped`);
     }
   }
-  return { permissions, mcpPassEnv, hooks: hooks.hooks, warnings };
+  const lsp = (data as { lsp?: unknown })?.lsp;
+  return { permissions, mcpPassEnv, hooks: hooks.hooks, warnings, ...(lsp !== undefined && { lsp }) };
 }
 
 /** Adds `rule` to `permissions.<list>` in `dir`'s settings.json (created if missing), keeping other keys. */

@@ -2,6 +2,7 @@
 
 import { hardLinkNote, refuseReadOnly } from "../fs/atomic_write.ts";
 import { editorView, writeThrough } from "./_editor.ts";
+import { withDiagnostics } from "./_diagnostics.ts";
 import { applyEdit, describeLayer, diffSummary, type EditOutcome, stripLineNumbers } from "./edit/match.ts";
 import { mostSimilarRegion } from "./edit/similar.ts";
 import { withFileLock } from "../fs/file_lock.ts";
@@ -297,14 +298,23 @@ export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFile
   const run = async (args: EditFileArgs, ctx: ToolContext, previous?: EditPlan): Promise<ToolResult> => {
     checkShape(editsOf(args));
     const { real } = await resolveForRead(ctx.root, args.path);
-    return await withFileLock(real, async () => {
-      const { file, data, summary, added, removed } = await plan(args, ctx, files, previous);
+    const { result, file, text } = await withFileLock(real, async () => {
+      const { file, text, data, summary, added, removed } = await plan(args, ctx, files, previous);
       const mode = file.info.mode === null ? undefined : file.info.mode & 0o7777;
       await writeThrough(ctx, file, data, { mode, files });
-      return {
+      const result: ToolResult = {
         content: `Edited ${file.rel}: ${summary}${hardLinkNote(file.rel, file.info, "edit")}`,
         details: { diff: { path: file.rel, added, removed, created: false } },
       };
+      return { result, file, text };
+    });
+    // Outside the lock: the language server's answer may take a while, and nothing else waits on it.
+    if (ctx.diagnostics === undefined) return result;
+    return await withDiagnostics(ctx, result, {
+      path: file.real,
+      rel: file.rel,
+      before: file.text,
+      after: text,
     });
   };
   return {
