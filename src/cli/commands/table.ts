@@ -11,6 +11,7 @@ import { costCommand } from "./cost.ts";
 import { expandCommand } from "./expand.ts";
 import { permissionsCommand } from "./permissions.ts";
 import { thinkingCommand } from "./thinking.ts";
+import { diagnosticsCommand } from "./diagnostics.ts";
 
 const clear: SlashCommand = {
   name: "/clear",
@@ -44,6 +45,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   expandCommand,
   permissionsCommand,
   thinkingCommand,
+  diagnosticsCommand,
   exit,
 ];
 

@@ -56,6 +56,6 @@ export function outcomeText(outcome: DiagnosticsOutcome, rel: string): string {
 export function diagnosticLine(item: Diagnostic, rel: string): string {
   const tag = [item.source, item.code].filter((part) => part !== undefined).join(" ");
   // deno-lint-ignore no-control-regex -- a server's text is untrusted: one line, no control characters
-  const message = item.message.replace(/[\x00-\x1f\x7f]+/g, " ").trim();
+  const message = item.message.replace(/[\x00-\x1f\x7f\s]+/g, " ").trim();
   return `${rel}:${item.line + 1}:${item.character + 1}: ${message}${tag ? ` [${tag}]` : ""}`;
 }

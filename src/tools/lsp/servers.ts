@@ -106,8 +106,8 @@ export function lspSettings(user: unknown, project?: unknown): LspSettings {
 }
 
 function apply(result: LspSettings, name: string, entry: unknown, source: "user" | "project"): void {
-  result.servers = result.servers.filter((server) => server.name !== name);
-  if (entry === false) return;
+  const others = result.servers.filter((server) => server.name !== name);
+  if (entry === false) return void (result.servers = others);
   const { command, extensions, network, initializationOptions } = (entry ?? {}) as Record<string, unknown>;
   const strings = (list: unknown) =>
     Array.isArray(list) && list.length > 0 && list.every((item) => typeof item === "string" && item !== "");
@@ -123,6 +123,8 @@ function apply(result: LspSettings, name: string, entry: unknown, source: "user"
     result.problems.push(`lsp.${name}: "extensions" is required for a server tern does not know`);
     return;
   }
+  // A bad entry leaves the known server in place; a good one replaces it, ahead of the others.
+  result.servers = others;
   result.servers.unshift({
     name,
     command: command as string[],
