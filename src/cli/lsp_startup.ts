@@ -1,18 +1,19 @@
 /**
  * The session's language servers, set up at launch without starting any: the `lsp` settings (the user's own;
- * the project's once it is trusted) and the sandbox they will run in. A server starts at the first edit of a
+ * the project's once the user trusted it) and the sandbox they will run in. A server starts at the first edit of a
  * file it checks (tools/lsp/diagnostics.ts); `"lsp": false` leaves the file tools without diagnostics.
  */
 import type { SandboxMode } from "../config/settings.ts";
 import { type DiagnosticsService, LspDiagnostics } from "../tools/lsp/diagnostics.ts";
 import { lspSettings } from "../tools/lsp/servers.ts";
+import type { ProjectTrust } from "../agent/project_trust.ts";
 
 /** What `setUpDiagnostics` reads. */
 export interface DiagnosticsSetup {
   root: string;
   sandbox: SandboxMode;
-  /** The project is trusted: its `.tern/settings.json` `lsp` key counts, its servers get the user's HOME. */
-  trusted: boolean;
+  /** The trust decision: only a project the user trusted (not one with nothing to trust) counts as trusted. */
+  trust: ProjectTrust;
   /** The `lsp` key of the user's own settings for the project, and of the project's. */
   own?: unknown;
   project?: unknown;
@@ -23,14 +24,17 @@ export interface DiagnosticsSetup {
 
 /** The diagnostics service of a session, or undefined when the settings turn it off. Starts nothing. */
 export function setUpDiagnostics(setup: DiagnosticsSetup): DiagnosticsService | undefined {
-  const settings = lspSettings(setup.own, setup.trusted ? setup.project : undefined);
+  // A server may run the project's code (a workspace's own TypeScript, a build script): a project that merely
+  // supplies nothing to trust has not been vouched for, so its servers get the strict sandbox.
+  const trusted = setup.trust.project && setup.trust.how !== "nothing_to_trust";
+  const settings = lspSettings(setup.own, trusted ? setup.project : undefined);
   for (const problem of settings.problems) setup.warn(`settings: ${problem} (skipped)`);
   if (!settings.enabled) return undefined;
   const wait = Number(setup.env.TERN_LSP_WAIT_MS);
   return new LspDiagnostics({
     root: setup.root,
     sandbox: setup.sandbox,
-    trusted: setup.trusted,
+    trusted,
     settings,
     ...(setup.env.TERN_LSP_WAIT_MS !== undefined && wait >= 0 && { waitMs: wait }),
   });

@@ -117,7 +117,7 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
   const diagnostics = setUpDiagnostics({
     root,
     sandbox: config.sandbox,
-    trusted: trust.project,
+    trust,
     ...lsp(project),
     env,
     warn,

@@ -292,6 +292,8 @@ export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFile
   ): Promise<CallInspection & { plan: EditPlan }> => {
     const planned = await plan(args, ctx, files);
     const { file, text } = planned;
+    // While the call waits for approval, the file's language server (if any) starts and checks the file as is.
+    ctx.diagnostics?.prepare?.(file.real, file.text);
     const preview = { kind: "diff" as const, path: file.rel, before: file.text, after: text, created: false };
     return { effect: "write", paths: [file.rel], summary: file.rel, preview, plan: planned };
   };

@@ -41,6 +41,8 @@ export interface FileDiagnostics {
     path: string,
     change: { before: string | null; after: string },
   ): Promise<DiagnosticsOutcome | undefined>;
+  /** Readies the check of a write to `path` whose text is now `before` (a dry run); returns at once. */
+  prepare?(path: string, before: string): void;
 }
 
 /**

@@ -99,6 +99,8 @@ async function preview(args: WriteFileArgs, ctx: ToolContext, files?: FileTracke
   if ("why" in current) {
     return { ...base, preview: { kind: "write_blind", path, after: args.content, ...current } };
   }
+  // While the call waits for approval, the file's language server (if any) starts and checks the file as is.
+  ctx.diagnostics?.prepare?.(target.real, current.text);
   return {
     ...base,
     preview: { kind: "diff", path, before: current.text, after: args.content, created: false },

@@ -8,7 +8,8 @@
  */
 import { extname, join, relative } from "node:path";
 import type { FileDiagnostics } from "../tool.ts";
-import { type Diagnostic, LspClient } from "./lsp_client.ts";
+import { LspClient } from "./lsp_client.ts";
+import type { Diagnostic } from "./pull.ts";
 import { compareErrors, type DiagnosticsOutcome } from "./report.ts";
 import { languageId, type LspSettings, serversFor, type ServerSpec } from "./servers.ts";
 import { sandboxWords } from "../mcp/server_sandbox.ts";
@@ -55,8 +56,22 @@ export class LspDiagnostics implements DiagnosticsService {
   readonly skipped: string[] = [];
   #programs?: Promise<Map<string, string>>;
   #closed = false;
+  readonly #closing = new AbortController();
 
   constructor(readonly options: DiagnosticsOptions) {}
+
+  /**
+   * Starts the server of `path` and sends it `before`, in the background: called by a write's dry run (its
+   * approval may take a while), so that `after` finds the server up and the baseline known.
+   */
+  prepare(path: string, before: string): void {
+    if (this.#closed || this.#none.has(extname(path).toLowerCase())) return;
+    (async () => {
+      const client = await this.#clientFor(path);
+      await client?.start();
+      if (client?.state === "ready") await client.check(path, languageId(path), before, this.#closing.signal);
+    })().catch(() => {});
+  }
 
   /** The errors a write brought to `path` (real path; `before` null for a new file); never throws. */
   async after(
@@ -106,13 +121,11 @@ export class LspDiagnostics implements DiagnosticsService {
     const id = languageId(path);
     let before: Diagnostic[] = [];
     if (change.before !== null) {
-      const version = client.sync(path, id, change.before);
-      const found = version === undefined ? undefined : await client.diagnosticsOf(path, version, deadline);
+      const found = await client.check(path, id, change.before, deadline);
       if (found === undefined) return notReady();
       before = found;
     }
-    const version = client.sync(path, id, change.after);
-    const after = version === undefined ? undefined : await client.diagnosticsOf(path, version, deadline);
+    const after = await client.check(path, id, change.after, deadline);
     if (after === undefined) return notReady();
     return { state: "checked", server: client.name, ...compareErrors(before, after) };
   }
@@ -125,6 +138,10 @@ export class LspDiagnostics implements DiagnosticsService {
       if (spec.markers && !(await anyExists(this.options.root, spec.markers))) continue;
       const program = await this.#resolve(spec);
       if (program === undefined) continue;
+      // Another edit may have started it meanwhile (no await from here on); none starts after close().
+      if (this.#closed) return undefined;
+      const other = this.#clients.get(spec.name);
+      if (other) return other;
       const client = new LspClient(spec.name, [program, ...spec.command.slice(1)], {
         ...this.options,
         network: spec.network,
@@ -175,6 +192,7 @@ export class LspDiagnostics implements DiagnosticsService {
   /** Stops every server (bounded; see LspClient.close). */
   async close(): Promise<void> {
     this.#closed = true;
+    this.#closing.abort();
     await Promise.all([...this.#clients.values()].map((client) => client.close()));
   }
 }

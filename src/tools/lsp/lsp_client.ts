@@ -4,21 +4,12 @@
  * down (`shutdown`, `exit`, then a kill) at the end. Every wait has a deadline: a slow or hung server costs an
  * edit at most that long.
  */
+import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { RpcConnection } from "./jsonrpc.ts";
 import { type SpawnOptions, spawnServer } from "./server_process.ts";
 import type { ServerSandbox } from "../mcp/server_sandbox.ts";
-
-/** One problem as the server reported it (only the fields tern reads; untrusted, checked on arrival). */
-export interface Diagnostic {
-  line: number;
-  character: number;
-  /** 1 error, 2 warning, 3 information, 4 hint. */
-  severity: number;
-  message: string;
-  code?: string;
-  source?: string;
-}
+import { checkedDiagnostic, type Diagnostic, pullDiagnostics, type PullKind } from "./pull.ts";
 
 /** Where a server is in its life. */
 export type ClientState = "starting" | "ready" | "failed" | "closed";
@@ -28,7 +19,13 @@ const STDERR_KEPT = 2000;
 const SHUTDOWN_MS = 1000;
 
 type Published = { version?: number; diagnostics: Diagnostic[] };
-type Doc = { version: number; text: string; published?: Published };
+type Doc = {
+  version: number;
+  text: string;
+  published?: Published;
+  /** The question in flight for a version (a dry run's and the write's checks ask once). */
+  asking?: { version: number; answer: Promise<Diagnostic[]> };
+};
 
 /** A server: `sync` a document, then `diagnosticsOf` it until a deadline. */
 export class LspClient {
@@ -42,6 +39,7 @@ export class LspClient {
   #docs = new Map<string, Doc>();
   #waiters = new Set<() => void>();
   #stderr = "";
+  #pull: PullKind = "push";
 
   constructor(
     readonly name: string,
@@ -67,7 +65,7 @@ export class LspClient {
       });
       this.#rpc.done.then(() => this.#died());
       const root = pathToFileURL(this.options.root).href;
-      await this.#rpc.request("initialize", {
+      const initialized = await this.#rpc.request("initialize", {
         // In bubblewrap's PID namespace tern's pid names no process: a server watching it would quit at once.
         processId: sandbox.kind === "none" ? Deno.pid : null,
         rootUri: root,
@@ -79,6 +77,12 @@ export class LspClient {
         },
       });
       this.#rpc.notify("initialized", {});
+      const offered = (initialized as { capabilities?: { diagnosticProvider?: unknown } })?.capabilities;
+      this.#pull = basename(this.command[0]) === "typescript-language-server"
+        ? "tsserver"
+        : offered?.diagnosticProvider
+        ? "standard"
+        : "push";
       if (this.state === "starting") this.state = "ready";
     } catch (error) {
       this.#fail((error as Error).message);
@@ -103,6 +107,34 @@ export class LspClient {
       contentChanges: [{ text }],
     });
     return doc.version;
+  }
+
+  /**
+   * `text` sent as the document's content, and its diagnostics: asked for where the server can be asked,
+   * else awaited as the server pushes them. Undefined when they did not come before `deadline` fired.
+   */
+  async check(
+    path: string,
+    languageId: string,
+    text: string,
+    deadline: AbortSignal,
+  ): Promise<Diagnostic[] | undefined> {
+    const version = this.sync(path, languageId, text);
+    if (version === undefined) return undefined;
+    if (this.#pull === "push") return await this.diagnosticsOf(path, version, deadline);
+    const uri = pathToFileURL(path).href;
+    const doc = this.#docs.get(uri)!;
+    if (doc.published?.version === version) return doc.published.diagnostics;
+    if (doc.asking?.version !== version) {
+      const answer = pullDiagnostics(this.#rpc!, this.#pull, path, uri).then((found) => {
+        if (doc.version === version) doc.published = { version, diagnostics: found };
+        return found;
+      });
+      doc.asking = { version, answer };
+    }
+    const asked = doc.asking.answer;
+    asked.catch(() => {});
+    return await Promise.race([asked, ended(deadline)]).catch(() => undefined);
   }
 
   /** The last diagnostics of `path` (whatever version), for the view. */
@@ -149,13 +181,14 @@ export class LspClient {
   }
 
   #onNotification(method: string, params: unknown): void {
-    if (method !== "textDocument/publishDiagnostics") return;
+    // A server that is asked is not listened to: its pushes may speak of an older text than the last sent.
+    if (method !== "textDocument/publishDiagnostics" || this.#pull !== "push") return;
     const { uri, version, diagnostics } = (params ?? {}) as Record<string, unknown>;
     const doc = typeof uri === "string" ? this.#docs.get(uri) : undefined;
     if (doc === undefined || !Array.isArray(diagnostics)) return;
     // A server that does not say the version speaks of the text it has now: the last one sent.
     const at = typeof version === "number" ? version : doc.version;
-    doc.published = { version: at, diagnostics: diagnostics.slice(0, 1000).flatMap(checked) };
+    doc.published = { version: at, diagnostics: diagnostics.slice(0, 1000).flatMap(checkedDiagnostic) };
     for (const wake of [...this.#waiters]) wake();
   }
 
@@ -226,17 +259,10 @@ function answer(method: string, params: unknown): unknown {
   return null;
 }
 
-/** One diagnostic of the server's, checked and bounded; none when it has not the shape the protocol says. */
-function checked(raw: unknown): Diagnostic[] {
-  const { range, severity, message, code, source } = (raw ?? {}) as Record<string, unknown>;
-  const start = (range as { start?: { line?: unknown; character?: unknown } })?.start;
-  if (typeof message !== "string" || typeof start?.line !== "number") return [];
-  return [{
-    line: start.line,
-    character: typeof start.character === "number" ? start.character : 0,
-    severity: typeof severity === "number" ? severity : 1,
-    message: message.slice(0, 500),
-    ...(typeof code === "string" || typeof code === "number" ? { code: String(code).slice(0, 80) } : {}),
-    ...(typeof source === "string" ? { source: source.slice(0, 40) } : {}),
-  }];
+/** Resolves undefined when `signal` fires. */
+function ended(signal: AbortSignal): Promise<undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    signal.addEventListener("abort", () => resolve(undefined), { once: true });
+  });
 }

@@ -3,7 +3,7 @@
  * error before and after when its message, code and source are: lines move under an edit, so positions are
  * not compared. Only errors count (warnings and hints are noise to a model mid-task).
  */
-import type { Diagnostic } from "./lsp_client.ts";
+import type { Diagnostic } from "./pull.ts";
 
 /** New errors listed at most; the rest are counted. */
 export const MAX_LISTED = 10;

@@ -1,37 +1,16 @@
 /**
  * The diagnostics service against real language servers from npm (typescript-language-server with
- * typescript, and pyright), installed by `.ci/run` under ~/.cache/tern-ci/lsp; where that install failed the
- * tests are skipped and say so. The wait is generous: a cold server on a loaded machine is slow, and the
+ * typescript, and pyright: tests/support/lsp_servers.ts); where `.ci/run` could not install them the tests
+ * are skipped and say so. The wait is generous: a cold server on a loaded machine is slow, and the
  * tests are about what the server says, not how fast.
  */
 import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import { tempProject } from "../../support/temp_project.ts";
-import { whyMissing } from "../../support/requires.ts";
+import { LSP_BIN, serverTest } from "../../support/lsp_servers.ts";
 import { LspDiagnostics } from "../../../src/tools/lsp/diagnostics.ts";
 import { lspSettings } from "../../../src/tools/lsp/servers.ts";
 import { outcomeText } from "../../../src/tools/lsp/report.ts";
 import type { SandboxMode } from "../../../src/config/settings.ts";
-
-const HOME = Deno.env.get("HOME") ?? "/root";
-/** Where `.ci/run` installs the servers. */
-export const LSP_BIN = `${HOME}/.cache/tern-ci/lsp/node_modules/.bin`;
-
-/** Why the server `name` cannot be used here, or null. */
-export function whyNoServer(name: string): string | null {
-  try {
-    Deno.statSync(`${LSP_BIN}/${name}`);
-    return null;
-  } catch {
-    return `${name} is not installed under ~/.cache/tern-ci/lsp (.ci/run installs it)`;
-  }
-}
-
-function serverTest(name: string, server: string, sandboxed: boolean, fn: () => Promise<void>) {
-  const missing = [whyNoServer(server), sandboxed ? whyMissing("bwrap") : null].filter((why) => why !== null);
-  if (missing.length > 0) {
-    Deno.test({ name: `${name} (skipped: ${missing.join("; ")})`, ignore: true, fn: () => {} });
-  } else Deno.test(name, fn);
-}
 
 function service(root: string, entry: Record<string, unknown>, sandbox: SandboxMode, trusted = false) {
   return new LspDiagnostics({ root, sandbox, trusted, settings: lspSettings(entry), waitMs: 120_000 });

@@ -1,6 +1,6 @@
 import { assertEquals } from "../../support/assert.ts";
 import { compareErrors, diagnosticLine, MAX_LISTED, outcomeText } from "../../../src/tools/lsp/report.ts";
-import type { Diagnostic } from "../../../src/tools/lsp/lsp_client.ts";
+import type { Diagnostic } from "../../../src/tools/lsp/pull.ts";
 
 const error = (message: string, line = 0, severity = 1): Diagnostic => ({
   line,
