@@ -34,14 +34,27 @@ export async function findPrograms(names: string[]): Promise<Map<string, string>
 }
 
 /**
- * The strict sandbox's private HOME hides a server installed in HOME but not through PATH (named by its path
- * in the settings): its package stays visible, read-only. An npm bin needs its whole `node_modules`.
+ * The strict sandbox's private HOME hides a server installed in HOME (named by its path in the settings, or
+ * on PATH through a link, as `/usr/local/bin/deno` into an npm prefix): its package stays visible, read-only.
+ * An npm package needs its whole `node_modules`. tern may not read outside the project: bash resolves links.
  */
-function keptProgram(program: string, home: string | undefined, strict: boolean): string[] {
-  if (!strict || home === undefined || !insideRoot(program, home)) return [];
-  const npm = /^(.*\/node_modules)\/\.bin\/[^/]+$/.exec(program);
-  const dir = npm ? npm[1] : dirname(program);
-  return dir === home ? [] : ["--ro-bind-try", dir, dir];
+async function keptProgram(program: string, home: string | undefined): Promise<string[]> {
+  if (home === undefined) return [];
+  const resolved = await new Deno.Command("bash", {
+    args: ["-c", 'readlink -f -- "$1"', "tern-lsp-link", program],
+    env: childEnv(),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  const real = new TextDecoder().decode(resolved.stdout).trim();
+  return [...new Set([program, real])].flatMap((path) => {
+    if (!isAbsolute(path) || !insideRoot(path, home)) return [];
+    const npm = /^(.*\/node_modules)\//.exec(path);
+    const dir = npm ? npm[1] : dirname(path);
+    return dir === home ? [] : ["--ro-bind-try", dir, dir];
+  });
 }
 
 /** True when `path` (absolute) is inside `root`: a program the project brought. */
@@ -110,7 +123,7 @@ export async function spawnServer(
         userNamespace: probe?.userNamespace,
         readOnly: [".git/config", ".git/hooks", ...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files],
       }),
-      ...keptProgram(command[0], env.HOME, how.kind === "strict"),
+      ...(how.kind === "strict" ? await keptProgram(command[0], env.HOME) : []),
       "--",
       ...shell,
     ]

@@ -69,6 +69,28 @@ Deno.test("after() takes a server's publish without a version as the text it was
   }
 });
 
+Deno.test("a server that offers textDocument/diagnostic is asked, and its pushes are not taken for answers", async () => {
+  await using project = await tempProject();
+  const path = `${project.root}/a.fk`;
+  const lsp = service(project.root, { args: ["--pull"] });
+  try {
+    const outcome = await lsp.after(path, {
+      before: "x ERROR: old\n",
+      after: "x ERROR: old\ny ERROR: new\n",
+    });
+    assertEquals(
+      outcome?.state === "checked" && [outcome.introduced.map((item) => item.message), outcome.errors],
+      [
+        ["new"],
+        2,
+      ],
+    );
+    assertEquals(lsp.view()[0].files[0].diagnostics.length, 2);
+  } finally {
+    await lsp.close();
+  }
+});
+
 Deno.test("a server that never answers costs an edit the bound at most, and the result says so", async () => {
   await using project = await tempProject();
   const lsp = service(project.root, { waitMs: 300 });
