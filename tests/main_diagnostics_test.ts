@@ -145,3 +145,19 @@ serverTest(
     assertStringIncludes(run.stdout, '    error  calc.py:2:12: Operator "*" not supported');
   },
 );
+
+Deno.test('a project\'s "lsp": false is honoured before trust (it only turns servers off): /diagnostics says so', async () => {
+  await using project = await tempProject({
+    ".tern/settings.json": JSON.stringify({ lsp: false }),
+    "a.py": "x = 1\n",
+  });
+  await using model = await startFakeModel([{ text: "Hi." }]);
+  const run = await runTern({
+    cwd: project.root,
+    args: [],
+    env: env(model.url, `${LSP_BIN}:${PATH}`),
+    input: "hello\n/diagnostics\n/exit\n",
+  });
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, 'Diagnostics are off ("lsp": false in the settings).');
+});

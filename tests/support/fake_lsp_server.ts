@@ -39,7 +39,7 @@ function check(uri: string, version: number, text: string): void {
   send({ method: "textDocument/publishDiagnostics", params });
 }
 
-function handle(message: { id?: number; method?: string; params?: Record<string, never> }): void {
+function handle(message: { id?: number; method?: string; params: Record<string, unknown> }): void {
   const { id, method, params } = message;
   if (method === "initialize") {
     const capabilities = { textDocumentSync: 1, ...(pull && { diagnosticProvider: {} }) };
