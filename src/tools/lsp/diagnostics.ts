@@ -105,7 +105,7 @@ export class LspDiagnostics implements DiagnosticsService {
     const notReady = (): DiagnosticsOutcome => {
       const { state, error } = client;
       const why = state === "failed"
-        ? `the server stopped: ${error}`
+        ? `${error}; it stays down`
         : state === "starting" && client.restarts > 0
         ? "the server stopped and is restarting"
         : `no answer within ${this.options.waitMs ?? WAIT_MS} ms; the server may still be starting`;
@@ -113,9 +113,12 @@ export class LspDiagnostics implements DiagnosticsService {
     };
     await Promise.race([client.start(), aborted(deadline)]);
     if (client.state === "failed") {
-      // Said once, at the edit that started it; the view keeps the reason.
+      // Said once; the view keeps the reason.
       this.#none.add(ext);
-      return { state: "not_ready", server: client.name, why: `the server could not run: ${client.error}` };
+      const why = client.restarts > 0
+        ? `${client.error}; it stays down`
+        : `the server could not run: ${client.error}`;
+      return { state: "not_ready", server: client.name, why };
     }
     if (client.state !== "ready") return notReady();
     const id = languageId(path);

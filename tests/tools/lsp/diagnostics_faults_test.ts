@@ -124,7 +124,7 @@ Deno.test("a server that dies is restarted once; dying again it stays down, sayi
     assertEquals(down?.state, "not_ready");
     assertStringIncludes(
       down?.state === "not_ready" ? down.why : "",
-      "the server stopped: the server stopped (it said: fake server: crashing as the document asked)",
+      "the server stopped (it said: fake server: crashing as the document asked); it stays down",
     );
     assertEquals(lsp.view()[0].state, "failed");
     // Said once: the next edits of the language cost nothing.
