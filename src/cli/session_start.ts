@@ -114,14 +114,8 @@ export async function startSession(args: CliArgs, options: StartOptions): Promis
   // Untrusted, the line above said so already.
   if (trust.project) { for (const note of hooks.notes) warn(note); }
   const resume = await options.resume?.();
-  const diagnostics = setUpDiagnostics({
-    root,
-    sandbox: config.sandbox,
-    trust,
-    ...lsp(project),
-    env,
-    warn,
-  });
+  const lsp = { own: project.ownSettings?.lsp, project: project.settings.lsp };
+  const diagnostics = setUpDiagnostics({ root, sandbox: config.sandbox, trust, ...lsp, env, warn });
   if (diagnostics) options.atExit.push(() => diagnostics.close());
   const session = await openSession({
     args,
@@ -163,11 +157,6 @@ async function readProject(root: string, env: Record<string, string>) {
   ]);
   const commandFiles = commands.files.map((file) => file.source);
   return { settings, ownSettings, skills, skillProblems: problems, memory, mcp, agents, commandFiles };
-}
-
-/** The `lsp` keys of the user's own settings and of the project's (setUpDiagnostics honours the latter once trusted). */
-function lsp(project: Project): { own: unknown; project: unknown } {
-  return { own: project.ownSettings?.lsp, project: project.settings.lsp };
 }
 
 /** What of the project waits for the user's trust. */
