@@ -59,6 +59,8 @@ export class LspClient {
       this.#child = child;
       this.sandbox = sandbox;
       this.#drain(child.stderr);
+      // Closed while the program was being started: it must not outlive tern.
+      if (this.state === "closed") return void (await this.close());
       this.#rpc = new RpcConnection(child.stdout, child.stdin, {
         onNotification: (method, params) => this.#onNotification(method, params),
         onRequest: (method, params) => answer(method, params),
@@ -240,10 +242,13 @@ export class LspClient {
     for (const wake of [...this.#waiters]) wake();
     if (this.#child === undefined) return;
     if (wasReady && this.#rpc) {
-      const timer = new Promise((resolve) => setTimeout(resolve, SHUTDOWN_MS));
-      const stop = this.#rpc.request("shutdown", null).then(() => this.#rpc!.notify("exit", null));
-      await Promise.race([stop.catch(() => {}), timer]);
-      await Promise.race([this.#child.status, new Promise((resolve) => setTimeout(resolve, 200))]);
+      const rpc = this.#rpc;
+      const child = this.#child;
+      await within(SHUTDOWN_MS, async () => {
+        await rpc.request("shutdown", null);
+        rpc.notify("exit", null);
+        await child.status;
+      });
     }
     this.#kill();
     await this.#child.status.catch(() => {});
@@ -265,4 +270,15 @@ function ended(signal: AbortSignal): Promise<undefined> {
     if (signal.aborted) resolve(undefined);
     signal.addEventListener("abort", () => resolve(undefined), { once: true });
   });
+}
+
+/** Runs `job` for at most `ms` milliseconds (its failure ignored); the timer never outlives it. */
+async function within(ms: number, job: () => Promise<unknown>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  try {
+    await Promise.race([job().catch(() => {}), limit]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

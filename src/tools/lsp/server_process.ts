@@ -8,7 +8,7 @@
  */
 import { dirname, isAbsolute, relative } from "node:path";
 import { childEnv } from "../shell/child_env.ts";
-import { bwrapArgs, detectBubblewrap, type SandboxDetector } from "../shell/sandbox.ts";
+import { bwrapArgs, detectBubblewrap, type SandboxDetector, type SandboxProbe } from "../shell/sandbox.ts";
 import type { SandboxMode } from "../../config/settings.ts";
 import { SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
 import { sandboxWords, type ServerSandbox, serverSandbox } from "../mcp/server_sandbox.ts";
@@ -111,23 +111,7 @@ export async function spawnServer(
   // Without the network, npm is told so: a server that would fetch fails at once, saying why.
   if (sandboxed && !network) env.npm_config_offline = "true";
   const shell = ["bash", "-c", 'exec "$0" "$@"', ...command];
-  const argv = sandboxed
-    ? [
-      "bwrap",
-      ...bwrapArgs({
-        root: options.root,
-        home: env.HOME,
-        ownHome: how.kind === "project",
-        path: env.PATH,
-        network: how.network,
-        userNamespace: probe?.userNamespace,
-        readOnly: [".git/config", ".git/hooks", ...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files],
-      }),
-      ...(how.kind === "strict" ? await keptProgram(command[0], env.HOME) : []),
-      "--",
-      ...shell,
-    ]
-    : shell;
+  const argv = sandboxed ? [...await jail(command[0], how, env, options.root, probe), "--", ...shell] : shell;
   const child = new Deno.Command(argv[0], {
     args: argv.slice(1),
     env,
@@ -138,4 +122,24 @@ export async function spawnServer(
     stderr: "piped",
   }).spawn();
   return { child, sandbox: how };
+}
+
+/** bubblewrap and its arguments for a server: the MCP servers' sandbox, with the program's package kept. */
+async function jail(
+  program: string,
+  how: ServerSandbox,
+  env: Record<string, string>,
+  root: string,
+  probe?: SandboxProbe,
+): Promise<string[]> {
+  const args = bwrapArgs({
+    root,
+    home: env.HOME,
+    ownHome: how.kind === "project",
+    path: env.PATH,
+    network: how.network,
+    userNamespace: probe?.userNamespace,
+    readOnly: [".git/config", ".git/hooks", ...SANDBOX_PROTECTED.dirs, ...SANDBOX_PROTECTED.files],
+  });
+  return ["bwrap", ...args, ...(how.kind === "strict" ? await keptProgram(program, env.HOME) : [])];
 }
