@@ -168,9 +168,10 @@ export class LspDiagnostics implements DiagnosticsService {
     } else if (!name.startsWith("/")) program = join(root, name);
     if (program === undefined) return undefined;
     if (!trusted && (spec.source === "project" || insideRoot(program, root))) {
-      this.skipped.push(
-        `${spec.name}: ${rootPath(program)} is the project's program; it runs once you trust the project`,
-      );
+      const why = `${spec.name}: ${
+        rootPath(program)
+      } is the project's program; it runs once you trust the project`;
+      if (!this.skipped.includes(why)) this.skipped.push(why);
       return undefined;
     }
     return program;

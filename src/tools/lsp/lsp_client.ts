@@ -5,7 +5,7 @@
  * edit at most that long.
  */
 import { basename } from "node:path";
-import { pathToFileURL } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { RpcConnection } from "./jsonrpc.ts";
 import { type SpawnOptions, spawnServer } from "./server_process.ts";
 import type { ServerSandbox } from "../mcp/server_sandbox.ts";
@@ -148,7 +148,7 @@ export class LspClient {
   all(): Map<string, Diagnostic[]> {
     const found = new Map<string, Diagnostic[]>();
     for (const [uri, doc] of this.#docs) {
-      if (doc.published) found.set(decodeURIComponent(new URL(uri).pathname), doc.published.diagnostics);
+      if (doc.published) found.set(fileURLToPath(uri), doc.published.diagnostics);
     }
     return found;
   }
