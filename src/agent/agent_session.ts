@@ -50,6 +50,7 @@ import type { ToolResult } from "../tools/tool.ts";
 import { TaskBudget } from "./loop/budget.ts";
 import { SessionHooks } from "./project/hook_context.ts";
 import { webSearchSetup } from "./web_search_setup.ts";
+import type { DiagnosticsService } from "../tools/lsp/diagnostics.ts";
 
 /** A prompt longer than this (in bytes) is refused: a pasted log that size belongs in a file. */
 export const MAX_PROMPT_BYTES = 1024 * 1024;
@@ -200,6 +201,11 @@ export class AgentSession {
     await this.#hooks.notify(type, message);
   }
 
+  /** The language servers checking each file change (`/diagnostics` shows them); absent when off. */
+  get diagnostics(): DiagnosticsService | undefined {
+    return this.#options.diagnostics;
+  }
+
   /** The named agents the task tool offers. */
   get agents(): readonly AgentDefinition[] {
     return this.#options.agents ?? [];
@@ -305,6 +311,7 @@ export class AgentSession {
         budget,
         requireTools,
         editor: options.editor,
+        diagnostics: this.#options.diagnostics,
         images: options.images,
         hooks: this.#hooks.hooks,
         context: prompted.context,

@@ -18,6 +18,7 @@ import type { Skill } from "./project/skills.ts";
 import type { ChildSetup } from "./loop/sub_agents.ts";
 import type { HookConfig } from "../config/hook_settings.ts";
 import type { BackgroundProcesses } from "../tools/shell/background.ts";
+import type { DiagnosticsService } from "../tools/lsp/diagnostics.ts";
 
 /** What a session is created with. */
 export interface AgentSessionOptions {
@@ -67,6 +68,8 @@ export interface AgentSessionOptions {
   hooks?: readonly HookConfig[];
   /** The background processes to share (a sub-agent's are its main session's); default: the session's own. */
   background?: BackgroundProcesses;
+  /** The language servers that check each file change (a sub-agent shares its main session's); absent = off. */
+  diagnostics?: DiagnosticsService;
 }
 
 /** What a sub-agent's session takes over from its main session's options (the rest is its own). */
@@ -74,10 +77,11 @@ export function inheritedOptions(
   parent: AgentSessionOptions,
   shared: { sameModel: boolean; background: BackgroundProcesses },
 ): Omit<AgentSessionOptions, "config" | "save"> {
-  const { version, env, fallback, mcpServers, extraTools, allowLocalFetch, advise, hooks } = parent;
+  const { version, env, fallback, mcpServers, extraTools, allowLocalFetch, advise, hooks, diagnostics } =
+    parent;
   // The main session's window override fits only its own model.
   const contextWindow = shared.sameModel ? parent.contextWindow : undefined;
-  const tools = { mcpServers, extraTools, allowLocalFetch };
+  const tools = { mcpServers, extraTools, allowLocalFetch, diagnostics };
   // Hooks: the child's session runs only the tool events of them.
   return { version, env, fallback, ...tools, advise, contextWindow, hooks, background: shared.background };
 }

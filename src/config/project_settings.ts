@@ -34,6 +34,8 @@ export interface LoadedSettings {
   mcpPassEnv: Record<string, string[]>;
   /** `hooks`: commands run on events (the project's only once it is trusted, and then in the sandbox). */
   hooks: HookConfig[];
+  /** `lsp`: language servers for diagnostics after edits, as written (read by tools/lsp/servers.ts). */
+  lsp?: unknown;
   warnings: string[];
   /** The project's settings files that gave rules or hooks, as shown to the user. */
   files?: string[];
@@ -64,6 +66,8 @@ export async function loadProjectSettings(root: string): Promise<LoadedSettings>
       merged.files!.push(shownAs);
     }
     merged.warnings.push(...loaded.warnings);
+    // Only tern's own file speaks of language servers (`lsp` is not a Claude Code setting).
+    if (shownAs === SETTINGS_PATH && loaded.lsp !== undefined) merged.lsp = loaded.lsp;
   }
   // One status line: the last file's wins, as in Claude Code.
   const statusLines = merged.hooks.filter((hook) => hook.event === "StatusLine");
@@ -126,7 +130,8 @@ export function settingsData(data: unknown, shownAs = SETTINGS_PATH): LoadedSett
     }
   }
   const all = statusLine.hook ? [...hooks.hooks, statusLine.hook] : hooks.hooks;
-  return { permissions, mcpPassEnv, hooks: all, warnings };
+  const lsp = (data as { lsp?: unknown })?.lsp;
+  return { permissions, mcpPassEnv, hooks: all, warnings, ...(lsp !== undefined && { lsp }) };
 }
 
 /** The settings file's path, or undefined when its folder is a link leading outside the root. */

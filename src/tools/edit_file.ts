@@ -2,6 +2,7 @@
 
 import { hardLinkNote, refuseReadOnly } from "../fs/atomic_write.ts";
 import { editorView, writeThrough } from "./_editor.ts";
+import { withDiagnostics } from "./_diagnostics.ts";
 import { applyEdit, describeMatch } from "./edit/match.ts";
 import { diffSummary } from "./edit/line_delta.ts";
 import { failureText } from "./edit/explain.ts";
@@ -232,20 +233,31 @@ export function createEditFileTool(options: EditFileOptions = {}): Tool<EditFile
   ): Promise<CallInspection & { plan: EditPlan }> => {
     const planned = await plan(args, ctx, files);
     const { file, text } = planned;
+    // While the call waits for approval, the file's language server (if any) starts and checks the file as is.
+    ctx.diagnostics?.prepare?.(file.real, file.text);
     const preview = { kind: "diff" as const, path: file.rel, before: file.text, after: text, created: false };
     return { effect: "write", paths: [file.rel], summary: file.rel, preview, plan: planned };
   };
   const run = async (args: EditFileArgs, ctx: ToolContext, previous?: EditPlan): Promise<ToolResult> => {
     checkShape(editsOf(args));
     const { real } = await resolveForRead(ctx.root, args.path);
-    return await withFileLock(real, async () => {
-      const { file, data, summary, added, removed } = await plan(args, ctx, files, previous);
+    const { result, file, text } = await withFileLock(real, async () => {
+      const { file, text, data, summary, added, removed } = await plan(args, ctx, files, previous);
       const mode = file.info.mode === null ? undefined : file.info.mode & 0o7777;
       await writeThrough(ctx, file, data, { mode, files });
-      return {
+      const result: ToolResult = {
         content: `Edited ${file.rel}: ${summary}${hardLinkNote(file.rel, file.info, "edit")}`,
         details: { diff: { path: file.rel, added, removed, created: false } },
       };
+      return { result, file, text };
+    });
+    // Outside the lock: the language server's answer may take a while, and nothing else waits on it.
+    if (ctx.diagnostics === undefined) return result;
+    return await withDiagnostics(ctx, result, {
+      path: file.real,
+      rel: file.rel,
+      before: file.text,
+      after: text,
     });
   };
   return {

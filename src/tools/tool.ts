@@ -6,6 +6,7 @@
 
 import type { ToolErrorKind } from "../fs/tool_error.ts";
 import type { ImagePart } from "../llm/types.ts";
+import type { DiagnosticsOutcome } from "./lsp/report.ts";
 
 export type { SandboxMode } from "../config/settings.ts";
 export type { FileSnapshot, FileTracker } from "../fs/file_tracker.ts";
@@ -25,6 +26,23 @@ export interface ToolContext {
   callId?: string;
   /** Files through an editor that holds them (`tern acp`); absent = the disk. The path guard still decides. */
   editor?: EditorFiles;
+  /** The session's language servers (edit_file and write_file report what a write broke); absent = off. */
+  diagnostics?: FileDiagnostics;
+}
+
+/** What the file tools ask of the session's language servers (tools/lsp/diagnostics.ts). */
+export interface FileDiagnostics {
+  /**
+   * The errors a write brought to `path` (real path) and those it removed, `before` being the file's text
+   * before the write (null: a new file). Undefined when no server speaks for the file. Waits a bounded
+   * time; never throws.
+   */
+  after(
+    path: string,
+    change: { before: string | null; after: string },
+  ): Promise<DiagnosticsOutcome | undefined>;
+  /** Readies the check of a write to `path` whose text is now `before` (a dry run); returns at once. */
+  prepare?(path: string, before: string): void;
 }
 
 /**
@@ -113,6 +131,8 @@ export interface ToolDetails {
   needs?: string;
   /** The background process a call started, read or stopped (execute_command, command_output, command_kill). */
   background?: string;
+  /** What the language server said of a file change (edit_file, write_file), when one speaks for the file. */
+  diagnostics?: DiagnosticsOutcome;
   /** An MCP tool's result: what it holds, summed up for its tool line. */
   mcp?: McpResultSummary;
 }

@@ -2,6 +2,7 @@
 
 import { hardLinkNote, makeParentsChecked, refuseReadOnly } from "../fs/atomic_write.ts";
 import { editorSnapshot, editorView, writeThrough } from "./_editor.ts";
+import { withDiagnostics } from "./_diagnostics.ts";
 import { withFileLock } from "../fs/file_lock.ts";
 import { guardFresh, snapshotOfPath } from "../fs/file_tracker.ts";
 import { lineDelta } from "./edit/line_delta.ts";
@@ -92,18 +93,23 @@ async function preview(args: WriteFileArgs, ctx: ToolContext, files?: FileTracke
   if ("why" in current) {
     return { ...base, preview: { kind: "write_blind", path, after: args.content, ...current } };
   }
+  // While the call waits for approval, the file's language server (if any) starts and checks the file as is.
+  ctx.diagnostics?.prepare?.(target.real, current.text);
   return {
     ...base,
     preview: { kind: "diff", path, before: current.text, after: args.content, created: false },
   };
 }
 
+/** A change for the language server to check, once the file's lock is released. */
+type FileChange = { path: string; rel: string; before: string | null; after: string };
+
 async function writeLocked(
   args: WriteFileArgs,
   data: Uint8Array,
   ctx: ToolContext,
   files?: FileTracker,
-): Promise<ToolResult> {
+): Promise<ToolResult & { change?: FileChange }> {
   const target = await checkedTarget(args, ctx, files);
   const existing = target.info;
   const before = existing === null ? { text: "" } : await currentText(ctx, args.path);
@@ -121,7 +127,10 @@ async function writeLocked(
   } ${target.rel} (${data.length} bytes)${note}`;
   if ("why" in before) return { content };
   const delta = lineDelta(before.text, args.content);
-  return { content, details: { diff: { path: target.rel, ...delta, created: existing === null } } };
+  const result = { content, details: { diff: { path: target.rel, ...delta, created: existing === null } } };
+  if (ctx.diagnostics === undefined) return result;
+  const change = { path: target.real, rel: target.rel, before: existing === null ? null : before.text };
+  return { ...result, change: { ...change, after: args.content } };
 }
 
 /** Settings of write_file. */
@@ -137,7 +146,11 @@ export function createWriteFileTool(options: WriteFileOptions = {}): Tool<WriteF
     const data = encode(args.content);
     // Resolved once for the lock's key (the real path), and again under the lock for the write itself.
     const { real } = await resolveForWrite(ctx.root, args.path);
-    return await withFileLock(real, () => writeLocked(args, data, ctx, files));
+    const done = await withFileLock(real, () => writeLocked(args, data, ctx, files));
+    if (done.change === undefined) return done;
+    // Outside the lock: the language server's answer may take a while, and nothing else waits on it.
+    const { change, ...result } = done;
+    return await withDiagnostics(ctx, result, change);
   };
   return {
     name: "write_file",

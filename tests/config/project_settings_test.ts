@@ -91,6 +91,13 @@ Deno.test("loadProjectSettings() reads Claude Code's .claude/settings.json and s
       ...from,
       file: ".claude/settings.json",
     },
+    {
+      event: "Notification",
+      matcher: "",
+      command: "notify-send hi",
+      ...from,
+      file: ".claude/settings.local.json",
+    },
     // One status line: the local file's, read last.
     {
       event: "StatusLine",
@@ -102,10 +109,7 @@ Deno.test("loadProjectSettings() reads Claude Code's .claude/settings.json and s
     },
   ]);
   assertEquals(loaded.files, [".tern/settings.json", ".claude/settings.json", ".claude/settings.local.json"]);
-  assertEquals(loaded.warnings, [
-    ".claude/settings.local.json: hooks.Notification is not an event tern knows (PreToolUse, PostToolUse, " +
-    "UserPromptSubmit, Stop, SessionStart)",
-  ]);
+  assertEquals(loaded.warnings, []);
 });
 
 Deno.test("loadProjectSettings() skips a .claude folder that is a link out of the project", async () => {

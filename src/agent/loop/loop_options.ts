@@ -1,7 +1,7 @@
 /** What one task needs besides its conversation: the loop and the tool-call path both read it. */
 import type { ImagePart, LlmClient } from "../../llm/types.ts";
 import type { Registry } from "../../tools/registry.ts";
-import type { EditorFiles } from "../../tools/tool.ts";
+import type { EditorFiles, FileDiagnostics } from "../../tools/tool.ts";
 import type { ApprovalGate } from "../policy/approval.ts";
 import type { AgentEvent } from "../events.ts";
 import type { ModelCallOptions } from "./model_call.ts";
@@ -38,6 +38,8 @@ export interface LoopOptions {
   now?: ModelCallOptions["now"];
   /** The files through an editor (`tern acp`): the file tools read and write its buffers. */
   editor?: EditorFiles;
+  /** The session's language servers: edit_file and write_file report the errors a write brought. */
+  diagnostics?: FileDiagnostics;
   /** Images attached to the user's prompt (`@shot.png`), sent with its text. */
   images?: ImagePart[];
   /** What hooks said about the prompt (UserPromptSubmit, SessionStart): logged after it, for the model. */

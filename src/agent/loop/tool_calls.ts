@@ -98,7 +98,8 @@ class TurnCalls {
     readonly options: LoopOptions,
   ) {
     const signal = AbortSignal.any([options.signal, this.#stop.signal]);
-    this.ctx = { root: options.root, signal, ...(options.editor && { editor: options.editor }) };
+    const { editor, diagnostics } = options;
+    this.ctx = { root: options.root, signal, ...(editor && { editor }), ...(diagnostics && { diagnostics }) };
   }
 
   /** Validates and inspects call `index`; says whether it only reads (and may run beside other reads). */

@@ -29,6 +29,7 @@ import {
 } from "../policy/project_trust.ts";
 import { checkProjectEndpoint } from "./endpoint.ts";
 import { sandboxAcrossProcesses } from "./sandbox_start.ts";
+import { setUpDiagnostics } from "./lsp_startup.ts";
 import { readMcp, startMcp } from "./mcp_startup.ts";
 import { fromProject, runHooks, trustedAgents } from "./trust_applied.ts";
 import { Project, type SessionDefaults } from "./project.ts";
@@ -91,6 +92,9 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
   for (const warning of [...files.settings.warnings, ...files.ownSettings?.warnings ?? []]) warn(warning);
   for (const problem of files.memory?.problems ?? []) warn(problem);
   const commands = await discoverCommands(root, { userDir: userCommandDir(env), project: trust.project });
+  // The language servers: set up now, each started at the first edit of its language (tools/lsp/).
+  const lsp = { own: files.ownSettings?.lsp, project: files.settings.lsp };
+  const diagnostics = setUpDiagnostics({ root, sandbox: config.sandbox, trust, ...lsp, env, warn });
   return new Project({
     root,
     config,
@@ -100,6 +104,7 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
     sandbox,
     hooks,
     commands,
+    diagnostics,
     agents: trustedAgents(files.agents, trust),
     choices,
   });

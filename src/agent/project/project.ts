@@ -4,6 +4,7 @@
  */
 import type { Config, ModelRequest } from "../../config/config.ts";
 import type { McpHub, McpServer } from "../../tools/mcp/client.ts";
+import type { DiagnosticsService } from "../../tools/lsp/diagnostics.ts";
 import type { SandboxStatus } from "../../tools/shell/sandbox.ts";
 import type { CallContext } from "../../llm/retry.ts";
 import { AgentSession } from "../agent_session.ts";
@@ -54,6 +55,8 @@ interface ProjectParts {
   hooks: RunHooks;
   commands: FoundCommands;
   agents: FoundAgents;
+  /** The language servers behind the edit tools' diagnostics; absent when the settings turn them off. */
+  diagnostics?: DiagnosticsService;
   choices: ProjectChoices;
 }
 
@@ -133,6 +136,7 @@ export class Project {
       saveRule: (rule) => saveOwnRule(config.root, "allow", rule),
       resume: options.resume,
       hooks: this.#parts.hooks.hooks,
+      diagnostics: this.#parts.diagnostics,
       keepStartModel: defaults.keepStartModel,
       advise: defaults.advise,
       onNotice: choices.warn,
@@ -158,6 +162,9 @@ export class Project {
    */
   async close(options: { wait?: boolean } = {}): Promise<void> {
     await Promise.all([...this.#sessions].map((open) => this.closeSession(open.session)));
-    await this.mcp.hub?.close({ wait: options.wait !== false });
+    await Promise.all([
+      this.mcp.hub?.close({ wait: options.wait !== false }),
+      this.#parts.diagnostics?.close(),
+    ]);
   }
 }

@@ -13,6 +13,7 @@ import { costCommand } from "./cost.ts";
 import { expandCommand } from "./expand.ts";
 import { permissionsCommand } from "./permissions.ts";
 import { thinkingCommand } from "./thinking.ts";
+import { diagnosticsCommand } from "./diagnostics.ts";
 
 const clear: SlashCommand = {
   name: "/clear",
@@ -49,6 +50,7 @@ export const BUILTIN_COMMANDS: SlashCommand[] = [
   expandCommand,
   permissionsCommand,
   thinkingCommand,
+  diagnosticsCommand,
   exit,
 ];
 

@@ -8,6 +8,7 @@ import type { AgentEvent } from "../../agent/events.ts";
 import type { TaskResult } from "../../agent/loop/loop.ts";
 import { costOf } from "../../config/prices.ts";
 import { VERSION } from "../args.ts";
+import type { DiagnosticsOutcome } from "../../tools/lsp/report.ts";
 
 /** The contract's version, on every event. */
 export const STREAM_JSON_VERSION = 1;
@@ -47,7 +48,8 @@ export function streamEvent(agentEvent: AgentEvent): StreamEvent | null {
     case "final":
       return null;
     case "tool_result": {
-      const { id, name, content, isError, errorKind, details } = agentEvent;
+      const { id, name, content, isError, errorKind } = agentEvent;
+      const { diagnostics, ...details } = agentEvent.details ?? {};
       const cut = content.length > RESULT_CONTENT_CHARS;
       return event("tool_result", {
         id,
@@ -57,7 +59,8 @@ export function streamEvent(agentEvent: AgentEvent): StreamEvent | null {
         content: cut ? content.slice(0, RESULT_CONTENT_CHARS) : content,
         content_chars: content.length,
         content_truncated: cut,
-        details: details === undefined ? undefined : snakeCaseKeys(details),
+        diagnostics: diagnostics && diagnosticsField(diagnostics),
+        details: agentEvent.details === undefined ? undefined : snakeCaseKeys(details),
       });
     }
     case "child_event":
@@ -67,6 +70,19 @@ export function streamEvent(agentEvent: AgentEvent): StreamEvent | null {
       return event(type, snakeCaseKeys(fields) as Record<string, unknown>);
     }
   }
+}
+
+/** What the language server said of a file change, with 1-based lines and columns as people count them. */
+function diagnosticsField(outcome: DiagnosticsOutcome): Record<string, unknown> {
+  if (outcome.state === "not_ready") return { ...outcome };
+  const introduced = outcome.introduced.map(({ line, character, message, code, source }) => ({
+    line: line + 1,
+    column: character + 1,
+    message,
+    code,
+    source,
+  }));
+  return { ...outcome, introduced };
 }
 
 /** A sub-agent's event: tagged with its id (its end as `child_end`), converted as a top-level one, without `v`. */

@@ -164,8 +164,18 @@ export function resultFacts(details: ToolDetails | undefined, lines?: number): s
       `${agent}: ${turns} turn${turns === 1 ? "" : "s"}, ${calls}, ${tokens.toLocaleString("en-US")} tokens`,
     );
   }
+  if (details.diagnostics) facts.push(terminalSafe(diagnosticsFact(details.diagnostics)));
   if (details.spilledTo) facts.push(`full output: ${details.spilledTo}`);
   return facts.join(" · ");
+}
+
+/** The language server's word on a change, e.g. "typescript: 2 new errors" (/diagnostics lists them). */
+function diagnosticsFact(outcome: NonNullable<ToolDetails["diagnostics"]>): string {
+  if (outcome.state === "not_ready") return `${outcome.server}: diagnostics not ready`;
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
+  const fixed = outcome.fixed > 0 ? `, ${count(outcome.fixed, "error")} fixed` : "";
+  const news = outcome.introduced.length;
+  return `${outcome.server}: ${news === 0 ? "no new problems" : count(news, "new error")}${fixed}`;
 }
 
 /** Lines a command printed, without tern's own trailers ("[exit code 2]"). */
