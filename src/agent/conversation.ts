@@ -56,6 +56,13 @@ export type Entry =
   /** From here on another model answers (`/model`, a resumed session); never sent to the model. */
   | { kind: "model_change"; provider: string; model: string; endpoint: string; api: string };
 
+/** What the compactions so far do to the log: outputs dropped, calls abbreviated, outputs cut. */
+interface Compacted {
+  dropped: Set<string>;
+  abbreviated: Set<string>;
+  cuts: Map<string, CutOutput>;
+}
+
 /** Settings of a conversation. */
 export interface ConversationOptions {
   /** The system prompt, fixed for the conversation so every request's prefix is byte-identical. */
@@ -77,9 +84,19 @@ export class Conversation {
   readonly #listeners = new Set<(entry: Entry) => void>();
   /** Wrapped tool results by entry: wrapping is deterministic, so it is done once. */
   readonly #wrapped = new WeakMap<Entry, string>();
+  /**
+   * The message each entry projects to when no compaction touches it, made once: the same objects from
+   * request to request, so a wire can keep what it built from them (their JSON) instead of redoing it.
+   */
+  readonly #projected = new WeakMap<Entry, { variant: unknown; message: Message }>();
+  /** The system message, one object for the conversation. */
+  readonly #system: Message;
+  /** live() as of `length` entries: the log only grows, so its length says whether it changed. */
+  #live?: { length: number; live: { indices: number[]; summary?: number } };
 
   constructor(options: ConversationOptions) {
     this.systemPrompt = options.systemPrompt;
+    this.#system = { role: "system", content: options.systemPrompt };
     this.files = options.files ?? createFileTracker();
     this.#entries.push(...options.entries ?? []);
   }
@@ -106,6 +123,14 @@ export class Conversation {
    * everything the latest summary replaces. `summary` is that summary's index, when there is one.
    */
   live(): { indices: number[]; summary?: number } {
+    const length = this.#entries.length;
+    if (this.#live?.length !== length) this.#live = { length, live: this.#findLive() };
+    const { indices, summary } = this.#live.live;
+    // A copy: callers may change what they get, never the kept one.
+    return { indices: [...indices], ...summary !== undefined && { summary } };
+  }
+
+  #findLive(): { indices: number[]; summary?: number } {
     const dead = new Set<number>();
     this.#entries.forEach((entry, i) => {
       if (entry.kind !== "rewind") return;
@@ -123,55 +148,79 @@ export class Conversation {
   messages(): Message[] {
     const { indices, summary } = this.live();
     const entries = indices.map((i) => this.#entries[i]);
-    const dropped = new Set<string>();
-    const abbreviated = new Set<string>();
-    const cuts = new Map<string, CutOutput>();
+    const compacted: Compacted = { dropped: new Set(), abbreviated: new Set(), cuts: new Map() };
     for (const entry of entries) {
       if (entry.kind !== "compaction") continue;
-      entry.droppedOutputs.forEach((id) => dropped.add(id));
-      entry.abbreviatedCalls.forEach((id) => abbreviated.add(id));
+      entry.droppedOutputs.forEach((id) => compacted.dropped.add(id));
+      entry.abbreviatedCalls.forEach((id) => compacted.abbreviated.add(id));
       for (const cut of entry.cutOutputs ?? []) {
-        const earlier = cuts.get(cut.callId);
-        if (!earlier || cut.keepChars < earlier.keepChars) cuts.set(cut.callId, cut);
+        const earlier = compacted.cuts.get(cut.callId);
+        if (!earlier || cut.keepChars < earlier.keepChars) compacted.cuts.set(cut.callId, cut);
       }
     }
-    const out: Message[] = [{ role: "system", content: this.systemPrompt }];
+    const out: Message[] = [this.#system];
     if (summary !== undefined) {
       const { text } = this.#entries[summary] as Extract<Entry, { kind: "summary" }>;
       out.push({ role: "user", content: `${SUMMARY_PREFIX}\n\n${text}` });
     }
-    const results = new Map<string, Extract<Message, { role: "tool" }>>();
+    /** Where each call's result sits in `out`: a reminder after it is added to a copy in its place. */
+    const results = new Map<string, number>();
     for (const entry of entries) {
-      switch (entry.kind) {
-        case "user":
-          out.push({ role: "user", content: entry.text, ...entry.images && { images: entry.images } });
-          break;
-        case "assistant":
-          out.push(abbreviated.size === 0 ? entry.message : abbreviate(entry.message, abbreviated));
-          break;
-        case "tool_result": {
-          const drop = dropped.has(entry.callId);
-          const message: Extract<Message, { role: "tool" }> = {
-            role: "tool" as const,
-            toolCallId: entry.callId,
-            name: entry.name,
-            content: drop ? DROPPED_OUTPUT : this.#wrap(entry, cuts.get(entry.callId)),
-            isError: entry.isError,
-            ...!drop && entry.images && { images: entry.images },
-          };
-          results.set(entry.callId, message);
-          out.push(message);
-          break;
-        }
-        case "reminder": {
-          const result = results.get(entry.callId);
-          if (result) result.content += `\n\n${entry.text}`;
-          else out.push({ role: "user", content: entry.text });
-          break;
-        }
+      if (entry.kind === "tool_result") results.set(entry.callId, out.length);
+      const at = entry.kind === "reminder" ? results.get(entry.callId) : undefined;
+      if (at === undefined) {
+        const message = this.#project(entry, compacted);
+        if (message) out.push(message);
+      } else {
+        const result = out[at] as Extract<Message, { role: "tool" }>;
+        out[at] = { ...result, content: `${result.content}\n\n${(entry as { text: string }).text}` };
       }
     }
     return out;
+  }
+
+  /** The message one entry sends under the compactions so far (none for what is never sent). */
+  #project(entry: Entry, compacted: Compacted): Message | undefined {
+    switch (entry.kind) {
+      case "user":
+        return this.#kept(entry, () => ({
+          role: "user",
+          content: entry.text,
+          ...entry.images && { images: entry.images },
+        }));
+      case "assistant": {
+        const calls = entry.message.toolCalls ?? [];
+        const ids = calls.filter((call) => compacted.abbreviated.has(call.id)).map((call) => call.id);
+        if (ids.length === 0) return entry.message;
+        return this.#kept(entry, () => abbreviate(entry.message, compacted.abbreviated), ids.join(" "));
+      }
+      case "tool_result": {
+        const drop = compacted.dropped.has(entry.callId);
+        const cut = compacted.cuts.get(entry.callId);
+        return this.#kept(entry, () => ({
+          role: "tool" as const,
+          toolCallId: entry.callId,
+          name: entry.name,
+          content: drop ? DROPPED_OUTPUT : this.#wrap(entry, cut),
+          isError: entry.isError,
+          ...!drop && entry.images && { images: entry.images },
+        }), drop ? DROPPED_OUTPUT : cut);
+      }
+      case "reminder": // one whose result is not in the request
+        return this.#kept(entry, () => ({ role: "user", content: entry.text }));
+    }
+  }
+
+  /**
+   * The message `entry` projects to, made by `make` the first time and the same object afterwards, as long
+   * as compaction treats it the same way (`variant`: dropped, cut, abbreviated; only ever moves on).
+   */
+  #kept(entry: Entry, make: () => Message, variant?: unknown): Message {
+    const kept = this.#projected.get(entry);
+    if (kept !== undefined && kept.variant === variant) return kept.message;
+    const message = make();
+    this.#projected.set(entry, { variant, message });
+    return message;
   }
 
   #wrap(entry: Extract<Entry, { kind: "tool_result" }>, cut?: CutOutput): string {
