@@ -63,6 +63,17 @@ interface Compacted {
   cuts: Map<string, CutOutput>;
 }
 
+/** Entries that change how earlier entries are sent: the request after one is projected afresh. */
+const RESHAPING = new Set<Entry["kind"]>(["compaction", "summary", "rewind"]);
+
+/** A projection of the log so far: the messages, where each result sits in them, the compactions applied. */
+interface Projection {
+  length: number;
+  out: Message[];
+  results: Map<string, number>;
+  compacted: Compacted;
+}
+
 /** Settings of a conversation. */
 export interface ConversationOptions {
   /** The system prompt, fixed for the conversation so every request's prefix is byte-identical. */
@@ -91,6 +102,8 @@ export class Conversation {
   readonly #projected = new WeakMap<Entry, { variant: unknown; message: Message }>();
   /** The system message, one object for the conversation. */
   readonly #system: Message;
+  /** The last request's messages, as of `length` entries, and what extending them needs. */
+  #projection?: Projection;
   /** live() as of `length` entries: the log only grows, so its length says whether it changed. */
   #live?: { length: number; live: { indices: number[]; summary?: number } };
 
@@ -124,6 +137,12 @@ export class Conversation {
    */
   live(): { indices: number[]; summary?: number } {
     const length = this.#entries.length;
+    const kept = this.#live;
+    if (kept !== undefined && kept.length !== length && !this.#reshapedSince(kept.length)) {
+      // Only entries after the last ones: each of them is live, and nothing before changed.
+      for (let i = kept.length; i < length; i++) kept.live.indices.push(i);
+      kept.length = length;
+    }
     if (this.#live?.length !== length) this.#live = { length, live: this.#findLive() };
     const { indices, summary } = this.#live.live;
     // A copy: callers may change what they get, never the kept one.
@@ -144,8 +163,22 @@ export class Conversation {
     return { indices, summary };
   }
 
-  /** The messages of the next request: the system prompt, then the log with every compaction applied. */
+  /** True when an entry from index `from` on changes how earlier ones are sent (compaction, summary, undo). */
+  #reshapedSince(from: number): boolean {
+    for (let i = from; i < this.#entries.length; i++) if (RESHAPING.has(this.#entries[i].kind)) return true;
+    return false;
+  }
+
+  /**
+   * The messages of the next request: the system prompt, then the log with every compaction applied. Made
+   * from the last request's when the log only grew by entries that change nothing before them.
+   */
   messages(): Message[] {
+    const kept = this.#projection;
+    if (kept !== undefined && !this.#reshapedSince(kept.length)) {
+      this.#extend(kept, this.#entries.slice(kept.length));
+      return [...kept.out];
+    }
     const { indices, summary } = this.live();
     const entries = indices.map((i) => this.#entries[i]);
     const compacted: Compacted = { dropped: new Set(), abbreviated: new Set(), cuts: new Map() };
@@ -163,8 +196,15 @@ export class Conversation {
       const { text } = this.#entries[summary] as Extract<Entry, { kind: "summary" }>;
       out.push({ role: "user", content: `${SUMMARY_PREFIX}\n\n${text}` });
     }
-    /** Where each call's result sits in `out`: a reminder after it is added to a copy in its place. */
-    const results = new Map<string, number>();
+    const projection: Projection = { length: 0, out, results: new Map(), compacted };
+    this.#extend(projection, entries);
+    this.#projection = projection;
+    return [...out];
+  }
+
+  /** Adds what `entries` send to `projection`, which then covers the whole log. */
+  #extend(projection: Projection, entries: readonly Entry[]): void {
+    const { out, results, compacted } = projection;
     for (const entry of entries) {
       if (entry.kind === "tool_result") results.set(entry.callId, out.length);
       const at = entry.kind === "reminder" ? results.get(entry.callId) : undefined;
@@ -172,11 +212,12 @@ export class Conversation {
         const message = this.#project(entry, compacted);
         if (message) out.push(message);
       } else {
+        // A reminder goes after its result's wrapper, in a copy: the kept result stays as it was.
         const result = out[at] as Extract<Message, { role: "tool" }>;
         out[at] = { ...result, content: `${result.content}\n\n${(entry as { text: string }).text}` };
       }
     }
-    return out;
+    projection.length = this.#entries.length;
   }
 
   /** The message one entry sends under the compactions so far (none for what is never sent). */
