@@ -252,3 +252,28 @@ Deno.test("live() hands out a copy: changing it changes no later answer", () => 
   conversation.append({ kind: "rewind", to: 1 });
   assertEquals(conversation.live().indices, [0]);
 });
+
+Deno.test("messages() after an undo or a summary, asked before and after each, equals a fresh projection", () => {
+  const conversation = withOneStep();
+  const fresh = () =>
+    new Conversation({ systemPrompt: "be brief", entries: conversation.entries }).messages();
+  const steps: Entry[] = [
+    { kind: "user", text: "more" },
+    { kind: "rewind", to: 3 },
+    { kind: "user", text: "after the undo" },
+    { kind: "summary", text: "all so far", replaces: 4 },
+    { kind: "user", text: "after the summary" },
+    { kind: "notice", text: "only for the user" },
+  ];
+  for (const entry of steps) {
+    conversation.messages();
+    conversation.append(entry);
+    assertEquals(conversation.messages(), fresh());
+  }
+  assertEquals(conversation.messages().map((m) => m.content), [
+    "be brief",
+    `${SUMMARY_PREFIX}\n\nall so far`,
+    "after the undo",
+    "after the summary",
+  ]);
+});
