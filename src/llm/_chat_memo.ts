@@ -98,6 +98,8 @@ const encoder = new TextEncoder();
 export class WireMessages {
   readonly #forms = [new WeakMap<Message, Json>(), new WeakMap<Message, Json>()];
   readonly #bytes = new WeakMap<Json, Uint8Array>();
+  /** The last list joined, and its bytes: the next request's list is usually it plus a few more. */
+  #joined?: { items: Uint8Array[]; bytes: Uint8Array };
 
   /** The wire form of `message` (made by `make` the first time): the same object for the same message. */
   form(message: Message, echo: boolean, make: (message: Message) => Json): Json {
@@ -120,6 +122,31 @@ export class WireMessages {
       bytes = encoder.encode(`,${JSON.stringify(form)}`);
       this.#bytes.set(form, bytes);
     }
+    return bytes;
+  }
+
+  /**
+   * `items` (each from `bytes`) in one array, the first one's comma included: copied from the last list's
+   * when that is where `items` begins, so only the new ones are added piece by piece.
+   */
+  joined(items: readonly Uint8Array[]): Uint8Array {
+    const last = this.#joined;
+    const continues = last !== undefined && items.length >= last.items.length &&
+      last.items.every((item, i) => items[i] === item);
+    const from = continues ? last.items.length : 0;
+    let length = continues ? last.bytes.length : 0;
+    for (let i = from; i < items.length; i++) length += items[i].length;
+    const bytes = new Uint8Array(length);
+    let at = 0;
+    if (continues) {
+      bytes.set(last.bytes);
+      at = last.bytes.length;
+    }
+    for (let i = from; i < items.length; i++) {
+      bytes.set(items[i], at);
+      at += items[i].length;
+    }
+    this.#joined = { items: [...items], bytes };
     return bytes;
   }
 }

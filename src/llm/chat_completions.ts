@@ -153,7 +153,8 @@ export function chatWire(echo: ReasoningEcho = "auto"): Wire {
       const built = buildChatRequest(request, auth, lastSent ? "always" : "never", memo);
       const body = built.body as Json;
       const items = (body.messages as Json[]).map((message) => memo.messages.bytes(message));
-      return { ...built, parts: jsonParts(body, "messages", items) };
+      // One piece for the whole list, its first comma skipped as jsonParts does for any first item.
+      return { ...built, parts: jsonParts(body, "messages", [memo.messages.joined(items)]) };
     },
     createAssembler: (source) => new ChatAssembler({ source }),
     recover: (error) => {

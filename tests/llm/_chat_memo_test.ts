@@ -84,3 +84,15 @@ Deno.test("chatWire() sends, request after request, the bytes JSON.stringify giv
     assertEquals(new TextDecoder().decode(joined), JSON.stringify(built.body));
   }
 });
+
+Deno.test("WireMessages.joined() joins a list that grew, and one that did not, to the same bytes", () => {
+  const cache = new WireMessages();
+  const forms = [{ a: 1 }, { b: "é" }, { c: [2] }].map((form) => cache.bytes(form));
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  assertEquals(text(cache.joined([])), "");
+  assertEquals(text(cache.joined(forms.slice(0, 2))), `,{"a":1},{"b":"é"}`);
+  assertEquals(text(cache.joined(forms)), `,{"a":1},{"b":"é"},{"c":[2]}`);
+  // Not the last list plus more (a compaction): joined afresh.
+  assertEquals(text(cache.joined([forms[2], forms[0]])), `,{"c":[2]},{"a":1}`);
+  assertEquals(text(cache.joined([forms[2]])), `,{"c":[2]}`);
+});
