@@ -119,7 +119,13 @@ export async function requestByteRows(): Promise<ByteRow[]> {
     // The rest of the file must stay reachable: the page ends with the offset to continue from.
     if (!/offset=\d+/.test(big.bodies.at(-1)!)) throw new Error("the 5 MB read gave no continuation hint");
     return [
-      { scenario: "first request of a one-line task", bytes: first.sizes[0], target: 4_000, peer: 5_602 },
+      {
+        scenario: "first request of a one-line task",
+        bytes: first.sizes[0],
+        target: 4_000,
+        peer: 5_602,
+        before: 4_396,
+      },
       {
         scenario: "20 tool turns (echo N), all requests",
         bytes: sum(twenty.sizes),
