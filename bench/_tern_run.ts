@@ -155,10 +155,22 @@ export function treeCpuMs(pid: number): number {
   return ms;
 }
 
-/** CPU (ms, see treeCpuMs) and wall time (ms) when each model request arrived. */
+/** CPU (ms, see treeCpuMs) and wall time (ms) when each model request arrived, and tern's peak RSS then. */
 export interface Mark {
   cpuMs: number;
   wallMs: number;
+  /** tern's own peak resident memory so far (VmHWM), in MB. */
+  peakRssMb: number;
+}
+
+/** The peak resident memory of process `pid` so far (VmHWM), in MB; 0 once it is gone. */
+function peakRssMb(pid: number): number {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -177,13 +189,18 @@ export async function marksPerRequest(
       // The clock now; /proc right after the answer is on its way, so the reading never delays tern (each
       // reading lands at the same point of its turn, so the differences are whole turns all the same). The
       // last answer is read first: tern may be gone a moment after it.
-      const mark = { cpuMs: 0, wallMs: performance.now() };
+      const mark = { cpuMs: 0, wallMs: performance.now(), peakRssMb: 0 };
       marks.push(mark);
-      if (turn.toolCalls?.length) setTimeout(() => mark.cpuMs = treeCpuMs(pid), 0);
-      else mark.cpuMs = treeCpuMs(pid);
+      const read = () => {
+        mark.cpuMs = treeCpuMs(pid);
+        mark.peakRssMb = peakRssMb(pid);
+      };
+      if (turn.toolCalls?.length) setTimeout(read, 0);
+      else read();
     }
     return turn;
-  });
+    // The bodies are not looked at here, and a long session's would fill the bench's memory.
+  }, { forgetBodies: true });
   const child = (await ternCommand([], options, model.url)).spawn();
   pid = child.pid;
   const output = await child.output();

@@ -9,6 +9,7 @@ import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_s
 import { ternRunArgs } from "../tests/support/cli.ts";
 import { bigText } from "./_big_file.ts";
 import { count, ratio } from "./_measure.ts";
+import { prefixShare } from "./_prefix.ts";
 
 /** One scenario's figure, its target and the best peer's figure (issue 10), in bytes; the other wires' rows
  * have neither (the issue measured chat completions). */
@@ -19,6 +20,8 @@ export interface ByteRow {
   peer?: number;
   /** The figure issue 18 started from (for the 20 turns: the side-by-side comparison's, with this prompt). */
   before?: number;
+  /** The share of requests after the first that kept the previous one's prefix (see _prefix.ts). */
+  kept?: number;
 }
 
 /** The wires tern speaks, as `TERN_API` names them. */
@@ -33,7 +36,7 @@ export async function requestSizes(
   script: ScriptedTurn[],
   api: Api = "chat",
   prompt = "Say hello in one word.",
-): Promise<{ sizes: number[]; bodies: string[] }> {
+): Promise<{ sizes: number[]; bodies: string[]; kept: number }> {
   await using model = await startFakeModel(script);
   const output = await new Deno.Command(Deno.execPath(), {
     args: [...await ternRunArgs(), "-p", prompt, "--approve", "all"],
@@ -53,11 +56,16 @@ export async function requestSizes(
     stdout: "piped",
     stderr: "piped",
   }).output();
-  if (!output.success) {
+  // Exit 3 is a task stopped early (the runaway scenario): its report is part of the figures.
+  if (!output.success && output.code !== 3) {
     throw new Error(`tern failed (exit ${output.code}):\n${new TextDecoder().decode(output.stderr)}`);
   }
   const bodies = model.requests.map((body) => JSON.stringify(body));
-  return { sizes: bodies.map((body) => encoder.encode(body).length), bodies };
+  return {
+    sizes: bodies.map((body) => encoder.encode(body).length),
+    bodies,
+    kept: prefixShare(model.requests, api),
+  };
 }
 
 /** The task of the 20-turn scenario, word for word as the side-by-side comparison's scripted server gives it. */
@@ -95,6 +103,11 @@ export async function requestByteRows(): Promise<ByteRow[]> {
     }));
     const twenty = await requestSizes(root, [...echoes, answer], "chat", LOOP_PROMPT);
     const sum = (sizes: number[]) => sizes.reduce((a, b) => a + b, 0);
+    // The same call again and again: the runaway guard stops the task and asks for a report.
+    const same: ScriptedTurn = {
+      toolCalls: [{ name: "execute_command", arguments: JSON.stringify({ command: "echo same" }) }],
+    };
+    const stopped = await requestSizes(root, [...Array(5).fill(same), answer], "chat", LOOP_PROMPT);
     const overAnthropic = await requestSizes(root, [...echoes, answer], "anthropic", LOOP_PROMPT);
     const overResponses = await requestSizes(root, [...echoes, answer], "responses", LOOP_PROMPT);
     await Deno.mkdir(`${root}/src`);
@@ -106,21 +119,45 @@ export async function requestByteRows(): Promise<ByteRow[]> {
     // The rest of the file must stay reachable: the page ends with the offset to continue from.
     if (!/offset=\d+/.test(big.bodies.at(-1)!)) throw new Error("the 5 MB read gave no continuation hint");
     return [
-      { scenario: "first request of a one-line task", bytes: first.sizes[0], target: 5_000, peer: 5_602 },
+      {
+        scenario: "first request of a one-line task",
+        bytes: first.sizes[0],
+        target: 4_000,
+        peer: 5_602,
+        before: 4_396,
+      },
       {
         scenario: "20 tool turns (echo N), all requests",
         bytes: sum(twenty.sizes),
-        target: 140_000,
+        target: 125_000,
         peer: 171_765,
-        before: 148_854,
+        before: 139_368,
+        kept: twenty.kept,
       },
-      { scenario: "  the same over Anthropic Messages", bytes: sum(overAnthropic.sizes) },
-      { scenario: "  the same over OpenAI Responses", bytes: sum(overResponses.sizes) },
+      {
+        scenario: "  the same over Anthropic Messages",
+        bytes: sum(overAnthropic.sizes),
+        kept: overAnthropic.kept,
+      },
+      {
+        scenario: "  the same over OpenAI Responses",
+        bytes: sum(overResponses.sizes),
+        kept: overResponses.kept,
+      },
+      {
+        scenario: "stopped early (runaway), all requests",
+        bytes: sum(stopped.sizes),
+        kept: stopped.kept,
+        // Its bytes grew: the report request carries the tools again, which a cached prefix makes cheap.
+        before: 27_914,
+      },
       {
         scenario: "largest request after a 5 MB read",
         bytes: Math.max(...big.sizes),
-        target: 36_000,
+        target: 30_000,
         peer: 49_548,
+        before: 34_041,
+        kept: big.kept,
       },
     ];
   } finally {
@@ -140,7 +177,8 @@ export async function printRequestBytes(): Promise<void> {
       ? ""
       : `  best peer ${count(row.peer)} (ratio ${ratio(row.bytes, row.peer)})`;
     const before = row.before === undefined ? "" : `  before ${count(row.before)}`;
-    const against = before + target + peer;
+    const kept = row.kept === undefined ? "" : `  prefix kept ${(row.kept * 100).toFixed(0)}%`;
+    const against = before + target + peer + kept;
     console.log(`  ${row.scenario.padEnd(38)} ${count(row.bytes).padStart(8)}${against}`);
   }
 }

@@ -33,3 +33,40 @@ export function argumentsObject(raw: string): Json {
 export function sortedByName<T extends { name: string }>(tools: readonly T[]): T[] {
   return [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
+
+const encoder = new TextEncoder();
+
+/**
+ * The UTF-8 bytes of `JSON.stringify(body)`, as pieces in order, with the array under `key` written from
+ * `items`: each element's JSON bytes after a comma (`,{…}`, the first one's comma skipped). A wire that
+ * keeps each message's bytes joins them instead of serialising and encoding the whole history again.
+ */
+export function jsonParts(body: Json, key: string, items: readonly Uint8Array[]): Uint8Array[] {
+  const parts: Uint8Array[] = [];
+  let text = "";
+  for (const [name, value] of Object.entries(body)) {
+    const json = name === key ? "[" : JSON.stringify(value);
+    // JSON.stringify leaves out a property whose value has no JSON (undefined, a function).
+    if (json === undefined) continue;
+    text += `${text === "" && parts.length === 0 ? "{" : ","}${JSON.stringify(name)}:${json}`;
+    if (name !== key) continue;
+    parts.push(encoder.encode(text));
+    items.forEach((item, i) => parts.push(i === 0 ? item.subarray(1) : item));
+    text = "]";
+  }
+  parts.push(encoder.encode(`${text === "" && parts.length === 0 ? "{" : text}}`));
+  return parts;
+}
+
+/** The bytes of `parts` in one array. */
+export function joinedBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}

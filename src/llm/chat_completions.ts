@@ -4,7 +4,8 @@
  * llama.cpp all speak it.
  */
 import { ChatAssembler } from "./_chat_assembler.ts";
-import { type Json, sortedByName } from "./_json.ts";
+import { type Json, jsonParts, sortedByName } from "./_json.ts";
+import { shortIdsMemo, WireMessages } from "./_chat_memo.ts";
 import { type CaptionedImage, dataUrl, withResultImages } from "./_images.ts";
 import type { ChatRequest, ImagePart, Message } from "./types.ts";
 import type { Wire, WireRequest } from "./wire.ts";
@@ -70,14 +71,6 @@ export function sendsReasoning(messages: readonly Message[], echo: ReasoningEcho
 }
 
 /**
- * Tool-call ids that mean nothing to the model: random tokens (OpenAI's `call_` + 24 characters, DeepSeek's
- * `call_00_…`) or UUIDs. Ids that may (Kimi's `weather_0`, Mistral's nine characters, which its API checks)
- * are never touched.
- */
-const OPAQUE_ID =
-  /^(?:call_[A-Za-z0-9_]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-
-/**
  * The messages with each opaque tool-call id replaced by a short one (`c1`, `c2`, … in order of first
  * appearance), the same in the call and in its result. Every later request repeats every id twice, so a
  * 29-character id costs about 10 KB over 20 tool steps. The numbering depends only on the messages before,
@@ -85,40 +78,31 @@ const OPAQUE_ID =
  * keeps the provider's ids.
  */
 export function withShortIds(messages: readonly Message[]): Message[] {
-  const kept = new Set<string>();
-  for (const message of messages) {
-    if (message.role === "tool" && !OPAQUE_ID.test(message.toolCallId)) kept.add(message.toolCallId);
-    if (message.role === "assistant") {
-      for (const call of message.toolCalls ?? []) if (!OPAQUE_ID.test(call.id)) kept.add(call.id);
-    }
-  }
-  const short = new Map<string, string>();
-  let next = 0;
-  const shorten = (id: string) => {
-    if (!OPAQUE_ID.test(id)) return id;
-    let name = short.get(id);
-    if (name === undefined) {
-      // A kept id of the same shape (a server issuing `c3`) is never reused.
-      do name = `c${++next}`; while (kept.has(name));
-      short.set(id, name);
-    }
-    return name;
-  };
-  return messages.map((message) => {
-    if (message.role === "tool") return { ...message, toolCallId: shorten(message.toolCallId) };
-    if (message.role !== "assistant" || !message.toolCalls?.length) return message;
-    return { ...message, toolCalls: message.toolCalls.map((call) => ({ ...call, id: shorten(call.id) })) };
-  });
+  return shortIdsMemo()(messages);
+}
+
+/** What a wire keeps between its requests (see `_chat_memo.ts`); a fresh one remembers nothing. */
+export interface ChatMemo {
+  shortIds: (messages: readonly Message[]) => Message[];
+  messages: WireMessages;
+}
+
+function freshMemo(): ChatMemo {
+  return { shortIds: shortIdsMemo(), messages: new WireMessages() };
 }
 
 /** Builds the streaming chat-completions JSON body; tools are sorted by name so the prompt prefix caches. */
-export function buildRequestBody(req: ChatRequest, echo: ReasoningEcho = "auto"): Json {
+export function buildRequestBody(
+  req: ChatRequest,
+  echo: ReasoningEcho = "auto",
+  memo: ChatMemo = freshMemo(),
+): Json {
   const sendReasoning = sendsReasoning(req.messages, echo);
   const body: Json = {
     model: req.model,
     messages: withResultImages(
-      withShortIds(req.messages),
-      (message) => toWireMessage(message, sendReasoning),
+      memo.shortIds(req.messages),
+      (message) => memo.messages.form(message, sendReasoning, (m) => toWireMessage(m, sendReasoning)),
       resultImages,
     ),
     stream: true,
@@ -146,10 +130,11 @@ export function buildChatRequest(
   request: ChatRequest,
   auth: { apiKey?: string },
   echo: ReasoningEcho = "auto",
+  memo?: ChatMemo,
 ): WireRequest {
   const headers: Record<string, string> = {};
   if (auth.apiKey) headers.authorization = `Bearer ${auth.apiKey}`;
-  return { path: "/chat/completions", headers, body: buildRequestBody(request, echo) };
+  return { path: "/chat/completions", headers, body: buildRequestBody(request, echo, memo) };
 }
 
 /**
@@ -161,12 +146,17 @@ export function buildChatRequest(
 export function chatWire(echo: ReasoningEcho = "auto"): Wire {
   let rule = echo;
   let lastSent = false;
+  const memo = freshMemo();
   return {
     api: "chat",
     buildRequest: (request, auth) => {
       lastSent = sendsReasoning(request.messages, rule);
       // The rule settled for this request, so the body does not look through the messages again.
-      return buildChatRequest(request, auth, lastSent ? "always" : "never");
+      const built = buildChatRequest(request, auth, lastSent ? "always" : "never", memo);
+      const body = built.body as Json;
+      const items = (body.messages as Json[]).map((message) => memo.messages.bytes(message));
+      // One piece for the whole list, its first comma skipped as jsonParts does for any first item.
+      return { ...built, parts: jsonParts(body, "messages", [memo.messages.joined(items)]) };
     },
     createAssembler: (source) => new ChatAssembler({ source }),
     recover: (error) => {

@@ -6,6 +6,7 @@
 import { readSseEvents, type SseEvent } from "./sse.ts";
 import { type AssistantTurn, type ChatRequest, type LlmClient, LlmError, type StreamEvent } from "./types.ts";
 import type { Wire, WireAssembler, WireRequest } from "./wire.ts";
+import { joinedBytes } from "./_json.ts";
 
 /** Where and how to send requests, whatever the wire. */
 const encoder = new TextEncoder();
@@ -96,7 +97,7 @@ export class WireClient implements LlmClient {
   requestBytes(request: ChatRequest): number {
     // Built as `stream` will send it (the key goes in headers, never in the body), and kept for it.
     const built = this.#wire.buildRequest(request, { apiKey: this.#options.apiKey });
-    const body = encoder.encode(JSON.stringify(built.body));
+    const body = built.parts ? joinedBytes(built.parts) : encoder.encode(JSON.stringify(built.body));
     this.#measured = { request, built, body };
     return body.length;
   }
@@ -131,7 +132,7 @@ export class WireClient implements LlmClient {
       response = await fetch(`${this.#baseUrl}${wire.path}`, {
         method: "POST",
         headers,
-        body: measured?.body ?? JSON.stringify(wire.body),
+        body: measured?.body ?? (wire.parts ? joinedBytes(wire.parts) : JSON.stringify(wire.body)),
         signal: AbortSignal.any([signal, watchdog.signal]),
       });
     } catch (error) {

@@ -20,6 +20,11 @@ export interface WireRequest {
   headers: Record<string, string>;
   /** Sent as JSON. */
   body: unknown;
+  /**
+   * The UTF-8 of `JSON.stringify(body)` in pieces, when the wire has it from bytes it kept; else the sender
+   * serialises `body` itself.
+   */
+  parts?: readonly Uint8Array[];
 }
 
 /**

@@ -14,9 +14,9 @@ export const MAX_LINES = 2000;
 
 /** Most characters returned by one call, so 2000 very long lines cannot flood the context. */
 // Below the registry's 32,000-character spill threshold, so paging a spilled file never spills again; and
-// small enough that a request carrying one page stays within 36 KB (issue 10's budget): JSON escapes the
-// tabs, newlines and quotes of code, so 28,000 characters are about 29.5 KB on the wire.
-export const MAX_PAGE_CHARS = 28_000;
+// small enough that a request carrying one page stays within 30 KB (issue 31's budget): JSON escapes the
+// tabs, newlines and quotes of code, so 24,000 characters are about 25.3 KB on the wire.
+export const MAX_PAGE_CHARS = 24_000;
 
 const description = `Read the text file at path, lines numbered, from line offset, at most limit \
 lines (default ${MAX_LINES}).`;

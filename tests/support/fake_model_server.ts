@@ -46,6 +46,8 @@ export interface FakeModelOptions {
   port?: number;
   /** Called with a one-line summary of each request (the CLI logs them). */
   onRequest?: (summary: string) => void;
+  /** Leave `requests` empty: a 1,000-turn bench session's bodies would hold hundreds of MB here. */
+  forgetBodies?: boolean;
   /** How the chat wire treats `reasoning_content` on tool-call messages (default "thinking", as DeepSeek). */
   reasoning?: ReasoningRule;
 }
@@ -77,9 +79,10 @@ export function startFakeModel(script: Script, options: FakeModelOptions = {}): 
   const chat = chatIssued(options.reasoning);
   const anthropic = anthropicIssued();
   const responses = responsesIssued();
+  let count = 0;
   return serve(options.port ?? 0, async (body, signal, { wire, headers }) => {
-    const index = requests.length;
-    requests.push(body);
+    const index = count++;
+    if (!options.forgetBodies) requests.push(body);
     wires.push(wire);
     keys.push(headers.get("x-api-key") ?? headers.get("authorization")?.replace(/^Bearer /, "") ?? null);
     const problem = wire === "chat"

@@ -250,7 +250,13 @@ async function finalise(
   conversation.append({ kind: "user", text: finalisationText(reason), from: "tern" });
   const turns = state.turns; // the report is not one of the task's turns: --max-turns 1 reports 1
   try {
-    const turn = await callModel(conversation, [], state, options);
+    // The same tools as every request before, so the provider's prompt cache still holds the whole prefix
+    // (a request without them would be a new prompt); a model that answers with calls alone, which never
+    // run, is asked once more with no tools at all.
+    let turn = await callModel(conversation, options.registry.specs(), state, options);
+    if (turn.text.trim() === "" && turn.toolCalls.length > 0) {
+      turn = await callModel(conversation, [], state, options);
+    }
     state.turns = turns;
     // Tool calls in the answer are dropped, never run: nothing runs after a stop.
     conversation.append({ kind: "assistant", message: { role: "assistant", content: turn.text } });

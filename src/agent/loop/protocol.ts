@@ -15,13 +15,21 @@ export function overCapText(total: number): string {
     `answer. Send the remaining calls in your next answer.`;
 }
 
-/** Every tool-call id the log already holds. */
+/** The ids found so far in a log and how many of its entries were looked at: a log only grows. */
+const seenIds = new WeakMap<readonly Entry[], { length: number; ids: Set<string> }>();
+
+/** Every tool-call id the log already holds (a new set; only entries not looked at before are read). */
 export function usedCallIds(entries: readonly Entry[]): Set<string> {
-  const ids = new Set<string>();
-  for (const entry of entries) {
-    if (entry.kind === "assistant") entry.message.toolCalls?.forEach((call) => ids.add(call.id));
+  let seen = seenIds.get(entries);
+  // A shorter log than last time is another log in the same array: read it all again.
+  if (seen === undefined || seen.length > entries.length) seen = { length: 0, ids: new Set() };
+  for (let i = seen.length; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.kind === "assistant") entry.message.toolCalls?.forEach((call) => seen.ids.add(call.id));
   }
-  return ids;
+  seen.length = entries.length;
+  seenIds.set(entries, seen);
+  return new Set(seen.ids);
 }
 
 /**

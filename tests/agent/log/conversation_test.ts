@@ -224,3 +224,56 @@ Deno.test("messages() sends a prompt's and a result's images, and none once comp
     isError: false,
   });
 });
+
+Deno.test("messages() gives the same objects request after request, new ones only for what a compaction changed", () => {
+  const conversation = withOneStep();
+  conversation.append({ kind: "reminder", callId: "c1", text: "[tern] a reminder" });
+  const first = conversation.messages();
+  conversation.append({ kind: "user", text: "again" });
+  const second = conversation.messages();
+  first.forEach((message, i) => assert(second[i] === message || message.role === "tool", `message ${i}`));
+  // The result with its reminder is rebuilt each time, never by changing the kept result.
+  assertEquals(second[3], first[3]);
+  assert(!conversation.messages()[3].content.includes("a reminder\n\n[tern] a reminder"));
+  conversation.append({ kind: "compaction", droppedOutputs: ["c1"], abbreviatedCalls: ["c1"] });
+  const third = conversation.messages();
+  assert(third[2] !== second[2] && third[3] !== second[3]);
+  assertEquals(third[3].content, `${DROPPED_OUTPUT}\n\n[tern] a reminder`);
+  // From then on the compacted forms are kept as well.
+  const fourth = conversation.messages();
+  assert(fourth[1] === third[1] && fourth[2] === third[2] && fourth[4] === third[4]);
+});
+
+Deno.test("live() hands out a copy: changing it changes no later answer", () => {
+  const conversation = withOneStep();
+  const live = conversation.live();
+  live.indices.length = 0;
+  assertEquals(conversation.live().indices, [0, 1, 2]);
+  conversation.append({ kind: "rewind", to: 1 });
+  assertEquals(conversation.live().indices, [0]);
+});
+
+Deno.test("messages() after an undo or a summary, asked before and after each, equals a fresh projection", () => {
+  const conversation = withOneStep();
+  const fresh = () =>
+    new Conversation({ systemPrompt: "be brief", entries: conversation.entries }).messages();
+  const steps: Entry[] = [
+    { kind: "user", text: "more" },
+    { kind: "rewind", to: 3 },
+    { kind: "user", text: "after the undo" },
+    { kind: "summary", text: "all so far", replaces: 4 },
+    { kind: "user", text: "after the summary" },
+    { kind: "notice", text: "only for the user" },
+  ];
+  for (const entry of steps) {
+    conversation.messages();
+    conversation.append(entry);
+    assertEquals(conversation.messages(), fresh());
+  }
+  assertEquals(conversation.messages().map((m) => m.content), [
+    "be brief",
+    `${SUMMARY_PREFIX}\n\nall so far`,
+    "after the undo",
+    "after the summary",
+  ]);
+});

@@ -16,7 +16,7 @@ const notices = (events: AgentEvent[]) => events.flatMap((e) => e.type === "noti
 const toolMessages = (history: Conversation) =>
   history.messages().filter((m) => m.role === "tool") as Extract<Message, { role: "tool" }>[];
 
-Deno.test("runTask() with the same tool call 6 times reminds once at 3, stops at 5 and finalises without tools", async () => {
+Deno.test("runTask() with the same tool call 6 times reminds once at 3, stops at 5 and asks for a report with the same tools", async () => {
   await using model = startFakeModel((_body, index) =>
     index < 5 ? echo("same") : { text: "Report: not done." }
   );
@@ -31,7 +31,8 @@ Deno.test("runTask() with the same tool call 6 times reminds once at 3, stops at
   // The reminder sits outside the untrusted wrapper, in tern's voice.
   assert(tools[2].content.indexOf("</tool_result>") < tools[2].content.indexOf(RUNAWAY_REMINDER));
   const last = model.requests[5];
-  assertEquals(last.tools, undefined);
+  // The tools of every request before (the prompt cache holds), though none can run any more.
+  assertEquals(last.tools, model.requests[4].tools);
   const messages = last.messages as { role: string; content: string }[];
   assertStringIncludes(messages[messages.length - 1].content, "Do not claim the task is complete");
   assertEquals(notices(opts.events).filter((n) => n.startsWith("Reminded")).length, 1);

@@ -160,11 +160,28 @@ Deno.test("runTask() stops at --max-turns with a partial result", async () => {
   }));
   const result = await runTask(system(), "go", loopOptions(model, { maxTurns: 3 }));
   assertEquals(result.exitReason, "max_turns");
-  // Three requests with tools, then the one tool-less request for the partial report, not counted as a turn.
+  // Three requests with tools, then the request for the partial report (not counted as a turn): it answered
+  // with a call alone, which never runs, so the report is asked for once more without tools.
   assertEquals(result.turns, 3);
-  assertEquals(model.requests.length, 4);
-  assertEquals(model.requests[3].tools, undefined);
+  assertEquals(model.requests.length, 5);
+  assertEquals(model.requests[3].tools, model.requests[2].tools);
+  assertEquals(model.requests[4].tools, undefined);
   assert(result.partial);
+});
+
+Deno.test("runTask() asks for the report after a stop with the same tools, and runs no call it holds", async () => {
+  await using model = await startFakeModel((_body, i) =>
+    i < 2
+      ? { toolCalls: [{ name: "echo", arguments: `{"text":"${i}"}` }] }
+      : { text: "Report.", toolCalls: [{ name: "echo", arguments: '{"text":"late"}' }] }
+  );
+  const options = loopOptions(model, { maxTurns: 2 });
+  const result = await runTask(system(), "go", options);
+  const calls = options.events.flatMap((event) => event.type === "tool_start" ? [event.name] : []);
+  assertEquals([result.exitReason, result.text, result.partial], ["max_turns", "Report.", true]);
+  assertEquals(model.requests.length, 3);
+  assertEquals(model.requests[2].tools, model.requests[1].tools);
+  assertEquals(calls, ["echo", "echo"]);
 });
 
 Deno.test("runTask() cancelled mid-tool gives every call a result and the next task's history is accepted", async () => {

@@ -60,3 +60,18 @@ Deno.test("runTask() runs at most 64 calls from one answer and answers the rest 
   assertStringIncludes(tools[999].content, "the answer held 1000 tool calls and tern runs at most 64");
   assertEquals(model.requests.length, 2, "the fake server accepted the next request's pairing");
 });
+
+Deno.test("usedCallIds() sees ids logged after its last call, and its set is the caller's to change", () => {
+  const history = system();
+  const call = (id: string) => ({
+    kind: "assistant" as const,
+    message: { role: "assistant" as const, content: "", toolCalls: [{ id, name: "echo", arguments: "{}" }] },
+  });
+  history.append(call("a"));
+  const first = usedCallIds(history.entries);
+  first.add("not logged");
+  history.append(call("b"));
+  assertEquals([...usedCallIds(history.entries)], ["a", "b"]);
+  // Another, shorter log in a new array is read from its start.
+  assertEquals([...usedCallIds([call("z")])], ["z"]);
+});
