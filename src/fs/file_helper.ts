@@ -70,6 +70,11 @@ export class FileHelper {
     }
   }
 
+  /** How the helper process ended (a signal: it was killed; an exit code: it could not run, or ended). */
+  get exited(): Promise<Deno.CommandStatus> {
+    return this.#child.status;
+  }
+
   /** The helper's process id (what `ps` and a test see). */
   get pid(): number {
     return this.#child.pid;

@@ -44,7 +44,10 @@ export function openFileWall(onNotice: (line: string) => void): void {
 
 /** Checks in the background that the helper answers; one that cannot (no perl) turns writes off, said. */
 function probe(helper: FileHelper): void {
-  helper.identity("/", ".").catch(() => {
+  helper.identity("/", ".").catch(async () => {
+    // Killed by a signal, it did run: the next use restarts it. Ended with a code, perl could not run.
+    const status = await helper.exited.catch(() => undefined);
+    if (status?.signal) return;
     if (wall?.helper === helper && wall.restarts === 0) {
       wall.helper = null;
       refuse(NO_PERL);

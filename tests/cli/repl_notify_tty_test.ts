@@ -12,7 +12,7 @@ import { eventually } from "../support/processes.ts";
 import { testNeeding } from "../support/requires.ts";
 import { tempProject } from "../support/temp_project.ts";
 import { startTmux, tmux } from "../support/tmux.ts";
-import { stateDir } from "../../src/agent/state/tern_dir.ts";
+import { writeOwnSettings } from "../../src/agent/state/own_settings.ts";
 
 const OSC9 = (message: string) => `\x1bPtmux;\x1b\x1b]9;${message}\x07\x1b\\`;
 
@@ -29,7 +29,7 @@ testNeeding(
     const settings = {
       hooks: { Notification: [{ matcher: "permission_prompt|idle_prompt", hooks: [hook] }] },
     };
-    await Deno.writeTextFile(join(stateDir(project.root, ""), "settings.json"), JSON.stringify(settings));
+    writeOwnSettings(project.root, settings); // the user's own settings, sealed as tern writes them
     const write = (path: string) => ({
       toolCalls: [{ name: "write_file", arguments: JSON.stringify({ path, content: "x\n" }) }],
     });
