@@ -12,16 +12,13 @@ import { ternRunArgs } from "./support/cli.ts";
 import { tempProject } from "./support/temp_project.ts";
 import { startTmux } from "./support/tmux.ts";
 import { whyMissing } from "./support/requires.ts";
+import { canHidePerl, spawnIn, withPerlHidden } from "./support/hide_perl.ts";
 
 const SERVER = new URL("./support/mcp_server.ts", import.meta.url).pathname;
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
 const PROMPT = "/greet Bob";
 const WALL_REFUSAL = "file writes are refused: tern's file helper (perl) cannot run";
-/** Every perl on the helper's PATH is covered by /bin/false, in a mount namespace of one run alone. */
-const HIDE_PERL =
-  'for p in /usr/local/bin/perl /usr/bin/perl /bin/perl; do [ -e "$p" ] && mount --bind /bin/false "$p"; done; exec "$@"';
-
 type Door = "repl" | "print" | "stream-json" | "acp" | "sub-agent";
 const DOORS: Door[] = ["repl", "print", "stream-json", "acp", "sub-agent"];
 
@@ -86,32 +83,16 @@ function env(url: string): Record<string, string> {
 /** The command that runs tern (perl hidden when asked), as argv. */
 async function ternArgv(hidden: boolean, args: string[]): Promise<string[]> {
   const tern = [Deno.execPath(), ...await ternRunArgs(), ...args];
-  return hidden
-    ? ["unshare", "--mount", "--propagation", "private", "bash", "-c", HIDE_PERL, "hide", ...tern]
-    : tern;
+  return hidden ? withPerlHidden(tern) : tern;
 }
 
 const FLAGS = ["--trust-project", "--approve", "all", "--sandbox", "off"];
 
 async function runProcess(argv: string[], cwd: string, modelEnv: Record<string, string>, input?: string) {
-  const child = new Deno.Command(argv[0], {
-    args: argv.slice(1),
-    cwd,
-    clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: Deno.env.get("HOME") ?? "/root",
-      ...modelEnv,
-    },
-    stdin: input === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (input !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(input));
-    await writer.close();
-  }
+  const child = spawnIn(argv, cwd, modelEnv);
+  const writer = child.stdin.getWriter();
+  if (input !== undefined) await writer.write(new TextEncoder().encode(input));
+  await writer.close();
   const out = await child.output();
   const stderr = new TextDecoder().decode(out.stderr);
   if (Deno.env.get("DOORS_DEBUG")) console.error(stderr);
@@ -140,19 +121,7 @@ async function runDoor(
 }
 
 async function runAcp(argv: string[], cwd: string, modelEnv: Record<string, string>): Promise<void> {
-  const child = new Deno.Command(argv[0], {
-    args: argv.slice(1),
-    cwd,
-    clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: Deno.env.get("HOME") ?? "/root",
-      ...modelEnv,
-    },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const child = spawnIn(argv, cwd, modelEnv);
   await acp.client({ name: "doors" }).connectWith(
     acp.ndJsonStream(child.stdin, child.stdout),
     async (agent) => {
@@ -229,9 +198,7 @@ async function checkDoor(door: Door, hidden: boolean): Promise<void> {
 const missing = ["tmux", "python3"].map((program) => whyMissing(program as "tmux")).find((why) =>
   why !== null
 );
-const canHide = Deno.uid() === 0 &&
-  new Deno.Command("unshare", { args: ["--mount", "true"], stdout: "null", stderr: "null" }).outputSync()
-    .success;
+const canHide = canHidePerl();
 
 for (const door of DOORS) {
   Deno.test({

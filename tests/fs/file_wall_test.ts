@@ -10,6 +10,7 @@ import { atomicWrite } from "../../src/fs/atomic_write.ts";
 import { tempProject } from "../tools/_helpers.ts";
 import { startFakeModel } from "../support/fake_model_server.ts";
 import { ternRunArgs } from "../support/cli.ts";
+import { canHidePerl, withPerlHidden } from "../support/hide_perl.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -128,18 +129,6 @@ Deno.test("a temp file swapped for a symlink before the rename: every write repo
   assertEquals((await Deno.stat(outside)).mode! & 0o7777, 0o644, "its mode is untouched");
 });
 
-/** Whether this machine can run tern with perl hidden (root, and `unshare` for a private mount namespace). */
-function canHidePerl(): boolean {
-  if (Deno.uid() !== 0) return false;
-  try {
-    return new Deno.Command("unshare", { args: ["--mount", "true"], stdout: "null", stderr: "null" })
-      .outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-}
-
 Deno.test({
   name:
     "where perl cannot run, tern -p says so at start and refuses file writes in one line (reads still work)",
@@ -151,27 +140,18 @@ Deno.test({
       { toolCalls: [{ id: "w", name: "write_file", arguments: '{"path":"b.txt","content":"x"}' }] },
       { text: "done" },
     ]);
-    // Every perl on the helper's PATH is covered by /bin/false in a mount namespace of this run alone.
-    const hide =
-      'for p in /usr/local/bin/perl /usr/bin/perl /bin/perl; do [ -e "$p" ] && mount --bind /bin/false "$p"; done; exec "$@"';
-    const run = await new Deno.Command("unshare", {
-      args: [
-        "--mount",
-        "--propagation",
-        "private",
-        "bash",
-        "-c",
-        hide,
-        "hide-perl",
-        Deno.execPath(),
-        ...await ternRunArgs(),
-        "-p",
-        "write b",
-        "--approve",
-        "all",
-        "--sandbox",
-        "off",
-      ],
+    const argv = withPerlHidden([
+      Deno.execPath(),
+      ...await ternRunArgs(),
+      "-p",
+      "write b",
+      "--approve",
+      "all",
+      "--sandbox",
+      "off",
+    ]);
+    const run = await new Deno.Command(argv[0], {
+      args: argv.slice(1),
       cwd: p.root,
       clearEnv: true,
       env: {

@@ -11,6 +11,7 @@ import { startFakeModel } from "../../support/fake_model_server.ts";
 import { ternRunArgs } from "../../support/cli.ts";
 import { tempProject } from "../../support/temp_project.ts";
 import { testNeeding } from "../../support/requires.ts";
+import { canHidePerl, spawnIn, withPerlHidden } from "../../support/hide_perl.ts";
 
 const WRITES = 1000;
 const PER_TURN = 50;
@@ -26,9 +27,6 @@ print("racing", flush=True)
 while not done:
     libc.renameat2(-100, b"d", -100, b"d.link", 2)
 `;
-
-const HIDE_PERL =
-  'for p in /usr/local/bin/perl /usr/bin/perl /bin/perl; do [ -e "$p" ] && mount --bind /bin/false "$p"; done; exec "$@"';
 
 /** The writes, PER_TURN calls a turn, then an answer. */
 function script(body: Record<string, unknown>) {
@@ -76,24 +74,8 @@ async function race(hidePerl: boolean): Promise<void> {
   const before = await snapshot(project.outside);
   await using model = startFakeModel(script);
   const tern = [Deno.execPath(), ...await ternRunArgs(), "acp", "--approve", "all", "--sandbox", "off"];
-  const argv = hidePerl
-    ? ["unshare", "--mount", "--propagation", "private", "bash", "-c", HIDE_PERL, "hide", ...tern]
-    : tern;
-  const child = new Deno.Command(argv[0], {
-    args: argv.slice(1),
-    cwd: project.root,
-    clearEnv: true,
-    env: {
-      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-      HOME: Deno.env.get("HOME") ?? "/root",
-      TERN_BASE_URL: model.url,
-      TERN_API_KEY: "k",
-      TERN_MODEL: "m",
-    },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const argv = hidePerl ? withPerlHidden(tern) : tern;
+  const child = spawnIn(argv, project.root, { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "m" });
   const stderr = new Response(child.stderr).text();
   const racer = new Deno.Command("python3", {
     args: ["-c", RACER, project.root],
@@ -179,9 +161,7 @@ testNeeding(
   () => race(false),
 );
 
-const canHide = Deno.uid() === 0 &&
-  new Deno.Command("unshare", { args: ["--mount", "true"], stdout: "null", stderr: "null" }).outputSync()
-    .success;
+const canHide = canHidePerl();
 Deno.test({
   name: "tern acp: raced writes with perl hidden: every write refused, said, nothing outside",
   ignore: !canHide,
