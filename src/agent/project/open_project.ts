@@ -5,50 +5,25 @@
  * sandbox probe, the file wall, MCP servers, hooks, skills, agents, commands and memory. Sessions come only
  * from `Project.newSession`, so a wall or a feature set up here holds in every front end.
  */
-import { type ConfigArgs, loadConfig } from "../../config/config.ts";
-import { KEY_VARIABLES } from "../../config/providers.ts";
-import { loadProjectSettings } from "../../config/project_settings.ts";
+import { loadConfig } from "../../config/config.ts";
 import { describeSuppliedHook } from "../../config/hook_settings.ts";
 import { sandboxStatus } from "../../tools/shell/sandbox.ts";
 import { describeServers } from "../../tools/mcp/trust.ts";
 import { usePlaceholderPool } from "../../tools/shell/placeholder_pool.ts";
 import { openFileWall } from "../../fs/file_wall.ts";
-import { loadMemory } from "./memory.ts";
-import { discoverSkills } from "./skills.ts";
-import { discoverCommands, projectCommandFiles, userCommandDir } from "./custom_commands.ts";
-import { discoverAgents, userAgentDir } from "./agents.ts";
+import { discoverCommands, userCommandDir } from "./custom_commands.ts";
 import { boundStatePath, claimState, stateDir } from "../state/tern_dir.ts";
 import { checkOwnState } from "../state/check.ts";
-import { readOwnSettings } from "../state/own_settings.ts";
-import {
-  decideProjectTrust,
-  type ProjectSupplies,
-  type ProjectTrustAsker,
-  type TrustFlags,
-  untrustedNote,
-} from "../policy/project_trust.ts";
+import { decideProjectTrust, type ProjectSupplies, untrustedNote } from "../policy/project_trust.ts";
 import { checkProjectEndpoint } from "./endpoint.ts";
 import { sandboxAcrossProcesses } from "./sandbox_start.ts";
 import { setUpDiagnostics } from "./lsp_startup.ts";
-import { readMcp, startMcp } from "./mcp_startup.ts";
+import { startMcp } from "./mcp_startup.ts";
 import { fromProject, runHooks, trustedAgents } from "./trust_applied.ts";
-import { Project, type SessionDefaults } from "./project.ts";
+import { Project, type ProjectChoices } from "./project.ts";
+import { type ProjectFiles, readProject } from "./project_files.ts";
 
-/** What a front end chooses when it opens a project. */
-export interface ProjectChoices {
-  /** The command line's run settings and model choice. */
-  configArgs: ConfigArgs;
-  /** The real environment (keys, TERN_* variables). */
-  env: Record<string, string>;
-  /** The command line's trust flags. */
-  trustFlags: TrustFlags;
-  /** Asks the trust question of a person (the REPL); absent: the flags, or nothing, decide. */
-  askTrust?: ProjectTrustAsker;
-  /** One line for the human (stderr, an editor's log); the front end makes it safe to show. */
-  warn: (line: string) => void;
-  /** What every session of the project takes from the command line. */
-  sessions: SessionDefaults;
-}
+export type { ProjectChoices };
 
 /**
  * Opens the project at `root` (a real path) as `choices` say; throws a ConfigError (exit 2 on the command
@@ -108,30 +83,6 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
     agents: trustedAgents(files.agents, trust),
     choices,
   });
-}
-
-/** The project's own files, as read at the door. */
-export type ProjectFiles = Awaited<ReturnType<typeof readProject>>;
-
-/**
- * The project's own files, read in parallel: permission rules, skills, memory, agents (the user's too) and
- * `.mcp.json` (whose `${VAR}` never take tern's own key variables, unless the user's own settings pass one).
- */
-async function readProject(root: string, env: Record<string, string>, warn: (line: string) => void) {
-  const own = readOwnSettings(root);
-  if (own.note) warn(own.note);
-  const ownSettings = own.settings;
-  const withheld = { names: KEY_VARIABLES, granted: ownSettings?.mcpPassEnv };
-  const [settings, { skills, problems }, memory, mcp, agents, commands] = await Promise.all([
-    loadProjectSettings(root),
-    discoverSkills(root),
-    loadMemory(root),
-    readMcp(root, env, withheld),
-    discoverAgents(root, { userDir: userAgentDir(env) }),
-    projectCommandFiles(root),
-  ]);
-  const commandFiles = commands.files.map((file) => file.source);
-  return { settings, ownSettings, skills, skillProblems: problems, memory, mcp, agents, commandFiles };
 }
 
 /** What of the project waits for the user's trust. */

@@ -16,7 +16,9 @@ import type { ProjectTrust } from "../policy/project_trust.ts";
 import type { LoadedSession } from "../log/session_file.ts";
 import { saveOwnRule } from "../state/own_settings.ts";
 import { type McpStartup, waitForMcp } from "./mcp_startup.ts";
-import type { ProjectChoices, ProjectFiles } from "./open_project.ts";
+import type { ProjectFiles } from "./project_files.ts";
+import type { ProjectTrustAsker, TrustFlags } from "../policy/project_trust.ts";
+import type { ConfigArgs } from "../../config/config.ts";
 import { type RunHooks, runRules } from "./trust_applied.ts";
 
 /** What every session of a project takes from the command line. */
@@ -31,6 +33,22 @@ export interface SessionDefaults {
   keepStartModel: boolean;
   /** The front end's words for a failed model call (which flag or variable fixes it). */
   advise?: CallContext["advise"];
+}
+
+/** What a front end chooses when it opens a project. */
+export interface ProjectChoices {
+  /** The command line's run settings and model choice. */
+  configArgs: ConfigArgs;
+  /** The real environment (keys, TERN_* variables). */
+  env: Record<string, string>;
+  /** The command line's trust flags. */
+  trustFlags: TrustFlags;
+  /** Asks the trust question of a person (the REPL); absent: the flags, or nothing, decide. */
+  askTrust?: ProjectTrustAsker;
+  /** One line for the human (stderr, an editor's log); the front end makes it safe to show. */
+  warn: (line: string) => void;
+  /** What every session of the project takes from the command line. */
+  sessions: SessionDefaults;
 }
 
 /** What one new session is opened with. */

@@ -7,7 +7,7 @@ import type { PermissionSettings } from "../../config/project_settings.ts";
 import type { SandboxStatus } from "../../tools/shell/sandbox.ts";
 import { type FoundAgents, PROJECT_AGENT_DIRS } from "./agents.ts";
 import type { ProjectTrust } from "../policy/project_trust.ts";
-import type { ProjectFiles } from "./open_project.ts";
+import type { ProjectFiles } from "./project_files.ts";
 
 /** The hooks of the run, and why any that were found do not run (for /hooks and stderr). */
 export interface RunHooks {
