@@ -7,7 +7,7 @@
  * rebuilt from the work tree at every snapshot, so neither needs the seal. The seal is kept inside the git
  * folder (`tern-seal.json`, which git never reads), so the folder is made whole and published by one rename.
  */
-import { createHash } from "node:crypto";
+import { hex, sha256 } from "../state/sha256.ts";
 import { join } from "node:path";
 import { openJson, sealJson, stateSeal } from "../state/seal.ts";
 import { boundStatePath } from "../state/tern_dir.ts";
@@ -24,9 +24,7 @@ function listing(dir: string, contents: boolean): string[] {
     for (const entry of Deno.readDirSync(dir)) {
       if (CHANGING.has(entry.name)) continue;
       const kind = entry.isSymlink ? "l" : entry.isDirectory ? "d" : entry.isFile ? "f" : "?";
-      const hash = contents && entry.isFile
-        ? createHash("sha256").update(Deno.readFileSync(join(dir, entry.name))).digest("hex")
-        : "";
+      const hash = contents && entry.isFile ? hex(sha256(Deno.readFileSync(join(dir, entry.name)))) : "";
       lines.push(`${kind} ${JSON.stringify(entry.name)} ${hash}`);
     }
   } catch {
@@ -42,7 +40,7 @@ function manifest(gitDir: string): string {
     ["info", listing(join(gitDir, "info"), true)],
     ["objects/info", listing(join(gitDir, "objects", "info"), true)],
   ];
-  return createHash("sha256").update(JSON.stringify(parts)).digest("hex");
+  return hex(sha256(JSON.stringify(parts)));
 }
 
 /**

@@ -7,11 +7,11 @@
  * device, inode and birth time of the root and of the folder, which no repository can know). A file whose
  * seal does not check was not written by tern here: it grants nothing and is moved aside
  * (`.tern/local/aside/`), never deleted. The HMAC is computed synchronously (a session line is sealed in
- * the same synchronous append that writes it), by RFC 2104 from two node:crypto SHA-256 calls: the key is
+ * the same synchronous append that writes it), by RFC 2104 from two SHA-256 calls (sha256.ts): the key is
  * the secret's 64 hex characters, one block, so both padded keys are ASCII text and the inner hash takes one
  * string. Deno's `createHmac` gives the same digest (a test checks) at 3 to 10 times the cost per line.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hex, sha256 } from "./sha256.ts";
 import { join } from "node:path";
 import { boundIdentity, namesIdentity, STATE_DIR, stateDir, stateStatus } from "./tern_dir.ts";
 
@@ -41,14 +41,14 @@ export class StateSeal {
   /** The seal of `text` as the file or line `label` names (e.g. "trust.json", "session:ID"). */
   mac(label: string, text: string): string {
     const outer = this.#outer.slice();
-    outer.set(createHash("sha256").update(`${this.#inner}${label}\0${text}`).digest(), 64);
-    return createHash("sha256").update(outer).digest("hex").slice(0, SEAL_HEX);
+    outer.set(sha256(`${this.#inner}${label}\0${text}`), 64);
+    return hex(sha256(outer)).slice(0, SEAL_HEX);
   }
 
   /** Whether `seal` is the seal of `text` under `label` (compared in constant time). */
   check(seal: unknown, label: string, text: string): boolean {
     if (typeof seal !== "string" || !SEAL_PATTERN.test(seal)) return false;
-    return timingSafeEqual(new TextEncoder().encode(seal), new TextEncoder().encode(this.mac(label, text)));
+    return sameInConstantTime(seal, this.mac(label, text));
   }
 }
 
@@ -183,4 +183,12 @@ export function moveAside(root: string, rel: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether two seals (ASCII, of one length) are equal, in a time that does not depend on where they differ. */
+function sameInConstantTime(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let differ = 0;
+  for (let i = 0; i < a.length; i++) differ |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return differ === 0;
 }

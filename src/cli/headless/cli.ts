@@ -9,7 +9,6 @@ import { StreamInput } from "./stream_input.ts";
 import { errorEvent } from "./stream_json.ts";
 import { streamSink } from "../render/renderer.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
-import { commandTable, withHelp } from "../commands/project_table.ts";
 
 /** Runs the headless task(s) of `-p` and `--input-format` on `session`; resolves with the exit code. */
 export async function runHeadlessCli(
@@ -47,7 +46,10 @@ export async function runHeadlessCli(
     return await runHeadless(session, {
       task,
       input,
-      commands: withHelp(commandTable(project, session)),
+      commands: async () => {
+        const { commandTable, withHelp } = await import("../commands/project_table.ts");
+        return withHelp(commandTable(project, session));
+      },
       approvalTimeoutMs: args.approvalTimeoutMs,
       output: config.output,
       stdout,

@@ -17,7 +17,6 @@ import {
   streamEvent,
 } from "./stream_json.ts";
 import type { SlashCommand } from "../commands/types.ts";
-import { runCommandText } from "../commands/run_text.ts";
 import { attachMentions } from "../input/attachments.ts";
 import type { StreamInput, StreamMessage } from "./stream_input.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
@@ -39,8 +38,11 @@ export interface HeadlessOptions {
   stderr: Sink;
   /** `--input-format stream-json`: further messages and the answers to approval questions. */
   input?: StreamInput;
-  /** The session's slash commands: a message that starts with one runs it, as in the REPL. */
-  commands?: SlashCommand[];
+  /**
+   * The session's slash commands, built (and their modules loaded) only for a message that starts with "/":
+   * such a message runs its command, as in the REPL.
+   */
+  commands?: () => Promise<SlashCommand[]>;
   /** How long an approval question waits for its answer on stdin (`--approval-timeout`). */
   approvalTimeoutMs?: number;
   /** Cancels the task (SIGINT, SIGTERM). */
@@ -92,7 +94,12 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
     };
     const images = task.images;
     const runText = (text: string) => runTask({ text, images });
-    const ran = await runCommandText(task.text, options.commands ?? [], { session, print, runTask: runText });
+    const ran = task.text.trimStart().startsWith("/") && options.commands !== undefined &&
+      await (await import("../commands/run_text.ts")).runCommandText(task.text, await options.commands(), {
+        session,
+        print,
+        runTask: runText,
+      });
     if (ran && last === undefined) [last, code] = [streamLine("command", { text: task.text.trim() }), 0];
     if (!ran) await runTask(task);
     if (cancelled) break;

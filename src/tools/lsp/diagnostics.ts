@@ -8,7 +8,7 @@
  */
 import { extname, join, relative } from "node:path";
 import type { FileDiagnostics } from "../tool.ts";
-import { LspClient } from "./lsp_client.ts";
+import type { LspClient } from "./lsp_client.ts";
 import type { Diagnostic } from "./pull.ts";
 import { compareErrors, type DiagnosticsOutcome } from "./report.ts";
 import { languageId, type LspSettings, serversFor, type ServerSpec } from "./servers.ts";
@@ -141,6 +141,8 @@ export class LspDiagnostics implements DiagnosticsService {
       if (spec.markers && !(await anyExists(this.options.root, spec.markers))) continue;
       const program = await this.#resolve(spec);
       if (program === undefined) continue;
+      // The client (its JSON-RPC and process code) loads at the first file a server speaks for.
+      const { LspClient } = await import("./lsp_client.ts");
       // Another edit may have started it meanwhile (no await from here on); none starts after close().
       if (this.#closed) return undefined;
       const other = this.#clients.get(spec.name);
