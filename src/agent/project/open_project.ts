@@ -41,8 +41,10 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
   openFileWall(warn);
   // The sandbox's placeholders are kept in tern's own state folder between commands, where it has one.
   usePlaceholderPool((dir) => boundStatePath(dir) === undefined ? undefined : stateDir(dir, "placeholders"));
-  // Placeholders claimed across tern processes; what a tern killed mid-command left is undone first.
-  await sandboxAcrossProcesses(root, warn);
+  // Placeholders claimed across tern processes; what a tern killed mid-command left is undone before the
+  // project is handed out (no command runs earlier), beside the rest of the start-up.
+  const swept = sandboxAcrossProcesses(root, warn);
+  swept.catch(() => {});
   const config = await loadConfig({ args: choices.configArgs, env, root });
   for (const warning of config.warnings) warn(warning);
   // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.
@@ -58,6 +60,7 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
   checkProjectEndpoint(config, trust.endpoint);
   const untrusted = untrustedNote(supplies, trust);
   if (untrusted) warn(untrusted);
+  await swept; // before anything sandboxed starts (MCP servers, hooks)
   const mcp = trust.mcp && files.mcp.config
     ? await startMcp({ root, sandbox: config.sandbox, config: files.mcp.config, trusted: trust.project })
     : { notes: [] };
