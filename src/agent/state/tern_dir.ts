@@ -136,13 +136,18 @@ export function stateDir(root: string, sub: string): string {
   return real;
 }
 
+/** What a `.tern/.gitignore` tern writes ignores: its state folder, a state folder being made, its spills. */
+export const TERN_GITIGNORE =
+  "# tern's own state and spills; the rest of .tern/ is the team's to commit\n/local/\n/local-*.tmp\n/tool-outputs/\n";
+
 /** Makes `.tern/local/` with its owner record: built under a temporary name, then renamed into place. */
 function createState(root: string): void {
   const tern = join(root, TERN_DIR);
   if (lstat(tern) === undefined) {
     Deno.mkdirSync(tern);
-    // A `.tern/` tern made is its own; one the project brought keeps whatever it has.
-    Deno.writeTextFileSync(join(tern, ".gitignore"), "*\n");
+    // A `.tern/` tern made ignores only tern's own state and spills: the team's files there (settings.json,
+    // commands/, agents/, skills/) stay committable. One the project brought keeps whatever it has.
+    Deno.writeTextFileSync(join(tern, ".gitignore"), TERN_GITIGNORE);
   }
   const temp = join(tern, `local-${crypto.randomUUID()}.tmp`);
   Deno.mkdirSync(temp);

@@ -12,6 +12,7 @@ import {
 } from "../../../src/agent/log/session_file.ts";
 import { createFileTracker } from "../../../src/fs/file_tracker.ts";
 import { tempProject } from "../../support/temp_project.ts";
+import { TERN_GITIGNORE } from "../../../src/agent/state/tern_dir.ts";
 
 const META = { tern: "0.1.0", provider: "deepseek", model: "fake-model", api: "chat" };
 
@@ -54,7 +55,7 @@ Deno.test("SessionWriter writes a header and one line per entry; loadSession() r
   const loaded = await loadSession(project.root, writer.id);
   assertEquals(loaded.entries, entries);
   assertEquals(loaded.repairs, []);
-  assertEquals(await Deno.readTextFile(`${project.root}/.tern/.gitignore`), "*\n");
+  assertEquals(await Deno.readTextFile(`${project.root}/.tern/.gitignore`), TERN_GITIGNORE);
   assertEquals(await Deno.readTextFile(`${project.root}/.tern/local/.gitignore`), "*\n");
 });
 

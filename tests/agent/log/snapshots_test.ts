@@ -53,7 +53,9 @@ testNeeding(["git"], "Snapshots never touch the user's own repository, dirty or 
   await git(root, "add", "a.txt");
   await git(root, "commit", "-qm", "one");
   await Deno.writeTextFile(`${root}/a.txt`, "A dirty\n"); // unstaged change in the user's repo
-  const before = [await git(root, "status", "--porcelain"), await git(root, "log", "--oneline")];
+  // The user's own files, as git shows them (tern's own folder apart: see below).
+  const status = () => git(root, "status", "--porcelain", "--", ".", ":!.tern");
+  const before = [await status(), await git(root, "log", "--oneline")];
   const indexBefore = await Deno.readFile(`${root}/.git/index`);
   const snapshots = (await Snapshots.open(root))!;
   const tree = await snapshots.take();
@@ -61,9 +63,15 @@ testNeeding(["git"], "Snapshots never touch the user's own repository, dirty or 
   await snapshots.restore(tree);
   assertEquals(await Deno.readTextFile(`${root}/b.txt`), "B\n");
   assertEquals(await Deno.readTextFile(`${root}/a.txt`), "A dirty\n");
-  assertEquals([await git(root, "status", "--porcelain"), await git(root, "log", "--oneline")], before);
+  assertEquals([await status(), await git(root, "log", "--oneline")], before);
   assertEquals(await Deno.readFile(`${root}/.git/index`), indexBefore);
-  assertEquals(await git(root, "status", "--porcelain", "--ignored", ".tern"), "!! .tern/\n"); // its own .gitignore
+  // tern's state is ignored by its own .gitignore; the team's files beside it are not.
+  assertEquals(await git(root, "check-ignore", ".tern/local/owner.json"), ".tern/local/owner.json\n");
+  await Deno.writeTextFile(`${root}/.tern/settings.json`, "{}\n");
+  assertEquals(
+    await git(root, "status", "--porcelain", "--untracked-files=all", ".tern"),
+    "?? .tern/.gitignore\n?? .tern/settings.json\n",
+  );
 });
 
 Deno.test("Snapshots.open() is null when .tern leads outside the project", async () => {

@@ -3,6 +3,7 @@ import { attachMentions } from "../../../src/cli/input/attachments.ts";
 import { PromptHistory } from "../../../src/cli/input/prompt_history.ts";
 import { createCompleter } from "../../../src/cli/input/completion.ts";
 import { tempProject } from "../../support/temp_project.ts";
+import { TERN_GITIGNORE } from "../../../src/agent/state/tern_dir.ts";
 
 Deno.test("attachMentions() attaches @files through the path guard and refuses .env", async () => {
   await using project = await tempProject({ "src/a.ts": "one\ntwo\n", ".env": "KEY=secret\n" });
@@ -21,7 +22,7 @@ Deno.test("PromptHistory keeps multi-line entries per project across loads", asy
   history.add("two\nlines");
   history.add("two\nlines");
   assertEquals((await PromptHistory.load(project.root)).entries(), ["first", "two\nlines"]);
-  assertEquals(await Deno.readTextFile(`${project.root}/.tern/.gitignore`), "*\n");
+  assertEquals(await Deno.readTextFile(`${project.root}/.tern/.gitignore`), TERN_GITIGNORE);
 });
 
 Deno.test("the completer offers slash commands and @paths under the root", async () => {
