@@ -98,13 +98,13 @@ testNeeding(
   ["bwrap", "git"],
   "an include file git reads cannot be rewritten from the sandbox; one that appears is removed",
   async () => {
-    await using repo = await plantedRepo({ "shared.gitconfig": "[user]\n\tname = team\n", "a.txt": "a\n" });
+    await using repo = await plantedRepo({ "team.gitconfig": "[user]\n\tname = team\n", "a.txt": "a\n" });
     const marker = join(repo.home, "..", "include-ran");
-    await usersGit(repo.root, "config", "--add", "include.path", "../shared.gitconfig");
+    await usersGit(repo.root, "config", "--add", "include.path", "../team.gitconfig");
     await usersGit(repo.root, "config", "--add", "include.path", "../missing.gitconfig");
     const evil = `[core]\\n\\tfsmonitor = touch ${marker}; false\\n`;
     const attack =
-      `printf '${evil}' > shared.gitconfig 2>/dev/null || echo refused; printf '${evil}' > missing.gitconfig`;
+      `printf '${evil}' > team.gitconfig 2>/dev/null || echo refused; printf '${evil}' > missing.gitconfig`;
     const { run, sent } = await ternRuns(repo.root, repo.env, [command(attack)]);
     assertEquals(run.code, 0, run.stderr);
     assertStringIncludes(sent[1], "refused");

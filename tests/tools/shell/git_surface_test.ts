@@ -18,7 +18,7 @@ Deno.test("configPointers() reads core.hooksPath and every include path, quoted 
     "[core]",
     '\thooksPath = "tools/hooks" # the team\'s hooks',
     "[include]",
-    "\tpath = ../shared.gitconfig",
+    "\tpath = ../team.gitconfig",
     '[includeIf "gitdir:~/work/"]',
     "\tpath = /etc/work.gitconfig",
     "[user]",
@@ -26,7 +26,7 @@ Deno.test("configPointers() reads core.hooksPath and every include path, quoted 
   ].join("\n");
   assertEquals(configPointers(text), {
     hooksPath: "tools/hooks",
-    includes: ["../shared.gitconfig", "/etc/work.gitconfig"],
+    includes: ["../team.gitconfig", "/etc/work.gitconfig"],
   });
   assertEquals(configPointers(""), { hooksPath: undefined, includes: [] });
 });
