@@ -7,10 +7,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { SandboxMode } from "../../config/settings.ts";
 import type { McpHub } from "../../tools/mcp/client.ts";
-import type { StdioServerConfig } from "../../tools/mcp/config.ts";
-
-/** Server names become part of tool names (`mcp__<server>__<tool>`), as for `.mcp.json`. */
-const SERVER_NAME = /^[A-Za-z0-9_-]{1,24}$/;
+import { SERVER_NAME, type StdioServerConfig } from "../../tools/mcp/config.ts";
 
 /** The stdio servers of `servers` as tern's configs, or the reason the first unusable one is refused. */
 export function editorServerConfigs(servers: readonly acp.McpServer[]): StdioServerConfig[] | string {

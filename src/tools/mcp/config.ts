@@ -47,7 +47,7 @@ export interface McpConfigFile {
 }
 
 /** Server names become part of tool names (`mcp__<server>__<tool>`), so they stay short and plain. */
-const SERVER_NAME = /^[A-Za-z0-9_-]{1,24}$/;
+export const SERVER_NAME = /^[A-Za-z0-9_-]{1,24}$/;
 
 /**
  * Variables `${VAR}` may not take from tern's environment (tern's own API keys), except those the user's
