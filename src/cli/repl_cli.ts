@@ -3,7 +3,7 @@ import type { AgentSession } from "../agent/agent_session.ts";
 import type { Project } from "../agent/project/project.ts";
 import { sandboxLine } from "./render/sandbox_words.ts";
 import type { SandboxStatus } from "../tools/shell/sandbox.ts";
-import { VERSION } from "./args.ts";
+import { VERSION } from "./version.ts";
 import { commandNames, commandTable } from "./commands/project_table.ts";
 import type { CustomCommands } from "./commands/custom.ts";
 import { createCompleter } from "./input/completion.ts";
