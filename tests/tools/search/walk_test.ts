@@ -1,14 +1,9 @@
 import { assert, assertEquals, assertRejects, assertStrictEquals } from "../../support/assert.ts";
 import { join } from "node:path";
-import {
-  comparePaths,
-  GitignoreRules,
-  readSearchable,
-  rulesFor,
-  SKIPPED_NAMES,
-  type WalkEntry,
-  walkTree,
-} from "../../../src/tools/search/walk.ts";
+import { GitignoreRules, rulesFor } from "../../../src/tools/search/gitignore_rules.ts";
+import { comparePaths } from "../../../src/tools/search/path_order.ts";
+import { readSearchable } from "../../../src/tools/search/searchable_file.ts";
+import { SKIPPED_NAMES, type WalkEntry, walkTree } from "../../../src/tools/search/walk.ts";
 import { sh, tempProject } from "../_helpers.ts";
 import { RG_WALK_FLAGS } from "../../../src/tools/search/ripgrep.ts";
 import { testNeeding } from "../../support/requires.ts";
