@@ -6,7 +6,7 @@ import type { ImagePart } from "../llm/types.ts";
 import { attachMentions } from "./input/attachments.ts";
 import { shownStatusLine } from "./render/status_command.ts";
 import { replGate } from "./prompts/repl_gate.ts";
-import type { LineReader } from "./input/line_reader.ts";
+import type { LineReader } from "./input/reader_contract.ts";
 import { listenForCancel } from "./input/keys.ts";
 import { Renderer, type Sink } from "./render/renderer.ts";
 import { partialNote } from "./render/task_words.ts";
