@@ -10,7 +10,7 @@ import { createCompleter } from "./input/completion.ts";
 import { createLineReader } from "./input/line_reader.ts";
 import type { McpStartup } from "../agent/project/mcp_startup.ts";
 import { PromptHistory } from "./input/prompt_history.ts";
-import { streamSink } from "./render/renderer.ts";
+import { streamSink } from "./render/sink.ts";
 import { runRepl } from "./repl.ts";
 import { recapLines } from "./render/recap.ts";
 import { statusLine } from "./render/status_line.ts";
