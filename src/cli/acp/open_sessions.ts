@@ -61,7 +61,7 @@ export class AcpSessions {
     const resume = request.resumeId === undefined ? undefined : await loadSession(root, request.resumeId);
     const ownServers = await startEditorServers(configs, { root, sandbox: project.config.sandbox });
     const session = await project.newSession({ resume, frontEnd: "headless", ownServers });
-    const id = session.current.session?.id ?? request.resumeId ?? crypto.randomUUID();
+    const id = session.sessionId ?? request.resumeId ?? crypto.randomUUID();
     // Loading a session this connection has open replaces it: the old one is closed with what it started.
     const previous = this.#open.get(id);
     if (previous) await previous.project.closeSession(previous.session);
