@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../support/assert.ts";
-import { boundStatePath, claimState, stateDir, stateStatus } from "../../../src/agent/state/tern_dir.ts";
+import { boundStatePath, stateDir, stateStatus } from "../../../src/agent/state/tern_dir.ts";
+import { claimState } from "../../../src/agent/state/claim_state.ts";
 import { tempProject } from "../../support/temp_project.ts";
 import { plantedRepo } from "../../support/planted_repo.ts";
 
