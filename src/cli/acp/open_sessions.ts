@@ -7,7 +7,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../agent/agent_session.ts";
 import { openProject } from "../../agent/project/open_project.ts";
 import type { Project } from "../../agent/project/project.ts";
-import { loadSession } from "../../agent/log/session_file.ts";
+import { loadSession } from "../../agent/log/session_load.ts";
 import type { CliArgs } from "../args.ts";
 import { commandTable, withHelp } from "../commands/project_table.ts";
 import type { SlashCommand } from "../commands/types.ts";

@@ -1,5 +1,6 @@
 /** `/rename TEXT` (name the session, for `tern -r TEXT`) and `/fork [N]` (continue a copy of it). */
-import { loadSession, SessionError } from "../../agent/log/session_file.ts";
+import { loadSession } from "../../agent/log/session_load.ts";
+import { SessionError } from "../../agent/log/session_file.ts";
 import { forkSession } from "../../agent/log/session_fork.ts";
 import { checkedName } from "../../agent/log/session_names.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";

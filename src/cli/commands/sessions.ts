@@ -2,12 +2,11 @@
 import {
   describeSession,
   listSessions,
-  type LoadedSession,
-  loadSession,
   pruneSessions,
-  SessionError,
   type SessionSummary,
-} from "../../agent/log/session_file.ts";
+} from "../../agent/log/session_list.ts";
+import { type LoadedSession, SessionError } from "../../agent/log/session_file.ts";
+import { loadSession } from "../../agent/log/session_load.ts";
 import { findSession } from "../../agent/log/session_names.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 import { recapLines } from "../render/recap.ts";

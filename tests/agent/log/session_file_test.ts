@@ -2,14 +2,12 @@ import { assert, assertEquals, assertRejects, assertStringIncludes } from "../..
 import { Conversation, type Entry } from "../../../src/agent/log/conversation.ts";
 import {
   INTERRUPTED_RESULT,
-  listSessions,
-  loadSession,
   MAX_SESSION_LINE_BYTES,
-  parseSession,
-  pruneSessions,
   SessionError,
-  SessionWriter,
 } from "../../../src/agent/log/session_file.ts";
+import { listSessions, pruneSessions } from "../../../src/agent/log/session_list.ts";
+import { loadSession, parseSession } from "../../../src/agent/log/session_load.ts";
+import { SessionWriter } from "../../../src/agent/log/session_writer.ts";
 import { createFileTracker } from "../../../src/fs/file_tracker.ts";
 import { tempProject } from "../../support/temp_project.ts";
 import { TERN_GITIGNORE } from "../../../src/agent/state/tern_dir.ts";
