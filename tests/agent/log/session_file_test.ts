@@ -259,6 +259,10 @@ Deno.test("parseSession() skips a line that claims a role the log has no kind fo
       entry: { kind: "assistant", message: { role: "assistant", content: "ok", extra: "dropped" } },
     },
     { type: "file", path: "../../etc/passwd", snapshot: { mtimeMs: 1, size: 1, hash: "a".repeat(64) } },
+    // Kinds that name what every object has, and a kind that is not a string: no check is found for them.
+    { type: "entry", entry: { kind: "constructor", text: "x" } },
+    { type: "entry", entry: { kind: "toString", text: "x" } },
+    { type: "entry", entry: { kind: 1, text: "x" } },
   ];
   const loaded = parseSession(
     [header, ...lines.map((line) => JSON.stringify(line))].join("\n"),
@@ -270,7 +274,10 @@ Deno.test("parseSession() skips a line that claims a role the log has no kind fo
     { kind: "assistant", message: { role: "assistant", content: "ok" } },
   ]);
   assertEquals(loaded.files, []);
-  assertEquals(loaded.repairs, [3, 4, 5, 6, 7, 9].map((n) => `skipped line ${n}: not a valid session entry`));
+  assertEquals(
+    loaded.repairs,
+    [3, 4, 5, 6, 7, 9, 10, 11, 12].map((n) => `skipped line ${n}: not a valid session entry`),
+  );
   const messages = new Conversation({ systemPrompt: "s", entries: loaded.entries }).messages();
   assertEquals(messages.filter((message) => message.role === "system").length, 1, "only tern's own prompt");
 });
