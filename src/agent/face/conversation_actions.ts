@@ -6,7 +6,7 @@ import type { ToolResult } from "../../tools/tool.ts";
 import { summariseConversation, type SummaryResult } from "../log/summarise.ts";
 import type { Snapshots } from "../log/snapshots.ts";
 import { applyUndo, planUndo, type RewindTarget, rewindTargets, type UndoPlan } from "../log/undo.ts";
-import { type ContextPreview, previewContext } from "../loop/context_fit.ts";
+import { type ContextPreview, previewContext } from "../loop/context_preview.ts";
 import type { SessionModels } from "../models.ts";
 import { runUserCommand, type UserCommandOptions } from "../user_command.ts";
 import type { ConversationSlot } from "./conversation_slot.ts";
