@@ -7,7 +7,8 @@
  * memory, MCP tools). Its jobs live in face/: the conversation held (`ConversationSlot`), prompts
  * (`PromptRunner`), model switches (`ModelSwitch`) and the user's actions (`ConversationActions`).
  */
-import type { Config, ModelRequest } from "../config/config.ts";
+import type { Config } from "../config/config.ts";
+import type { ModelRequest } from "../config/provider_switch.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import type { ApprovalGate, AskHuman } from "./policy/approval.ts";
 import type { Started } from "./conversation_start.ts";

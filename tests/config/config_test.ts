@@ -7,13 +7,9 @@ import {
 } from "../support/assert.ts";
 import { type TempProject, tempProject } from "../support/temp_project.ts";
 import { parseCliArgs } from "../../src/cli/args.ts";
-import {
-  type Config,
-  ConfigError,
-  loadConfig,
-  type LoadConfigOptions,
-  switchProvider,
-} from "../../src/config/config.ts";
+import { type Config, loadConfig, type LoadConfigOptions } from "../../src/config/config.ts";
+import { ConfigError } from "../../src/config/config_error.ts";
+import { switchProvider } from "../../src/config/provider_switch.ts";
 import { type LocalCandidate, probeLocalServers } from "../../src/config/local_servers.ts";
 import { findProvider } from "../../src/config/providers.ts";
 

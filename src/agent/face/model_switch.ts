@@ -2,7 +2,8 @@
  * Moving an `AgentSession` to another model: `/model`, and a resumed conversation going back to the model it
  * ended on. The switch reaches the client, the window, the price, the secrets, the tools and the log.
  */
-import type { Config, ModelRequest } from "../../config/config.ts";
+import type { Config } from "../../config/config.ts";
+import type { ModelRequest } from "../../config/provider_switch.ts";
 import type { LoadedSession } from "../log/session_file.ts";
 import type { ModelInfo } from "../model_setup.ts";
 import type { SessionModels } from "../models.ts";
