@@ -1,11 +1,9 @@
 /**
  * The one face of tern's core. A front end (the REPL, a headless run, an editor or a sub-agent) creates an
- * `AgentSession` and renders its events; it never builds the client, the registry or the conversation
- * itself, and reads the conversation through the accessors below. The session owns the model and its
- * client, the conversation with its tools and session file, undo snapshots, the secrets redacted from
- * command output, budgets, the approval policy and permission rules, and what the project supplies (skills,
- * memory, MCP tools). Its jobs live in face/: the conversation held (`ConversationSlot`), prompts
- * (`PromptRunner`), model switches (`ModelSwitch`) and the user's actions (`ConversationActions`).
+ * `AgentSession` and renders its events; it never builds the client, the registry or the conversation, and
+ * reads the conversation through the accessors below. Each job is a part in face/ the face delegates to: the
+ * conversation held (`ConversationSlot`), prompts (`PromptRunner`), model switches (`ModelSwitch`), the
+ * user's actions (`ConversationActions`), all wired in `sessionParts()`.
  */
 import type { Config } from "../config/config.ts";
 import type { ModelRequest } from "../config/provider_switch.ts";
