@@ -65,15 +65,3 @@ Deno.test("a .tern that is a link or a file holds no state, and claimState() say
   assertStringIncludes(claimState(project.root)!, ".tern is not a folder");
   assertEquals([...Deno.readDirSync(project.outside)].map((entry) => entry.name), ["secret.txt"]);
 });
-
-Deno.test("state files where older versions kept them are named once and never read", async () => {
-  await using project = await tempProject({
-    ".tern/trust.json": '{"endpoints":["https://evil.example"]}',
-    ".tern/sessions/x.jsonl": "{}\n",
-    ".tern/settings.json": "{}",
-  });
-  const line = claimState(project.root)!;
-  assertStringIncludes(line, "ignored .tern/trust.json, .tern/sessions");
-  assertEquals(line.includes("settings.json"), false, "the project's settings are its own to supply");
-  assertEquals(claimState(project.root), undefined);
-});
