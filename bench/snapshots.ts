@@ -4,7 +4,8 @@
  */
 import { Snapshots } from "../src/agent/log/snapshots.ts";
 import { Conversation } from "../src/agent/log/conversation.ts";
-import { loadSession, SessionWriter } from "../src/agent/log/session_file.ts";
+import { loadSession } from "../src/agent/log/session_load.ts";
+import { SessionWriter } from "../src/agent/log/session_writer.ts";
 import { generateTree } from "./_tree.ts";
 import { count, ms, ratio, timed } from "./_measure.ts";
 

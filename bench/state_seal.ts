@@ -2,7 +2,7 @@
  * What sealing tern's state costs (issue 28): the CPU a turn spends sealing its session lines, against the
  * JSON serialisation it does anyway, and what checking every line adds to resuming a 100-prompt session.
  */
-import { parseSession } from "../src/agent/log/session_file.ts";
+import { parseSession } from "../src/agent/log/session_load.ts";
 import { openLine, sealLine, StateSeal } from "../src/agent/state/seal.ts";
 import { count, ms } from "./_measure.ts";
 

@@ -1,5 +1,6 @@
 /** What an `AgentSession` is created with, what a prompt takes, and what `state()` says. */
-import type { Config, ModelRequest } from "../config/config.ts";
+import type { Config } from "../config/config.ts";
+import type { ModelRequest } from "../config/provider_switch.ts";
 import type { ApproveMode } from "../config/settings.ts";
 import type { CallContext } from "../llm/retry.ts";
 import type { ImagePart } from "../llm/types.ts";

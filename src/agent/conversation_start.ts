@@ -2,7 +2,8 @@
 import { Conversation } from "./log/conversation.ts";
 import type { ProjectMemory } from "./project/memory.ts";
 import { systemPrompt } from "./prompt.ts";
-import { type LoadedSession, type SessionMeta, SessionWriter } from "./log/session_file.ts";
+import type { LoadedSession, SessionMeta } from "./log/session_file.ts";
+import { SessionWriter } from "./log/session_writer.ts";
 import type { Skill } from "./project/skills.ts";
 import { type BuiltinOptions, builtinTools } from "../tools/builtin.ts";
 import { createFileTracker } from "../fs/file_tracker.ts";

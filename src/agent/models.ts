@@ -3,7 +3,9 @@
  * request gauge for it, the `--fallback` model, and every key the session has used (redacted from command
  * output). `AgentSession` owns one; a switch goes through `resolve` (the key rule) and `use`.
  */
-import { type Config, ConfigError, type ModelRequest, switchProvider } from "../config/config.ts";
+import type { Config } from "../config/config.ts";
+import { ConfigError } from "../config/config_error.ts";
+import { type ModelRequest, switchProvider } from "../config/provider_switch.ts";
 import type { CallContext } from "../llm/retry.ts";
 import type { LoopOptions } from "./loop/loop_options.ts";
 import { RequestGauge } from "./loop/request_gauge.ts";

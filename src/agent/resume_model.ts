@@ -1,5 +1,5 @@
 /** Which model a resumed conversation continues on: the last `model_change` in its log. */
-import type { ModelRequest } from "../config/config.ts";
+import type { ModelRequest } from "../config/provider_switch.ts";
 import { CUSTOM_LABEL } from "../config/providers.ts";
 import type { Entry } from "./log/conversation.ts";
 import type { ModelInfo } from "./model_setup.ts";

@@ -57,7 +57,7 @@ export function checkRequiredTools(project: Project, session: AgentSession): voi
   const required = project.config.requireTools;
   if (!required) return;
   const servers = project.mcp.hub?.servers.map((server) => server.config.name) ?? [];
-  const known = session.current.registry.specs().map((tool) => tool.name);
+  const known = session.offeredToolNames();
   const starting = (name: string) => servers.some((server) => name.startsWith(`mcp__${server}__`));
   const unknown = unknownTools(required.filter((name) => !starting(name)), known);
   if (unknown.length === 0) return;

@@ -14,7 +14,6 @@ import { streamSink } from "./render/sink.ts";
 import { runRepl } from "./repl.ts";
 import { recapLines } from "./render/recap.ts";
 import { statusLine } from "./render/status_line.ts";
-import type { Conversation } from "../agent/log/conversation.ts";
 import { slashCommands } from "./commands/table.ts";
 import { replNudges } from "./notify/repl_nudge.ts";
 
@@ -59,20 +58,18 @@ export async function runReplCli(
   }
 
   function banner(session: AgentSession, sandbox: SandboxStatus): string[] {
-    const { current } = session;
-    const prompts = current.conversation.entries.filter((entry) => entry.kind === "user").length;
-    const saved = !current.session
+    const id = session.sessionId;
+    const prompts = session.entries.filter((entry) => entry.kind === "user").length;
+    const saved = id === undefined
       ? "session: not saved (--no-session)"
       : prompts > 0
-      ? `session: ${current.session.id} (resumed, ${prompts} prompt(s))`
-      : `session: ${current.session.id}`;
+      ? `session: ${id} (resumed, ${prompts} prompt(s))`
+      : `session: ${id}`;
     const { model, label, provider, baseUrl } = session.model;
     // A custom endpoint is named by its host: "custom" alone says nothing about where requests go.
     const where = provider === "custom" ? `custom endpoint ${hostOf(baseUrl)}` : label;
     // A resumed conversation shows where it left off, and the totals it ran up so far.
-    const recap = prompts > 0
-      ? [...recapLines(liveEntries(current.conversation)), statusLine(session.usage)]
-      : [];
+    const recap = prompts > 0 ? [...recapLines(session.liveEntries()), statusLine(session.usage)] : [];
     return [
       `tern ${VERSION} · ${model} via ${where} · approval: ${session.mode}`,
       `project root: ${session.root}`,
@@ -106,11 +103,6 @@ function mcpLine(mcp: McpStartup): string[] {
   if (count === 0) return [];
   const servers = `${count} MCP server${count === 1 ? "" : "s"}`;
   return [`${servers} starting (their tools join at your next prompt once ready; /mcp shows them)`];
-}
-
-/** The entries still in the conversation (undone turns and summarised ones left out). */
-function liveEntries(conversation: Conversation) {
-  return conversation.live().indices.map((i) => conversation.entries[i]);
 }
 
 /** The banner's words on custom commands: which there are, and each file skipped. */

@@ -2,20 +2,14 @@
  * Configuration: which model to talk to and how. Precedence, highest first: command-line flags, the real
  * environment, `.env` in the project root (variable by variable), then the provider preset.
  */
+import { ConfigError } from "./config_error.ts";
+import { httpUrl, mergeEnv, presetBaseUrl, presetNamed, trimSlashes, wireApi } from "./config_values.ts";
 import { unknownTernVariables } from "./env_names.ts";
 import { loadDotenv } from "./dotenv.ts";
 import { type ProbeLocal, probeLocalServers } from "./local_servers.ts";
 import { modelCallEnv, type ModelCallSettings } from "./model_call_env.ts";
 import type { RunSettings } from "./settings.ts";
-import {
-  CUSTOM_LABEL,
-  DEFAULT_PROVIDER,
-  findProvider,
-  PROVIDER_APIS,
-  type ProviderApi,
-  type ProviderPreset,
-  PROVIDERS,
-} from "./providers.ts";
+import { CUSTOM_LABEL, DEFAULT_PROVIDER, type ProviderApi, type ProviderPreset } from "./providers.ts";
 
 /** What the command line chose: the run settings and, when given, the model, endpoint and wire. */
 export interface ConfigArgs extends RunSettings {
@@ -58,16 +52,6 @@ export interface Config extends RunSettings, ModelCallSettings {
   warnings: string[];
 }
 
-/** A configuration that cannot work; `message` is one line that says what to set. Exit code 2. */
-export class ConfigError extends Error {
-  /** The process exit code for a configuration error. */
-  readonly exitCode = 2;
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
-}
-
 /** The inputs of `loadConfig`; `env` is the real environment (e.g. `Deno.env.toObject()`). */
 export interface LoadConfigOptions {
   args: ConfigArgs;
@@ -82,69 +66,100 @@ export interface LoadConfigOptions {
  * is not http(s), or a missing key when no local server answers. A base URL override never needs a key.
  */
 export async function loadConfig(options: LoadConfigOptions): Promise<Config> {
-  const { args, root } = options;
-  const dotenv = await loadDotenv(root);
+  const dotenv = await loadDotenv(options.root);
   const env = mergeEnv(dotenv.values, options.env);
-  const chosen = args.provider ?? env.TERN_PROVIDER;
-  const from = args.provider !== undefined ? "--provider" : "TERN_PROVIDER";
-  const preset = chosen === undefined ? DEFAULT_PROVIDER : presetNamed(chosen, from);
-  const baseUrl = args.baseUrl !== undefined
-    ? httpUrl("--base-url", args.baseUrl)
-    : env.TERN_BASE_URL && httpUrl("TERN_BASE_URL", env.TERN_BASE_URL);
-  const model = args.model ?? env.TERN_MODEL;
-  const api = args.api !== undefined
-    ? wireApi("--api", args.api)
-    : env.TERN_API !== undefined
-    ? wireApi("TERN_API", env.TERN_API)
-    : undefined;
-  const apiKey = env.TERN_API_KEY ?? (preset.keyEnv === null ? undefined : env[preset.keyEnv]);
+  const choice = chosenModel(options.args, env);
+  const { preset, apiKey, baseUrl } = choice;
   const common = {
-    root,
+    root: options.root,
     // A misspelt TERN_* name would be ignored without a word: said once at start, with the nearest name.
     warnings: [
       ...dotenv.warnings,
       ...unknownTernVariables(Object.keys(dotenv.values), ".env"),
       ...unknownTernVariables(Object.keys(options.env), "the environment"),
     ],
-    ...runSettings(args, env),
+    ...runSettings(options.args, env),
   };
   if (apiKey !== undefined || preset.keyEnv === null || baseUrl !== undefined) {
     const untrustedEndpoint = apiKey === undefined ? undefined : projectEndpoint({
-      args,
+      args: options.args,
       project: dotenv.values,
       real: options.env,
       keyVariable: env.TERN_API_KEY !== undefined ? "TERN_API_KEY" : preset.keyEnv!,
       endpoint: baseUrl ?? presetBaseUrl(preset, options.env),
     });
-    const guessed = baseUrl !== undefined && model === undefined;
     return {
       ...common,
       ...(untrustedEndpoint && { untrustedEndpoint }),
-      ...(guessed && {
-        guessedModel: true,
-        notice: `no model named: asking the custom endpoint for ${preset.defaultModel} (${preset.name}'s ` +
-          "default); --model or TERN_MODEL names the model it serves",
-      }),
-      provider: preset.name,
-      model: model ?? preset.defaultModel,
-      baseUrl: baseUrl ?? presetBaseUrl(preset, options.env),
-      api: api ?? preset.api,
-      label: baseUrl !== undefined ? CUSTOM_LABEL : preset.label,
-      ...(apiKey !== undefined && { apiKey }),
-      contextWindow: preset.contextWindow,
+      ...endpointChosen(choice, options.env),
     };
   }
-  const local = chosen === undefined ? await (options.probeLocal ?? probeLocalServers)() : null;
+  const local = choice.named ? null : await (options.probeLocal ?? probeLocalServers)();
   if (local === null) throw new ConfigError(missingKeyMessage(preset));
   return {
     ...common,
     provider: local.provider.name,
-    model: model ?? local.models[0] ?? local.provider.defaultModel,
+    model: choice.model ?? local.models[0] ?? local.provider.defaultModel,
     baseUrl: trimSlashes(local.baseUrl),
-    api: api ?? local.provider.api,
+    api: choice.api ?? local.provider.api,
     label: local.provider.label,
     contextWindow: local.provider.contextWindow,
     notice: `no API key set; using local ${local.provider.label} at ${trimSlashes(local.baseUrl)}`,
+  };
+}
+
+/** What the flags and variables chose: a preset (named or the default), a base URL, a model, a wire, a key. */
+interface ModelChoice {
+  /** A provider was named (flag or TERN_PROVIDER): no local server is looked for. */
+  named: boolean;
+  preset: ProviderPreset;
+  baseUrl?: string;
+  model?: string;
+  api?: ProviderApi;
+  apiKey?: string;
+}
+
+/** The flags over the merged variables; a bad provider, URL or wire is a ConfigError naming its source. */
+function chosenModel(args: ConfigArgs, env: Record<string, string | undefined>): ModelChoice {
+  const chosen = args.provider ?? env.TERN_PROVIDER;
+  const from = args.provider !== undefined ? "--provider" : "TERN_PROVIDER";
+  const preset = chosen === undefined ? DEFAULT_PROVIDER : presetNamed(chosen, from);
+  const baseUrl = args.baseUrl !== undefined
+    ? httpUrl("--base-url", args.baseUrl)
+    : env.TERN_BASE_URL && httpUrl("TERN_BASE_URL", env.TERN_BASE_URL);
+  const api = args.api !== undefined
+    ? wireApi("--api", args.api)
+    : env.TERN_API !== undefined
+    ? wireApi("TERN_API", env.TERN_API)
+    : undefined;
+  const apiKey = env.TERN_API_KEY ?? (preset.keyEnv === null ? undefined : env[preset.keyEnv]);
+  return {
+    named: chosen !== undefined,
+    preset,
+    baseUrl: baseUrl || undefined,
+    model: args.model ?? env.TERN_MODEL,
+    api,
+    apiKey,
+  };
+}
+
+/** The endpoint part of a configuration that has its key (or needs none, or was given a base URL). */
+function endpointChosen(choice: ModelChoice, realEnv: Record<string, string | undefined>) {
+  const { preset, baseUrl, model, api, apiKey } = choice;
+  const guessed = baseUrl !== undefined && model === undefined;
+  return {
+    ...(guessed && {
+      guessedModel: true as const,
+      notice: `no model named: asking the custom endpoint for ${preset.defaultModel} (${preset.name}'s ` +
+        "default); --model or TERN_MODEL names the model it serves",
+    }),
+    provider: preset.name,
+    model: model ?? preset.defaultModel,
+    baseUrl: baseUrl ?? presetBaseUrl(preset, realEnv),
+    api: api ?? preset.api,
+    label: baseUrl !== undefined ? CUSTOM_LABEL : preset.label,
+    ...(apiKey !== undefined && { apiKey }),
+    contextWindow: preset.contextWindow,
   };
 }
 
@@ -165,7 +180,6 @@ function runSettings(args: ConfigArgs, env: Record<string, string | undefined>) 
   };
 }
 
-/** `.env` values overlaid with the real environment; blank values count as unset, others are trimmed. */
 /**
  * The project's choice of endpoint, when the project's `.env` (and not the user: no flag, no real variable)
  * set TERN_BASE_URL or TERN_PROVIDER while the key came from the user's own environment.
@@ -186,127 +200,6 @@ function projectEndpoint(options: {
     ? "TERN_PROVIDER"
     : undefined;
   return variable === undefined ? undefined : { endpoint: trimSlashes(options.endpoint), variable };
-}
-
-function mergeEnv(
-  dotenv: Record<string, string>,
-  real: Record<string, string | undefined>,
-): Record<string, string | undefined> {
-  const merged: Record<string, string | undefined> = {};
-  for (const source of [dotenv, real]) {
-    for (const [key, value] of Object.entries(source)) {
-      const trimmed = value?.trim();
-      if (trimmed) merged[key] = trimmed;
-    }
-  }
-  return merged;
-}
-
-/** What `/model` and `--fallback` ask for: a preset (with or without a model), or a model on the same endpoint. */
-export interface ModelRequest {
-  provider?: string;
-  model?: string;
-}
-
-/**
- * `config` moved mid-conversation (`/model`, `--fallback`). Only a model (`provider` absent, or the current
- * preset's own endpoint): same endpoint, wire and key. A preset: its base URL (`<NAME>_BASE_URL` from the real
- * environment overrides it) and wire, and the key rule: a key goes only to the endpoint it was given for.
- * `TERN_API_KEY` belongs to the endpoint chosen at start (`start`); another endpoint takes its preset's own
- * variable from the environment or `.env`. Throws a `ConfigError` for an unknown provider or a missing key
- * (naming the variable to set); the run settings are kept.
- */
-export async function switchProvider(
-  config: Config,
-  choice: ModelRequest,
-  realEnv: Record<string, string | undefined>,
-  start: Pick<Config, "baseUrl" | "apiKey"> = config,
-): Promise<Config> {
-  const sameEndpoint = choice.provider === undefined ||
-    (findProvider(choice.provider)?.name === config.provider && config.label !== CUSTOM_LABEL);
-  if (sameEndpoint) {
-    const { guessedModel: _guessed, ...rest } = config;
-    return choice.model === undefined
-      ? { ...config, notice: undefined }
-      : { ...rest, model: choice.model, notice: undefined };
-  }
-  const preset = presetNamed(choice.provider!, "/model");
-  const baseUrl = presetBaseUrl(preset, realEnv);
-  const env = mergeEnv((await loadDotenv(config.root)).values, realEnv);
-  const apiKey = baseUrl === config.baseUrl
-    ? config.apiKey
-    : baseUrl === start.baseUrl
-    ? start.apiKey
-    : preset.keyEnv === null
-    ? undefined
-    : env[preset.keyEnv];
-  if (preset.keyEnv !== null && apiKey === undefined) {
-    throw new ConfigError(
-      `no API key for ${preset.label}: set ${preset.keyEnv} in the environment or in .env in the project root ` +
-        `(TERN_API_KEY is only sent to the endpoint tern started with)`,
-    );
-  }
-  const { apiKey: _old, notice: _notice, untrustedEndpoint: _asked, guessedModel: _guessed, ...rest } =
-    config;
-  return {
-    ...rest,
-    provider: preset.name,
-    label: preset.label,
-    model: choice.model ?? preset.defaultModel,
-    baseUrl,
-    api: preset.api,
-    ...(apiKey !== undefined && { apiKey }),
-    contextWindow: preset.contextWindow,
-  };
-}
-
-/**
- * The environment variable that moves a preset's endpoint (e.g. `ANTHROPIC_BASE_URL` for a proxy), or
- * undefined for the local presets. Read from the real environment only: a project's `.env` cannot send a
- * preset's key somewhere else.
- */
-export function baseUrlVariable(preset: ProviderPreset): string | undefined {
-  return preset.keyEnv?.replace(/_API_KEY$/, "_BASE_URL");
-}
-
-function presetBaseUrl(preset: ProviderPreset, realEnv: Record<string, string | undefined>): string {
-  const variable = baseUrlVariable(preset);
-  const value = variable === undefined ? undefined : realEnv[variable]?.trim();
-  return value ? httpUrl(variable!, value) : preset.baseUrl;
-}
-
-/** The preset called `name`; a `ConfigError` naming `source` and listing the known ones otherwise. */
-function presetNamed(name: string, source: string): ProviderPreset {
-  const preset = findProvider(name);
-  if (preset) return preset;
-  const known = PROVIDERS.map((p) => p.name).join(", ");
-  throw new ConfigError(`unknown provider '${name}' (from ${source}); known providers: ${known}`);
-}
-
-/** `value` as a wire format name; a `ConfigError` naming `source` and the known names otherwise. */
-function wireApi(source: string, value: string): ProviderApi {
-  const word = value.trim().toLowerCase();
-  if ((PROVIDER_APIS as readonly string[]).includes(word)) return word as ProviderApi;
-  throw new ConfigError(`${source} must be one of ${PROVIDER_APIS.join(", ")} (got '${value}')`);
-}
-
-/** `value` as an http(s) URL without trailing slashes; a `ConfigError` naming `source` otherwise. */
-function httpUrl(source: string, value: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    url = undefined;
-  }
-  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
-    throw new ConfigError(`${source} must be an http:// or https:// URL (got '${value}')`);
-  }
-  return trimSlashes(value.trim());
-}
-
-/** `url` without trailing slashes, so paths can be appended with one `/`. */
-function trimSlashes(url: string): string {
-  return url.replace(/\/+$/, "");
 }
 
 /** The one line telling the user which variable to set. */

@@ -4,6 +4,7 @@ import { startFakeModel } from "../support/fake_model_server.ts";
 import { testSession } from "../support/session.ts";
 import { tempProject } from "../support/temp_project.ts";
 import type { AgentEvent } from "../../src/agent/events.ts";
+import { CONVERSATION_NOW } from "../../src/agent/_session_internals.ts";
 
 Deno.test("AgentSession.prompt() streams the task's events and returns its result", async () => {
   await using project = await tempProject({ "a.txt": "alpha\n" });
@@ -65,12 +66,9 @@ Deno.test("AgentSession: a call that needs a yes is refused with no one to ask; 
   const result = events.find((event) => event.type === "tool_result");
   assertEquals(result?.type === "tool_result" && result.errorKind, "denied");
   assertStringIncludes(result?.type === "tool_result" ? result.content : "", "--approve");
-  const before = session.current.conversation;
+  const before = session[CONVERSATION_NOW].conversation;
   session.clear();
-  assertEquals([session.current.conversation === before, session.current.conversation.entries.length], [
-    false,
-    0,
-  ]);
+  assertEquals([session[CONVERSATION_NOW].conversation === before, session.entries.length], [false, 0]);
   assertEquals(session.usage.calls, 0);
 });
 

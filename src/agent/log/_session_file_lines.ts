@@ -97,93 +97,93 @@ function assistant(value: unknown): AssistantMessage | undefined {
   return message;
 }
 
+/** A user prompt: its text, who sent it (tern itself, for a reminder it wrote), the images attached. */
+function userEntry(v: Fields): Entry | undefined {
+  if (!isString(v.text) || (v.from !== undefined && v.from !== "tern")) return undefined;
+  const attached = v.images === undefined ? undefined : images(v.images);
+  if (v.images !== undefined && attached === undefined) return undefined;
+  return {
+    kind: "user",
+    text: v.text,
+    ...v.from === "tern" && { from: "tern" as const },
+    ...attached && { images: attached },
+  };
+}
+
+/** A tool's result as the model read it, with its error kind and the images it returned. */
+function toolResultEntry(v: Fields): Entry | undefined {
+  const ok = isString(v.callId) && isString(v.name) && isString(v.content) && typeof v.isError === "boolean";
+  if (!ok || (v.errorKind !== undefined && !/^[a-z_]{1,40}$/.test(String(v.errorKind)))) return undefined;
+  const entry: Extract<Entry, { kind: "tool_result" }> = {
+    kind: "tool_result",
+    callId: v.callId as string,
+    name: v.name as string,
+    content: v.content as string,
+    isError: v.isError as boolean,
+  };
+  if (v.errorKind !== undefined) entry.errorKind = v.errorKind as typeof entry.errorKind;
+  if (v.images !== undefined) {
+    const returned = images(v.images);
+    if (returned === undefined) return undefined;
+    entry.images = returned;
+  }
+  return entry;
+}
+
+/** What a compaction dropped, abbreviated and cut. */
+function compactionEntry(v: Fields): Entry | undefined {
+  if (!isStrings(v.droppedOutputs) || !isStrings(v.abbreviatedCalls)) return undefined;
+  const cuts = v.cutOutputs === undefined ? undefined : cutOutputs(v.cutOutputs);
+  if (v.cutOutputs !== undefined && cuts === undefined) return undefined;
+  return {
+    kind: "compaction",
+    droppedOutputs: v.droppedOutputs,
+    abbreviatedCalls: v.abbreviatedCalls,
+    ...cuts && { cutOutputs: cuts },
+  };
+}
+
+/** A move to another model, on a wire tern knows. */
+function modelChangeEntry(v: Fields): Entry | undefined {
+  const ok = [v.provider, v.model, v.endpoint].every(isString) && WIRES.includes(v.api as WireApi);
+  if (!ok) return undefined;
+  const [provider, model, endpoint, api] = [v.provider, v.model, v.endpoint, v.api] as string[];
+  return { kind: "model_change", provider, model, endpoint, api };
+}
+
+/** Each kind's check: the entry rebuilt from the fields it allows, or undefined. `at`: see `checkedEntry`. */
+const ENTRY_CHECKS: { [K in Entry["kind"]]: (v: Fields, at: number) => Entry | undefined } = {
+  user: userEntry,
+  assistant: (v) => {
+    const message = assistant(v.message);
+    return message && { kind: "assistant", message };
+  },
+  tool_result: toolResultEntry,
+  reminder: (v) =>
+    isString(v.callId) && isString(v.text) ? { kind: "reminder", callId: v.callId, text: v.text } : undefined,
+  compaction: compactionEntry,
+  usage: (v) => {
+    const usage = usageOf(v.usage);
+    return usage && isString(v.model) ? { kind: "usage", usage, model: v.model } : undefined;
+  },
+  notice: (v) => isString(v.text) ? { kind: "notice", text: v.text } : undefined,
+  summary: (v, at) =>
+    isString(v.text) && isIndex(v.replaces, at)
+      ? { kind: "summary", text: v.text, replaces: v.replaces }
+      : undefined,
+  rewind: (v, at) => isIndex(v.to, at) ? { kind: "rewind", to: v.to } : undefined,
+  snapshot: (v) =>
+    isString(v.tree) && /^[0-9a-f]{40,64}$/.test(v.tree) ? { kind: "snapshot", tree: v.tree } : undefined,
+  model_change: modelChangeEntry,
+};
+
 /**
  * The entry a session line holds, rebuilt with only the fields its kind has; undefined when it is not a
  * well-formed entry. `at` is the index it would take in the log (a rewind or summary points before it).
  */
 export function checkedEntry(value: unknown, at: number): Entry | undefined {
-  if (!isObject(value)) return undefined;
-  const v = value;
-  switch (v.kind) {
-    case "user": {
-      if (!isString(v.text) || (v.from !== undefined && v.from !== "tern")) return undefined;
-      const attached = v.images === undefined ? undefined : images(v.images);
-      if (v.images !== undefined && attached === undefined) return undefined;
-      return {
-        kind: "user",
-        text: v.text,
-        ...v.from === "tern" && { from: "tern" as const },
-        ...attached && { images: attached },
-      };
-    }
-    case "assistant": {
-      const message = assistant(v.message);
-      return message && { kind: "assistant", message };
-    }
-    case "tool_result": {
-      const ok = isString(v.callId) && isString(v.name) && isString(v.content) &&
-        typeof v.isError === "boolean";
-      if (!ok || (v.errorKind !== undefined && !/^[a-z_]{1,40}$/.test(String(v.errorKind)))) return undefined;
-      const entry: Extract<Entry, { kind: "tool_result" }> = {
-        kind: "tool_result",
-        callId: v.callId as string,
-        name: v.name as string,
-        content: v.content as string,
-        isError: v.isError as boolean,
-      };
-      if (v.errorKind !== undefined) entry.errorKind = v.errorKind as typeof entry.errorKind;
-      if (v.images !== undefined) {
-        const returned = images(v.images);
-        if (returned === undefined) return undefined;
-        entry.images = returned;
-      }
-      return entry;
-    }
-    case "reminder":
-      return isString(v.callId) && isString(v.text)
-        ? { kind: "reminder", callId: v.callId, text: v.text }
-        : undefined;
-    case "compaction": {
-      if (!isStrings(v.droppedOutputs) || !isStrings(v.abbreviatedCalls)) return undefined;
-      const cuts = v.cutOutputs === undefined ? undefined : cutOutputs(v.cutOutputs);
-      if (v.cutOutputs !== undefined && cuts === undefined) return undefined;
-      return {
-        kind: "compaction",
-        droppedOutputs: v.droppedOutputs,
-        abbreviatedCalls: v.abbreviatedCalls,
-        ...cuts && { cutOutputs: cuts },
-      };
-    }
-    case "usage": {
-      const usage = usageOf(v.usage);
-      return usage && isString(v.model) ? { kind: "usage", usage, model: v.model } : undefined;
-    }
-    case "notice":
-      return isString(v.text) ? { kind: "notice", text: v.text } : undefined;
-    case "summary":
-      return isString(v.text) && isIndex(v.replaces, at)
-        ? { kind: "summary", text: v.text, replaces: v.replaces }
-        : undefined;
-    case "rewind":
-      return isIndex(v.to, at) ? { kind: "rewind", to: v.to } : undefined;
-    case "snapshot":
-      return isString(v.tree) && /^[0-9a-f]{40,64}$/.test(v.tree)
-        ? { kind: "snapshot", tree: v.tree }
-        : undefined;
-    case "model_change": {
-      const ok = [v.provider, v.model, v.endpoint].every(isString) && WIRES.includes(v.api as WireApi);
-      return ok
-        ? {
-          kind: "model_change",
-          provider: v.provider as string,
-          model: v.model as string,
-          endpoint: v.endpoint as string,
-          api: v.api as string,
-        }
-        : undefined;
-    }
-  }
-  return undefined;
+  if (!isObject(value) || !isString(value.kind) || !Object.hasOwn(ENTRY_CHECKS, value.kind)) return undefined;
+  return ENTRY_CHECKS[value.kind as Entry["kind"]](value, at);
 }
 
 /** A `file` line's path (relative, inside the root) and snapshot; undefined when either is malformed. */

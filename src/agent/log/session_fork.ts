@@ -4,13 +4,8 @@
  */
 import { join, relative } from "node:path";
 import type { Entry } from "./conversation.ts";
-import {
-  type LoadedSession,
-  newSessionId,
-  parseSession,
-  SessionError,
-  type SessionHeader,
-} from "./session_file.ts";
+import { type LoadedSession, newSessionId, SessionError, type SessionHeader } from "./session_file.ts";
+import { parseSession } from "./session_load.ts";
 import { stateDir } from "../state/tern_dir.ts";
 import { sealLine, stateSeal } from "../state/seal.ts";
 import { sessionLabel } from "./_session_file_seal.ts";

@@ -3,13 +3,14 @@
  * use serialises it (see RequestGauge); past COMPACT_AT of the window it is made smaller first: old tool
  * outputs dropped, then a new tool result that cannot fit even beside a summary cut (its whole text saved
  * to a file the model can page), then the older turns summarised, then the new results cut to the room that
- * is left. A request still over the window is never sent: ContextFullError says why, in one line.
+ * is left (result_cut.ts). A request still over the window is never sent: ContextFullError says why, in one
+ * line. What `/context` shows of this is context_preview.ts.
  */
 import type { ChatRequest, LlmClient, Message } from "../../llm/types.ts";
-import { spillText } from "../../tools/spill.ts";
 import type { AgentEvent } from "../events.ts";
-import { COMPACT_AT, compactHistory, type CutOutput } from "../log/compact.ts";
-import type { Conversation, Entry } from "../log/conversation.ts";
+import { COMPACT_AT, compactHistory } from "../log/compact.ts";
+import type { Conversation } from "../log/conversation.ts";
+import { cutNewResults } from "./result_cut.ts";
 import type { RequestGauge, RequestSize } from "./request_gauge.ts";
 import { planSummary, summariseConversation } from "../log/summarise.ts";
 
@@ -158,101 +159,6 @@ async function summarise(
   }
 }
 
-/**
- * Cuts the latest step's tool results so the request fits within `target.room` tokens: each gets an equal
- * share of what the rest of the request leaves (a result smaller than its share keeps all of it and passes
- * the remainder on), its whole text saved under `.tern/tool-outputs/`. With `besideSummary` the rest is
- * only what a summary cannot replace: the system prompt, tools, the latest prompt and the latest step.
- * Logged as one compaction; true when something was cut.
- */
-async function cutNewResults(
-  conversation: Conversation,
-  base: Omit<ChatRequest, "messages">,
-  target: { room: number; besideSummary?: boolean },
-  options: FitOptions,
-): Promise<boolean> {
-  const latest = latestResults(conversation);
-  if (latest.length === 0) return false;
-  const { gauge } = options;
-  const messages = conversation.messages();
-  const shown = new Map(
-    messages.flatMap((message) => message.role === "tool" ? [[message.toolCallId, message.content]] : []),
-  );
-  const current = latest.map((entry) => ({
-    entry,
-    tokens: gauge.tokens(shown.get(entry.callId)?.length ?? 0),
-  }));
-  const emptied = (target.besideSummary ? unsummarisable(messages) : messages).map((message) =>
-    message.role === "tool" && latest.some((entry) => entry.callId === message.toolCallId)
-      ? { ...message, content: "" }
-      : message
-  );
-  // Each cut result carries a note of about 100 tokens: left out of the share.
-  let left = target.room - gauge.measure({ ...base, messages: emptied }).tokens - 100 * latest.length;
-  const budget = new Map<string, number>();
-  const bySize = [...current].sort((a, b) => a.tokens - b.tokens);
-  bySize.forEach(({ entry, tokens }, i) => {
-    const share = Math.max(0, Math.floor(left / (bySize.length - i)));
-    budget.set(entry.callId, Math.min(tokens, share));
-    left -= Math.min(tokens, share);
-  });
-  const cuts: CutOutput[] = [];
-  for (const { entry, tokens } of current) {
-    const keepTokens = budget.get(entry.callId)!;
-    if (keepTokens >= tokens) continue;
-    // Characters of tern's text become more bytes on the wire (escapes): aim a tenth lower.
-    const keepChars = Math.floor(0.9 * keepTokens / gauge.tokensPerByte);
-    if (keepChars >= entry.content.length) continue;
-    cuts.push({ callId: entry.callId, keepChars, ...await saved(entry, options.root) });
-  }
-  if (cuts.length === 0) return false;
-  conversation.append({ kind: "compaction", droppedOutputs: [], abbreviatedCalls: [], cutOutputs: cuts });
-  for (const cut of cuts) {
-    const entry = latest.find((result) => result.callId === cut.callId)!;
-    const where = cut.savedAs ? `; all of it is in ${cut.savedAs}` : "";
-    const message = `Context: cut the output of ${entry.name} to fit the context window ` +
-      `(${entry.content.length.toLocaleString("en-US")} → ${cut.keepChars.toLocaleString("en-US")} ` +
-      `characters${where}).`;
-    options.onEvent({ type: "notice", level: "info", message });
-  }
-  return true;
-}
-
-/** What no summary replaces: the system prompt, the latest user message and the latest step. */
-function unsummarisable(messages: Message[]): Message[] {
-  const lastAssistant = messages.findLastIndex((message) => message.role === "assistant");
-  const lastUser = messages.findLastIndex((message, i) => message.role === "user" && i < lastAssistant);
-  return [messages[0], ...(lastUser > 0 ? [messages[lastUser]] : []), ...messages.slice(lastAssistant)];
-}
-
-type ToolResultEntry = Extract<Entry, { kind: "tool_result" }>;
-
-/** The results of the latest step: the tool results after the last assistant message, if it ends the log. */
-function latestResults(conversation: Conversation): ToolResultEntry[] {
-  const { indices } = conversation.live();
-  const entries = indices.map((i) => conversation.entries[i]);
-  const lastAssistant = entries.findLastIndex((entry) => entry.kind === "assistant");
-  const lastUser = entries.findLastIndex((entry) => entry.kind === "user");
-  if (lastAssistant < 0 || lastUser > lastAssistant) return [];
-  return entries.slice(lastAssistant + 1).filter((entry): entry is ToolResultEntry =>
-    entry.kind === "tool_result"
-  );
-}
-
-/** Where the whole result can be read: the tool's own spill file, or one written now (none when it fails). */
-async function saved(
-  entry: ToolResultEntry,
-  root?: string,
-): Promise<Omit<CutOutput, "callId" | "keepChars">> {
-  if (entry.details?.spilledTo) return { savedAs: entry.details.spilledTo };
-  if (root === undefined) return {};
-  try {
-    return { savedAs: await spillText(root, entry.name, entry.content), exact: true };
-  } catch {
-    return {};
-  }
-}
-
 /** The one line for a request that cannot fit: its size, the window, and what takes the room. */
 function tooLarge(fitted: FittedRequest, base: Omit<ChatRequest, "messages">, options: FitOptions): string {
   const n = (tokens: number) => tokens.toLocaleString("en-US");
@@ -264,52 +170,4 @@ function tooLarge(fitted: FittedRequest, base: Omit<ChatRequest, "messages">, op
     `${n(fitted.size.tokens)} tokens, and ${options.model}'s window holds ${n(options.contextWindow)} ` +
     `(system prompt and tools ${n(fixed)}${prompt}); use a model with a larger window, ` +
     `a shorter message, or a new conversation`;
-}
-
-/** What `/context` shows: the next request's estimate, where it goes, and what compaction would take. */
-export interface ContextPreview {
-  /** The next request as it stands (before the next message), measured on the wire in use. */
-  size: RequestSize;
-  /** Compaction starts past this many tokens (COMPACT_AT of the window). */
-  limit: number;
-  /** Tokens of the system prompt, of the tool schemas, and of the conversation. */
-  parts: { system: number; tools: number; history: number };
-  /** True when the next request compacts first; then `drop` is what it drops, else what it could drop. */
-  now: boolean;
-  /** Old tool outputs (oldest first) compaction drops, and about how many tokens that frees. */
-  drop: { outputs: number; tokens: number };
-  /** The older entries a summary would replace, when there are any. */
-  summary: { entries: number; tokens: number } | null;
-}
-
-/** The preview of the next request's compaction; changes nothing. */
-export function previewContext(
-  conversation: Conversation,
-  base: Omit<ChatRequest, "messages">,
-  options: Pick<FitOptions, "contextWindow" | "gauge">,
-): ContextPreview {
-  const { gauge, contextWindow } = options;
-  const messages = conversation.messages();
-  const size = gauge.measure({ ...base, messages });
-  const system = gauge.measure({ ...base, tools: [], messages: messages.slice(0, 1) }).tokens;
-  const tools = gauge.measure({ ...base, messages: messages.slice(0, 1) }).tokens - system;
-  const limit = COMPACT_AT * contextWindow;
-  const now = size.tokens > limit;
-  const tokensOf = (message: Message) => gauge.messageTokens(message);
-  const inMessages = messages.reduce((sum, message) => sum + tokensOf(message), 0);
-  // Not due yet: every output old enough to be dropped counts (a window of 0 leaves none out).
-  const dropped = compactHistory(messages, {
-    contextWindow: now ? contextWindow : 0,
-    tokensOf,
-    reserved: Math.max(0, size.tokens - inMessages),
-  });
-  const plan = planSummary(conversation, { contextWindow, tokensPerByte: gauge.tokensPerByte });
-  return {
-    size,
-    limit,
-    parts: { system, tools, history: size.tokens - system - tools },
-    now,
-    drop: { outputs: dropped.droppedOutputs, tokens: dropped.tokensBefore - dropped.tokensAfter },
-    summary: plan && { entries: plan.count, tokens: plan.tokens },
-  };
 }

@@ -7,8 +7,7 @@ import { protectedPathReason } from "../../config/protected_paths.ts";
 import { planModeRefusal } from "./plan_mode.ts";
 
 export { protectedPathReason };
-import type { ToolCall } from "../../llm/types.ts";
-import type { CallInspection } from "../../tools/tool.ts";
+import type { ApprovalRequest } from "./approval_request.ts";
 import type { PermissionRules } from "./permission_rules.ts";
 
 /**
@@ -16,17 +15,6 @@ import type { PermissionRules } from "./permission_rules.ts";
  * `plan`: only reads run, everything else is refused without asking.
  */
 export type ApprovalPolicy = ApproveMode;
-
-/** A validated tool call about to run, with what its tool says it will do. */
-export interface ApprovalRequest {
-  call: ToolCall;
-  /** The tool's own account of this call: effect, paths (symlinks resolved), sandboxing, preview. */
-  inspection: CallInspection;
-  /** A PreToolUse hook said "allow": like an allow rule, it lets a call run that would ask. */
-  allowedByHook?: boolean;
-  /** A PreToolUse hook said "ask" (its reason): the human is asked whatever the policy. */
-  askedByHook?: string;
-}
 
 /**
  * Why a call needs a yes: a plain edit, a protected path, a command outside the sandbox, network, a

@@ -6,7 +6,7 @@
  * is config's job.
  */
 import { posix } from "node:path";
-import type { ApprovalRequest } from "./approval.ts";
+import type { ApprovalRequest } from "./approval_request.ts";
 import { loadPicomatch } from "../../fs/glob_matcher.ts";
 import { type Executed, executedCommands } from "../../tools/shell/executed_commands.ts";
 import { ternRule } from "../../tools/claude_tools.ts";

@@ -1,5 +1,6 @@
 /** The refusal when the project's `.env` would send the user's own key somewhere the user did not trust. */
-import { type Config, ConfigError } from "../../config/config.ts";
+import type { Config } from "../../config/config.ts";
+import { ConfigError } from "../../config/config_error.ts";
 
 /** The one line a run ends with when the project's `.env` chose the endpoint and the project is not trusted. */
 export function untrustedEndpointMessage(endpoint: string, variable: string): string {

@@ -2,7 +2,8 @@
  * An opened project (open_project.ts is its door): what the trust decision allowed, read once, and the only
  * way to an `AgentSession`. It owns what it started (MCP servers, its sessions) and closes them together.
  */
-import type { Config, ModelRequest } from "../../config/config.ts";
+import type { Config } from "../../config/config.ts";
+import type { ModelRequest } from "../../config/provider_switch.ts";
 import type { McpHub, McpServer } from "../../tools/mcp/client.ts";
 import type { DiagnosticsService } from "../../tools/lsp/diagnostics.ts";
 import type { SandboxStatus } from "../../tools/shell/sandbox.ts";

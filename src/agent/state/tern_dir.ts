@@ -4,20 +4,17 @@
  * included, so the folder counts as tern's only while it is bound to this directory on this machine:
  * `owner.json` inside records the device, inode and birth time of the project root and of `.tern/local/`
  * itself, facts that no clone or copy reproduces (git and `cp` make new folders). A folder whose record does
- * not match is never read: `claimState()` moves it aside at start and says so once. The permission flags
+ * not match is never read: `claimState()` (claim_state.ts) moves it aside at start and says so once. The permission flags
  * need no change for this (`--allow-read=. --allow-write=.` already cover it, in a compiled binary too).
  */
 import { join } from "node:path";
 import { isInside } from "../../fs/path_basics.ts";
-import { openJson, sealJson, stateSeal } from "./seal.ts";
 
 /** The folder tern keeps its files in, relative to the project root. */
 export const TERN_DIR = ".tern";
 /** tern's own state, relative to the root: bound to this directory (see the module comment). */
 export const STATE_DIR = ".tern/local";
 const OWNER_FILE = "owner.json";
-/** Names tern kept its state under before it was bound; such files may have come with the repository. */
-const LEGACY_STATE = ["trust.json", "mcp-trust.json", "sessions", "snapshots", "history"];
 
 /** Where one folder is: identity facts the kernel sets and a repository cannot choose. */
 export interface Identity {
@@ -108,7 +105,7 @@ export function boundStatePath(root: string, sub = ""): string | undefined {
 /**
  * Makes `.tern/local/<sub>` (the state folder first, bound to this directory, when there is none) and
  * returns its real path. Each level must be a folder that resolves inside the root, so a planted link cannot
- * lead a write outside. Throws when the state folder is not tern's own (see `claimState`).
+ * lead a write outside. Throws when the state folder is not tern's own (see claim_state.ts).
  */
 export function stateDir(root: string, sub: string): string {
   let status = stateStatus(root);
@@ -158,52 +155,5 @@ function createState(root: string): void {
     Deno.renameSync(temp, join(root, STATE_DIR)); // a rename keeps the folder's inode and birth time
   } catch {
     Deno.removeSync(temp, { recursive: true }); // another tern made it first, or the write failed
-  }
-}
-
-/**
- * At start: a `.tern/local/` that is not tern's own is moved aside (never read, never deleted), and state
- * files at the places older versions used are named; returns one line for the user, or undefined.
- */
-export function claimState(root: string): string | undefined {
-  const ignored: string[] = [];
-  const status = stateStatus(root);
-  if (status.kind === "unusable") return `tern keeps no state in this project: ${status.why}`;
-  if (status.kind === "foreign") {
-    const aside = `${TERN_DIR}/ignored-local-${new Date().toISOString().replace(/[-:.]/g, "")}`;
-    try {
-      Deno.renameSync(join(root, STATE_DIR), join(root, aside));
-      ignored.push(`${STATE_DIR}/ (moved to ${aside}/: ${status.why})`);
-    } catch {
-      return `tern keeps no state in this project: ${status.why}, and it could not be moved aside`;
-    }
-  }
-  const legacy = LEGACY_STATE.filter((name) => lstat(join(root, TERN_DIR, name)) !== undefined)
-    .map((name) => `${TERN_DIR}/${name}`);
-  const fresh = legacy.filter((name) => !reported(root).includes(name));
-  if (fresh.length > 0) {
-    ignored.push(...fresh);
-    try {
-      const file = join(stateDir(root, ""), "ignored.json");
-      const seal = stateSeal(root);
-      const names = [...reported(root), ...fresh];
-      if (seal) Deno.writeTextFileSync(file, sealJson(seal, "ignored.json", { names }));
-    } catch { /* said again next time */ }
-  }
-  if (ignored.length === 0) return undefined;
-  return `ignored ${ignored.join(", ")}: tern reads its own state only from ${STATE_DIR}/, bound to this ` +
-    "directory; files a repository brings or a copy carries grant nothing";
-}
-
-/** Legacy names already reported in this project. */
-function reported(root: string): string[] {
-  const file = boundStatePath(root, "ignored.json");
-  const seal = stateSeal(root);
-  if (file === undefined || seal === undefined) return [];
-  try {
-    const list = openJson(seal, "ignored.json", Deno.readTextFileSync(file))?.names;
-    return Array.isArray(list) ? list.filter((item) => typeof item === "string") : [];
-  } catch {
-    return [];
   }
 }

@@ -85,8 +85,7 @@ class Handlers {
     const { id, open } = await asRequestError(() =>
       this.#sessions.start({ cwd: params.cwd, resumeId: params.sessionId, mcpServers: params.mcpServers })
     );
-    const { conversation } = open.session.current;
-    const live = conversation.live().indices.map((i) => conversation.entries[i]);
+    const live = open.session.liveEntries();
     for (const update of replayUpdates(open.session.root, live)) {
       await editor.notify(sdk.methods.client.session.update, { sessionId: id, update });
     }

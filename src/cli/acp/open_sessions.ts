@@ -7,7 +7,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../agent/agent_session.ts";
 import { openProject } from "../../agent/project/open_project.ts";
 import type { Project } from "../../agent/project/project.ts";
-import { loadSession } from "../../agent/log/session_file.ts";
+import { loadSession } from "../../agent/log/session_load.ts";
 import type { CliArgs } from "../args.ts";
 import { commandTable, withHelp } from "../commands/project_table.ts";
 import type { SlashCommand } from "../commands/types.ts";
@@ -61,7 +61,7 @@ export class AcpSessions {
     const resume = request.resumeId === undefined ? undefined : await loadSession(root, request.resumeId);
     const ownServers = await startEditorServers(configs, { root, sandbox: project.config.sandbox });
     const session = await project.newSession({ resume, frontEnd: "headless", ownServers });
-    const id = session.current.session?.id ?? request.resumeId ?? crypto.randomUUID();
+    const id = session.sessionId ?? request.resumeId ?? crypto.randomUUID();
     // Loading a session this connection has open replaces it: the old one is closed with what it started.
     const previous = this.#open.get(id);
     if (previous) await previous.project.closeSession(previous.session);

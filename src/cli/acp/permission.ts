@@ -5,12 +5,8 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentSession } from "../../agent/agent_session.ts";
-import type {
-  ApprovalAnswer,
-  ApprovalGate,
-  ApprovalRequest,
-  Assessment,
-} from "../../agent/policy/approval.ts";
+import type { ApprovalAnswer, ApprovalGate, Assessment } from "../../agent/policy/approval.ts";
+import type { ApprovalRequest } from "../../agent/policy/approval_request.ts";
 import { suggestRules } from "../../agent/policy/permission_rules.ts";
 import { toolKind, toolLocations, toolTitle, type UpdateMapper } from "./updates.ts";
 

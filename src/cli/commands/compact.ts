@@ -67,7 +67,7 @@ export const contextCommand: SlashCommand = {
       ctx.screen.print(`  ${name.padEnd(8)} ${n(count).padStart(9)}  ${pct(count)}`);
     }
     for (const line of compactionLines(view)) ctx.screen.print(line, "dim");
-    for (const line of modelHistory(ctx.session.current.conversation.entries, ctx.session.firstModel)) {
+    for (const line of modelHistory(ctx.session.entries, ctx.session.firstModel)) {
       ctx.screen.print(line, "dim");
     }
     return "continue";

@@ -15,7 +15,7 @@ export function mcpCommand(hub: McpHub | undefined, notes: readonly string[] = [
         for (const note of notes) ctx.screen.print(note, "dim");
         return "continue";
       }
-      const offered = new Set(ctx.session.current.registry.tools().map((tool) => tool.name));
+      const offered = new Set(ctx.session.toolNames());
       for (const server of servers) {
         const { name, type } = server.config;
         const where = type === "http"

@@ -2,7 +2,7 @@
  * `/model`: lists the provider presets, or switches model or provider mid-conversation. The conversation
  * goes on; what cannot cross wires (thinking signatures, encrypted reasoning) is dropped by the wires.
  */
-import type { ModelRequest } from "../../config/config.ts";
+import type { ModelRequest } from "../../config/provider_switch.ts";
 import { findProvider, PROVIDERS } from "../../config/providers.ts";
 import { describeModel } from "../../agent/model_setup.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";

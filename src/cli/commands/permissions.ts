@@ -10,7 +10,7 @@ export const permissionsCommand: SlashCommand = {
   run: (ctx) => {
     const { mode, rules } = ctx.session;
     ctx.screen.print(`approval mode: ${mode} (Shift+Tab at the prompt cycles ask → edits → plan)`);
-    const session = ctx.session.current.conversation.approvals.list();
+    const session = ctx.session.approvals;
     ctx.screen.print(`this session, not asked again: ${session.length === 0 ? "none" : session.join(", ")}`);
     const { allow, deny, ask } = rules.list();
     ctx.screen.print(`allow rules: ${allow.length === 0 ? "none" : ""}`);

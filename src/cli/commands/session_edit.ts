@@ -1,5 +1,6 @@
 /** `/rename TEXT` (name the session, for `tern -r TEXT`) and `/fork [N]` (continue a copy of it). */
-import { loadSession, SessionError } from "../../agent/log/session_file.ts";
+import { loadSession } from "../../agent/log/session_load.ts";
+import { SessionError } from "../../agent/log/session_file.ts";
 import { forkSession } from "../../agent/log/session_fork.ts";
 import { checkedName } from "../../agent/log/session_names.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
@@ -10,8 +11,8 @@ export const renameCommand: SlashCommand = {
   name: "/rename",
   help: "name this session, e.g. /rename login fix (then tern -r 'login fix' continues it)",
   run: (ctx): SlashOutcome => {
-    const writer = ctx.session.current.session;
-    if (!writer) {
+    const id = ctx.session.sessionId;
+    if (id === undefined) {
       ctx.screen.print("This session is not saved (--no-session): there is nothing to name.", "yellow");
       return "continue";
     }
@@ -21,8 +22,8 @@ export const renameCommand: SlashCommand = {
       return "continue";
     }
     try {
-      writer.rename(checked.name);
-      ctx.screen.print(`Session ${writer.id} is now named "${terminalSafe(checked.name)}".`, "dim");
+      ctx.session.rename(checked.name);
+      ctx.screen.print(`Session ${id} is now named "${terminalSafe(checked.name)}".`, "dim");
     } catch (error) {
       ctx.screen.print(`Could not save the name: ${(error as Error).message}`, "yellow");
     }
@@ -35,8 +36,8 @@ export const forkCommand: SlashCommand = {
   name: "/fork",
   help: "continue in a copy of this session (/fork N: as it was after prompt N); the original stays as it is",
   run: async (ctx): Promise<SlashOutcome> => {
-    const id = ctx.session.current.session?.id;
-    const saved = id !== undefined && ctx.session.current.session?.path !== undefined;
+    const id = ctx.session.sessionId;
+    const saved = id !== undefined && ctx.session.transcriptPath !== undefined;
     if (!saved) {
       ctx.screen.print("Nothing to fork yet: the session is saved from its first prompt on.", "yellow");
       return "continue";

@@ -2,12 +2,11 @@
 import {
   describeSession,
   listSessions,
-  type LoadedSession,
-  loadSession,
   pruneSessions,
-  SessionError,
   type SessionSummary,
-} from "../../agent/log/session_file.ts";
+} from "../../agent/log/session_list.ts";
+import { type LoadedSession, SessionError } from "../../agent/log/session_file.ts";
+import { loadSession } from "../../agent/log/session_load.ts";
 import { findSession } from "../../agent/log/session_names.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 import { recapLines } from "../render/recap.ts";
@@ -79,8 +78,7 @@ export const resumeCommand: SlashCommand = {
       const turns = loaded.entries.filter((entry) => entry.kind === "user").length;
       ctx.screen.print(`Resumed session ${loaded.header.id} (${turns} prompt(s)).`, "dim");
       for (const repair of loaded.repairs) ctx.screen.print(`  ${terminalSafe(repair)}`, "yellow");
-      const { conversation } = ctx.session.current;
-      const live = conversation.live().indices.map((i) => conversation.entries[i]);
+      const live = ctx.session.liveEntries();
       for (const line of [...recapLines(live), statusLine(ctx.session.usage)]) ctx.screen.print(line, "dim");
     } catch (error) {
       if (!(error instanceof SessionError)) throw error;
@@ -96,7 +94,7 @@ export const sessionsCommand: SlashCommand = {
   help: "list this project's saved sessions (newest first)",
   run: async (ctx): Promise<SlashOutcome> => {
     await printSessions(ctx.session.root, (line) => ctx.screen.print(line));
-    const id = ctx.session.current.session?.id;
+    const id = ctx.session.sessionId;
     if (id) ctx.screen.print(`This conversation is session ${id}.`, "dim");
     return "continue";
   },

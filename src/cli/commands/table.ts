@@ -20,8 +20,9 @@ const clear: SlashCommand = {
   help: "start a new conversation and session (forget the history, the files read and the approvals given)",
   run: async (ctx): Promise<SlashOutcome> => {
     await ctx.session.reloadMemory(); // a memory file written since (/init) goes into the new conversation
-    const next = ctx.session.clear();
-    ctx.screen.print(`Conversation cleared.${next.session ? ` New session ${next.session.id}.` : ""}`, "dim");
+    ctx.session.clear();
+    const id = ctx.session.sessionId;
+    ctx.screen.print(`Conversation cleared.${id ? ` New session ${id}.` : ""}`, "dim");
     return "continue";
   },
 };

@@ -30,12 +30,12 @@ export interface PermissionDenial {
 export function initEvent(session: AgentSession, extra: { input_format?: string } = {}): StreamEvent {
   const { provider, model, api } = session.model;
   return event("init", {
-    session_id: session.current.session?.id ?? null,
+    session_id: session.sessionId ?? null,
     tern_version: VERSION,
     model,
     provider,
     wire: api,
-    tools: session.current.registry.specs().map((tool) => tool.name),
+    tools: session.offeredToolNames(),
     cwd: session.root,
     permission_mode: session.mode,
     input_format: extra.input_format ?? "text",
@@ -112,7 +112,7 @@ export function resultEvent(result: TaskResult, context: ResultContext): StreamE
   // The session's own price, as the status line and /cost use it: null where it is unknown (custom endpoint).
   const price = context.session.model.price;
   return event("result", {
-    session_id: context.session.current.session?.id ?? null,
+    session_id: context.session.sessionId ?? null,
     exit_reason: result.exitReason,
     partial: result.partial || result.exitReason === "cancelled",
     text: result.text,

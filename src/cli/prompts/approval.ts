@@ -1,6 +1,7 @@
 /** The REPL's approval prompt: shows what a call will do (its tool's preview: a diff, the whole command), then asks. */
 import { styleText } from "node:util";
-import type { ApprovalAnswer, ApprovalRequest, AskHuman, Assessment } from "../../agent/policy/approval.ts";
+import type { ApprovalAnswer, AskHuman, Assessment } from "../../agent/policy/approval.ts";
+import type { ApprovalRequest } from "../../agent/policy/approval_request.ts";
 import { suggestRules } from "../../agent/policy/permission_rules.ts";
 import { chooseOne } from "./choice.ts";
 import { diffSummary, formatDiffSummary, renderDiff } from "../render/diff_view.ts";

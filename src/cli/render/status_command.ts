@@ -40,8 +40,8 @@ export function claudeStatus(session: AgentSession): Record<string, unknown> {
   const { model, label } = session.model;
   const known = usage.info.price !== undefined;
   return {
-    session_id: session.current.session?.id ?? null,
-    transcript_path: session.current.session?.path ?? null,
+    session_id: session.sessionId ?? null,
+    transcript_path: session.transcriptPath ?? null,
     cwd: session.root,
     model: { id: model, display_name: model, provider: label },
     workspace: { current_dir: session.root, project_dir: session.root },

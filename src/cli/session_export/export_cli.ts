@@ -2,7 +2,9 @@
  * `tern sessions export ID|NAME --format md|html|jsonl`: a saved session rendered to stdout, offline (no
  * model, no network). jsonl is the session as checked on load: its header, then one entry per line.
  */
-import { listSessions, type LoadedSession, loadSession, SessionError } from "../../agent/log/session_file.ts";
+import { listSessions } from "../../agent/log/session_list.ts";
+import { type LoadedSession, SessionError } from "../../agent/log/session_file.ts";
+import { loadSession } from "../../agent/log/session_load.ts";
 import { findSession } from "../../agent/log/session_names.ts";
 import { transcriptOf } from "./transcript.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";

@@ -1,11 +1,9 @@
 import { assertEquals, assertThrows } from "../../support/assert.ts";
 import { Conversation, type Entry } from "../../../src/agent/log/conversation.ts";
-import {
-  listSessions,
-  loadSession,
-  SessionError,
-  SessionWriter,
-} from "../../../src/agent/log/session_file.ts";
+import { listSessions } from "../../../src/agent/log/session_list.ts";
+import { loadSession } from "../../../src/agent/log/session_load.ts";
+import { SessionError } from "../../../src/agent/log/session_file.ts";
+import { SessionWriter } from "../../../src/agent/log/session_writer.ts";
 import { forkSession } from "../../../src/agent/log/session_fork.ts";
 import { tempProject } from "../../support/temp_project.ts";
 

@@ -56,7 +56,7 @@ Deno.test("a single 200 KB tool result in a 4000-token window is cut to fit, the
     notices(events).some((n) => n.startsWith("Context: cut the output of dump to fit the context window")),
   );
   // The log keeps the registry's view whole: only requests see the cut.
-  const entry = session.current.conversation.entries.find((e) => e.kind === "tool_result");
+  const entry = session.entries.find((e) => e.kind === "tool_result");
   assert(entry?.kind === "tool_result" && entry.content.length > 20_000);
 });
 

@@ -2,7 +2,6 @@ import { assert, assertEquals, assertStringIncludes } from "../../support/assert
 import {
   type ApprovalAnswer,
   type ApprovalPolicy,
-  type ApprovalRequest,
   ApprovalSession,
   type AskReason,
   assessRequest,
@@ -10,6 +9,7 @@ import {
   denialText,
   protectedPathReason,
 } from "../../../src/agent/policy/approval.ts";
+import type { ApprovalRequest } from "../../../src/agent/policy/approval_request.ts";
 import type { ToolEffect } from "../../../src/tools/tool.ts";
 
 let nextId = 0;

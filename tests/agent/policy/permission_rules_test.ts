@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
 import { parseRule, PermissionRules, suggestRules } from "../../../src/agent/policy/permission_rules.ts";
-import { type ApprovalRequest, createApprovalGate } from "../../../src/agent/policy/approval.ts";
+import { createApprovalGate } from "../../../src/agent/policy/approval.ts";
+import type { ApprovalRequest } from "../../../src/agent/policy/approval_request.ts";
 
 function command(text: string, options: { sandboxed?: boolean; network?: boolean } = {}): ApprovalRequest {
   return {

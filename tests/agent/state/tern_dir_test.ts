@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "../../support/assert.ts";
-import { boundStatePath, claimState, stateDir, stateStatus } from "../../../src/agent/state/tern_dir.ts";
+import { boundStatePath, stateDir, stateStatus } from "../../../src/agent/state/tern_dir.ts";
+import { claimState } from "../../../src/agent/state/claim_state.ts";
 import { tempProject } from "../../support/temp_project.ts";
 import { plantedRepo } from "../../support/planted_repo.ts";
 
@@ -63,16 +64,4 @@ Deno.test("a .tern that is a link or a file holds no state, and claimState() say
   assertThrows(() => stateDir(project.root, "sessions"), Error, "tern keeps no state in this project");
   assertStringIncludes(claimState(project.root)!, ".tern is not a folder");
   assertEquals([...Deno.readDirSync(project.outside)].map((entry) => entry.name), ["secret.txt"]);
-});
-
-Deno.test("state files where older versions kept them are named once and never read", async () => {
-  await using project = await tempProject({
-    ".tern/trust.json": '{"endpoints":["https://evil.example"]}',
-    ".tern/sessions/x.jsonl": "{}\n",
-    ".tern/settings.json": "{}",
-  });
-  const line = claimState(project.root)!;
-  assertStringIncludes(line, "ignored .tern/trust.json, .tern/sessions");
-  assertEquals(line.includes("settings.json"), false, "the project's settings are its own to supply");
-  assertEquals(claimState(project.root), undefined);
 });

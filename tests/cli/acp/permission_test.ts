@@ -1,6 +1,6 @@
 import { assertEquals } from "../../support/assert.ts";
 import { answerFor, permissionOptions } from "../../../src/cli/acp/permission.ts";
-import type { ApprovalRequest } from "../../../src/agent/policy/approval.ts";
+import type { ApprovalRequest } from "../../../src/agent/policy/approval_request.ts";
 
 const command: ApprovalRequest = {
   call: { id: "c1", name: "execute_command", arguments: '{"command":"npm test"}' },

@@ -6,6 +6,7 @@ import { runSlashCommand, slashCommands } from "../../../src/cli/commands/table.
 import { PROVIDERS } from "../../../src/config/providers.ts";
 import { testSession } from "../../support/session.ts";
 import { tempProject } from "../../support/temp_project.ts";
+import { CONVERSATION_NOW } from "../../../src/agent/_session_internals.ts";
 
 async function setup(env: Record<string, string> = {}) {
   const project = await tempProject({});
@@ -47,13 +48,13 @@ Deno.test("/model alone lists every preset with its wire and marks the current o
 
 Deno.test("/model PROVIDER/MODEL switches, says where it goes, and logs a model_change entry", async () => {
   await using t = await setup({ ANTHROPIC_API_KEY: "sk-ant" });
-  t.session.current.conversation.append({ kind: "user", text: "earlier" });
+  t.session[CONVERSATION_NOW].conversation.append({ kind: "user", text: "earlier" });
   assertEquals(await t.run("/model anthropic/claude-x"), "continue");
   assertStringIncludes(
     t.output(),
     "Switched to claude-x via Anthropic (anthropic wire) at https://api.anthropic.com; the conversation continues.",
   );
-  assertEquals(t.session.current.conversation.entries, [
+  assertEquals(t.session.entries, [
     { kind: "user", text: "earlier" },
     {
       kind: "model_change",
@@ -88,7 +89,7 @@ Deno.test("/model with a bad argument or a failed switch says why in one line an
 
 Deno.test("/context says which model answered which prompts once the conversation changed model", async () => {
   await using t = await setup({ ANTHROPIC_API_KEY: "sk-ant" });
-  const conversation = t.session.current.conversation;
+  const conversation = t.session[CONVERSATION_NOW].conversation;
   conversation.append({ kind: "user", text: "one" });
   conversation.append({ kind: "user", text: "two" });
   await t.run("/model anthropic/claude-x");

@@ -5,6 +5,7 @@ import { BUILTIN_COMMANDS, runSlashCommand, slashCommands } from "../../../src/c
 import type { SlashCommand } from "../../../src/cli/commands/types.ts";
 import { testSession } from "../../support/session.ts";
 import { tempProject } from "../../support/temp_project.ts";
+import { CONVERSATION_NOW } from "../../../src/agent/_session_internals.ts";
 
 async function setup(commands: SlashCommand[] = BUILTIN_COMMANDS) {
   const project = await tempProject({});
@@ -31,11 +32,11 @@ Deno.test("runSlashCommand() runs commands by name or alias, and names /help for
 
 Deno.test("/clear replaces the conversation with a fresh one", async () => {
   await using t = await setup();
-  const before = t.ctx.session.current.conversation;
+  const before = t.ctx.session[CONVERSATION_NOW].conversation;
   before.append({ kind: "user", text: "hi" });
   await runSlashCommand("/clear", t.table, t.ctx);
-  assertEquals(t.ctx.session.current.conversation === before, false);
-  assertEquals(t.ctx.session.current.conversation.entries.length, 0);
+  assertEquals(t.ctx.session[CONVERSATION_NOW].conversation === before, false);
+  assertEquals(t.ctx.session.entries.length, 0);
 });
 
 Deno.test("a command added to the table gets its words and shows in /help", async () => {

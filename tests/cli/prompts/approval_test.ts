@@ -1,10 +1,6 @@
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
-import {
-  type ApprovalRequest,
-  ApprovalSession,
-  assessRequest,
-  createApprovalGate,
-} from "../../../src/agent/policy/approval.ts";
+import { ApprovalSession, assessRequest, createApprovalGate } from "../../../src/agent/policy/approval.ts";
+import type { ApprovalRequest } from "../../../src/agent/policy/approval_request.ts";
 import type { CallPreview } from "../../../src/tools/tool.ts";
 import {
   type ApprovalChoice,
