@@ -49,6 +49,8 @@ export interface CliArgs extends RunSettings {
   firstPrompt?: string;
   /** `--notify-command CMD`: run (bash -c) when the REPL needs you and the terminal is not focused. */
   notifyCommand?: string;
+  /** `-w NAME`: work in tern's git worktree NAME (made on branch tern/NAME when new). */
+  worktree?: string;
 }
 
 /** Bad usage: the caller prints `tern: <message>` and a hint to run `tern --help`, then exits 2. */
@@ -115,6 +117,8 @@ Options:
   -r, --resume [ID|NAME]    continue session ID (or the one named NAME, or an id's prefix); without
                             one, pick from a list
       --fork                with -c or -r: continue a copy of that session, leaving it as it is
+  -w, --worktree NAME       work in a git worktree of this repository on branch tern/NAME (made from
+                            HEAD in .tern/local/worktrees/NAME the first time; its own sessions)
       --no-session          save nothing of this run under .tern/local/sessions/
       --context-window N    the model's context window in tokens (default: known models, else the
                             provider's); past about 80% older turns are summarised
@@ -145,6 +149,12 @@ Sessions (saved as they happen in .tern/local/sessions/, inside the project):
                             delete all but the N newest (default 20)
   tern sessions export ID|NAME --format md|html|jsonl
                             print a session: conversation, reasoning, tool calls, results, diffs
+
+Worktrees (git worktrees tern made with -w, /worktree or the task tool's isolation):
+  tern worktrees            list them: branch, changed files, last session
+  tern worktrees remove NAME [--force]
+                            remove one (refused with uncommitted changes unless --force; the
+                            branch is kept); never one tern did not make
 
 Your own settings (.tern/local/settings.json: hooks, rules; sealed by tern, so a git pull cannot add any):
   tern config sign [--yes]  after editing it by hand: shows what it grants and seals it
@@ -180,6 +190,7 @@ const OPTIONS = {
   "input-format": { type: "string" },
   "approval-timeout": { type: "string" },
   "notify-command": { type: "string" },
+  worktree: { type: "string", short: "w" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;
@@ -211,6 +222,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (values["notify-command"] !== undefined) {
     args.notifyCommand = nonEmpty("--notify-command", values["notify-command"]);
   }
+  if (values.worktree !== undefined) args.worktree = nonEmpty("--worktree", values.worktree);
   if (values.provider !== undefined) args.provider = nonEmpty("--provider", values.provider);
   if (values.model !== undefined) args.model = nonEmpty("--model", values.model);
   if (values["base-url"] !== undefined) args.baseUrl = nonEmpty("--base-url", values["base-url"]);
@@ -276,6 +288,8 @@ export function acpArgs(argv: string[]): CliArgs {
     ? "--input-format"
     : args.continue || args.resume !== undefined
     ? "--continue/--resume"
+    : args.worktree !== undefined
+    ? "--worktree"
     : undefined;
   if (bad) {
     throw new UsageError(`tern acp takes its prompts and sessions from the editor; ${bad} does not apply`);
