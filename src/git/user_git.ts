@@ -48,7 +48,11 @@ async function run(cwd: string, args: string[]): Promise<GitRun> {
       stdout: "piped",
       stderr: "piped",
     }).output();
-    return { ok: output.success, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+    return {
+      ok: output.success,
+      stdout: decoder.decode(output.stdout),
+      stderr: decoder.decode(output.stderr),
+    };
   } catch (error) {
     return { ok: false, stdout: "", stderr: error instanceof Error ? error.message : String(error) };
   }

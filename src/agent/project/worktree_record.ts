@@ -46,7 +46,8 @@ export function readRecord(root: string): WorktreeRecord {
 
 function validEntry(entry: unknown): entry is WorktreeEntry {
   const x = entry as Partial<WorktreeEntry> | null;
-  return typeof x === "object" && x !== null && typeof x.branch === "string" && typeof x.prefix === "string" &&
+  return typeof x === "object" && x !== null && typeof x.branch === "string" &&
+    typeof x.prefix === "string" &&
     typeof x.dev === "number" && typeof x.ino === "number" && typeof x.created === "string";
 }
 
@@ -67,7 +68,15 @@ export function worktreesFolder(root: string): string {
 
 /** Runs `body` holding the worktrees' lock: other tern processes of this project wait for it. */
 export async function underWorktreeLock<T>(root: string, body: () => Promise<T>): Promise<T> {
-  const file = await Deno.open(join(worktreesFolder(root), ".lock"), { read: true, write: true, create: true });
+  let folder: string;
+  try {
+    folder = worktreesFolder(root);
+  } catch (error) {
+    // No state folder of tern's own (a link, a file, one a repository brought): nowhere to keep worktrees.
+    const why = error instanceof Error ? error.message : String(error);
+    throw Object.assign(new Error(`no worktree can be made here: ${why}`), { name: "WorktreeError" });
+  }
+  const file = await Deno.open(join(folder, ".lock"), { read: true, write: true, create: true });
   try {
     await file.lock(true);
     return await body();

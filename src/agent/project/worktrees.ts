@@ -9,7 +9,8 @@
  */
 import { join } from "node:path";
 import { userGit } from "../../git/user_git.ts";
-import { TERN_GITIGNORE } from "../state/tern_dir.ts";
+import { claimState, TERN_GITIGNORE } from "../state/tern_dir.ts";
+import { checkOwnState } from "../state/check.ts";
 import {
   readRecord,
   sameFolder,
@@ -72,10 +73,16 @@ function worktreeOf(root: string, name: string, entry: WorktreeEntry): Worktree 
 /**
  * The worktree NAME of the project at `root`: the one tern made before (reused), or a new one on branch
  * `tern/NAME` from HEAD (or that branch, when it exists). Throws a WorktreeError for what cannot be done.
+ * The main project's state is claimed and checked first, as the door does (its record is read from there).
  */
-export async function openWorktree(root: string, name: string): Promise<{ worktree: Worktree; made: boolean }> {
+export async function openWorktree(
+  root: string,
+  name: string,
+  warn: (line: string) => void,
+): Promise<{ worktree: Worktree; made: boolean }> {
   checkWorktreeName(name);
   const prefix = await repositoryPrefix(root);
+  for (const note of [claimState(root), checkOwnState(root)]) if (note) warn(note);
   return await underWorktreeLock(root, async () => {
     const record = readRecord(root);
     const path = join(worktreesFolder(root), name);
@@ -138,7 +145,10 @@ export async function listWorktrees(root: string): Promise<WorktreeStatus[]> {
     const worktree = worktreeOf(root, name, entry);
     const now = sameFolder(worktree.path, entry);
     if (now !== "same") {
-      out.push({ ...worktree, problem: now === "missing" ? "its folder is gone" : "not the folder tern made" });
+      out.push({
+        ...worktree,
+        problem: now === "missing" ? "its folder is gone" : "not the folder tern made",
+      });
       continue;
     }
     const changes = await changedFiles(worktree.path);
@@ -168,16 +178,21 @@ function ternsOwnGitignore(top: string, file: string): boolean {
  * Removes worktree NAME (its folder; the branch is kept) and says what was done. Refuses a name tern did not
  * make, a folder that is no longer the one it made, and one with changes unless `force`.
  */
-export async function removeWorktree(root: string, name: string, options: { force?: boolean }): Promise<string> {
+export async function removeWorktree(
+  root: string,
+  name: string,
+  options: { force?: boolean },
+): Promise<string> {
   checkWorktreeName(name);
+  const notMine = () =>
+    new WorktreeError(
+      `tern made no worktree named ${name} here; it removes only its own (tern worktrees lists them)`,
+    );
+  if (!readRecord(root)[name]) throw notMine();
   return await underWorktreeLock(root, async () => {
     const record = readRecord(root);
     const entry = record[name];
-    if (!entry) {
-      throw new WorktreeError(
-        `tern made no worktree named ${name} here; it removes only its own (tern worktrees lists them)`,
-      );
-    }
+    if (!entry) throw notMine();
     const { path, branch } = worktreeOf(root, name, entry);
     const now = sameFolder(path, entry);
     if (now === "other") throw notTernsFolder(name);
@@ -192,7 +207,9 @@ export async function removeWorktree(root: string, name: string, options: { forc
       // Forced: tern's own count decided above (the .tern/.gitignore tern wrote is no change of the user's).
       const removed = await userGit(root, ["worktree", "remove", "--force", "--", path]);
       if (!removed.ok) {
-        throw new WorktreeError(`git could not remove worktree ${name}: ${removed.stderr.trim().split("\n")[0]}`);
+        throw new WorktreeError(
+          `git could not remove worktree ${name}: ${removed.stderr.trim().split("\n")[0]}`,
+        );
       }
     } else {
       await userGit(root, ["worktree", "prune"]);

@@ -35,7 +35,9 @@ export async function runWorktreesCli(
 /** One worktree: name, branch, where, changed files, its newest session (sessions' text made safe). */
 async function listLine(root: string, worktree: WorktreeStatus): Promise<string> {
   const head = `${worktree.name}  ${worktree.branch}  ${relative(root, worktree.path)}`;
-  if (worktree.problem) return `${head}  (${worktree.problem}: tern worktrees remove ${worktree.name} forgets it)`;
+  if (worktree.problem) {
+    return `${head}  (${worktree.problem}: tern worktrees remove ${worktree.name} forgets it)`;
+  }
   const changes = worktree.changes === undefined
     ? "changes unknown"
     : `${worktree.changes} changed file${worktree.changes === 1 ? "" : "s"}`;
