@@ -136,6 +136,7 @@ export class AgentSession {
       approvals: () => this.#current.conversation.approvals,
       emit: (event) => this.#emit?.(event),
       budget: () => this.#budget,
+      isolate: options.isolate,
     });
     this.#current = options.resume ? this.#starter.resume(options.resume) : this.#starter.start();
     this.usage.restore(this.#current.conversation.entries);

@@ -165,7 +165,8 @@ export async function changedFiles(path: string): Promise<number | undefined> {
   return paths.filter((file) => !ternsOwnGitignore(path, file)).length;
 }
 
-function ternsOwnGitignore(top: string, file: string): boolean {
+/** Whether `file` (relative to the worktree's top) is a `.tern/.gitignore` holding just what tern writes. */
+export function ternsOwnGitignore(top: string, file: string): boolean {
   if (file !== ".tern/.gitignore" && !file.endsWith("/.tern/.gitignore")) return false;
   try {
     return Deno.readTextFileSync(join(top, file)) === TERN_GITIGNORE;
