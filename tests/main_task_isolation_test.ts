@@ -97,7 +97,7 @@ testNeeding(
   },
 );
 
-Deno.test("task isolation outside a git repository: the model is told, and nothing is made", async () => {
+Deno.test("task isolation outside a git repository is not offered, and a call asking for it is refused", async () => {
   await using project = await tempProject({ ".tern/agents/writer.md": WRITER });
   await using model = await startFakeModel([{ toolCalls: task("call_a", "Job A: write one.txt") }, {
     text: "ok",
@@ -108,10 +108,15 @@ Deno.test("task isolation outside a git repository: the model is told, and nothi
     env: modelEnv(model.url),
   });
   assertEquals(run.code, 0, run.stderr);
+  const tools = model.requests[0].tools as {
+    function: { name: string; parameters: { properties: object } };
+  }[];
+  const taskTool = tools.find((tool) => tool.function.name === "task")!;
+  assertEquals(Object.keys(taskTool.function.parameters.properties), ["description", "prompt", "agent"]);
   const result = senderOf(model.requests[1]).messages.filter((m) => m.role === "tool").map((m) =>
     String(m.content)
   );
-  assertStringIncludes(result[0], "task: no worktree for the sub-agent: worktrees need a git repository");
+  assertStringIncludes(result[0], "isolation");
   assertEquals(await exists(join(project.root, ".tern/local/worktrees")), false);
 });
 

@@ -162,8 +162,12 @@ export class Project {
       keepStartModel: defaults.keepStartModel,
       advise: defaults.advise,
       onNotice: choices.warn,
-      // The task tool's isolation: a worktree of this project, opened through the door (loaded only then).
-      isolate: async (name) => (await import("./isolated_child.ts")).isolatedPlace(this.root, name, choices),
+      // The task tool's isolation, offered at a repository's top only: a worktree of this project, opened
+      // through the door (loaded only then).
+      ...hasGit(this.root) && {
+        isolate: async (name: string) =>
+          (await import("./isolated_child.ts")).isolatedPlace(this.root, name, choices),
+      },
     });
     this.#sessions.add({ session, servers: options.ownServers });
     return session;
@@ -213,5 +217,15 @@ export class Project {
       this.mcp.hub?.close({ wait: options.wait !== false }),
       this.#parts.diagnostics?.close(),
     ]);
+  }
+}
+
+/** Whether `root` has a `.git` (a folder, or a worktree's file): where the task tool offers isolation. */
+function hasGit(root: string): boolean {
+  try {
+    Deno.lstatSync(`${root}/.git`);
+    return true;
+  } catch {
+    return false;
   }
 }
