@@ -41,7 +41,8 @@ function print(text: string): number {
 
 /** Bad usage, a configuration that cannot work, a session that cannot be read: one line, exit code 2. */
 function isUserError(error: unknown): error is Error {
-  return error instanceof Error && ["UsageError", "ConfigError", "SessionError", "WorktreeError"].includes(error.name);
+  return error instanceof Error &&
+    ["UsageError", "ConfigError", "SessionError", "WorktreeError"].includes(error.name);
 }
 
 if (import.meta.main) {

@@ -89,7 +89,7 @@ testNeeding(
     assertEquals(childResults.filter((text) => text.includes("is outside the project root")).length, 2);
     const listed = await runTern({ cwd: repo.root, args: ["worktrees"], env: repo.env });
     assertEquals(
-      listed.stdout.match(/^task-[0-9a-f]{8}  tern\/task-[0-9a-f]{8} .* 0 changed files/gm)?.length,
+      listed.stdout.match(/^task-[0-9a-f]{8} {2}tern\/task-[0-9a-f]{8} .* 0 changed files/gm)?.length,
       2,
       listed.stdout,
     );
