@@ -216,3 +216,47 @@ testNeeding(
     assertEquals(await Deno.readTextFile(join(repo.root, ".tern/local/worktrees/feat/a.txt")), "a\n");
   },
 );
+
+testNeeding(
+  ["git"],
+  "tern -w runs nothing a hostile .git/config names: no filter, no hook, no fsmonitor",
+  async () => {
+    await using repo = await plantedRepo({ "a.txt": "a\n", ".gitattributes": "* filter=evil\n" });
+    const marks = join(repo.root, "../marks");
+    await Deno.mkdir(marks);
+    const hooks = join(repo.root, "../hooks");
+    await Deno.mkdir(hooks);
+    for (const hook of ["post-checkout", "reference-transaction", "post-index-change"]) {
+      await Deno.writeTextFile(join(hooks, hook), `#!/bin/sh\ntouch ${marks}/${hook}\n`);
+      await Deno.chmod(join(hooks, hook), 0o755);
+    }
+    // As an unpacked archive would bring it: the repository's own config names programs.
+    for (
+      const [key, value] of [
+        ["filter.evil.smudge", `touch ${marks}/smudge; cat`],
+        ["filter.evil.clean", `touch ${marks}/clean; cat`],
+        ["filter.evil.process", `touch ${marks}/process`],
+        ["filter.evil.required", "true"],
+        ["core.hooksPath", hooks],
+        ["core.fsmonitor", `touch ${marks}/fsmonitor`],
+      ]
+    ) await git(repo.root, "config", key, value);
+    await using model = await startFakeModel([{ toolCalls: [write("new.txt")] }, { text: "Made." }]);
+    const env = { ...repo.env, ...modelEnv(model.url) };
+    const run = await runTern({ cwd: repo.root, args: ["-w", "feat", "-p", "hi", "--approve", "all"], env });
+    assertEquals([run.code, run.stdout], [0, "Made.\n"], run.stderr);
+    const listed = await runTern({ cwd: repo.root, args: ["worktrees"], env: repo.env });
+    assertStringIncludes(listed.stdout, "1 changed file");
+    const removed = await runTern({
+      cwd: repo.root,
+      args: ["worktrees", "remove", "feat", "--force"],
+      env: repo.env,
+    });
+    assertEquals(removed.code, 0, removed.stderr);
+    assertEquals(
+      [...Deno.readDirSync(marks)].map((entry) => entry.name),
+      [],
+      "git ran a program the repository named",
+    );
+  },
+);
