@@ -161,7 +161,13 @@ export async function listWorktrees(root: string): Promise<WorktreeStatus[]> {
 export async function changedFiles(path: string): Promise<number | undefined> {
   const status = await userGit(path, ["status", "--porcelain=v1", "-z", "--untracked-files=all"]);
   if (!status.ok) return undefined;
-  const paths = status.stdout.split("\0").filter((line) => line !== "").map((line) => line.slice(3));
+  const entries = status.stdout.split("\0");
+  const paths: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    if (entries[i] === "") continue;
+    paths.push(entries[i].slice(3));
+    if (/^[RC]/.test(entries[i])) i++; // a rename or copy: its old path follows as an entry of its own
+  }
   return paths.filter((file) => !ternsOwnGitignore(path, file)).length;
 }
 
