@@ -1,5 +1,7 @@
 /** tern's entry: parse arguments, answer --help and --version at once, else load and run the app. */
-import { acpArgs, HELP_TEXT, parseCliArgs, VERSION } from "./src/cli/args.ts";
+import { acpArgs, parseCliArgs } from "./src/cli/args.ts";
+import { HELP_TEXT } from "./src/cli/help_text.ts";
+import { VERSION } from "./src/cli/version.ts";
 import { COMMIT } from "./src/cli/build_info.ts";
 import { terminalSafe } from "./src/cli/render/terminal_safe.ts";
 

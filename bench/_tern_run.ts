@@ -5,7 +5,7 @@
  * request from /proc.
  */
 import { type Script, type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_server.ts";
-import { ternRunArgs } from "../tests/support/cli.ts";
+import { installedRunArgs } from "./_entry.ts";
 
 /** One run's figures. */
 export interface RunFigures {
@@ -39,7 +39,7 @@ function runEnv(url: string, extra: Record<string, string> = {}): Record<string,
 }
 
 async function ternArgs(options: RunOptions): Promise<string[]> {
-  return [...await ternRunArgs(), "-p", "bench task", "--approve", "all", ...(options.args ?? [])];
+  return [...await installedRunArgs(), "-p", "bench task", "--approve", "all", ...(options.args ?? [])];
 }
 
 function fail(code: number, stderr: Uint8Array): never {

@@ -6,7 +6,7 @@
  * `deno run -A bench/request_bytes.ts` runs it alone.
  */
 import { type ScriptedTurn, startFakeModel } from "../tests/support/fake_model_server.ts";
-import { ternRunArgs } from "../tests/support/cli.ts";
+import { installedRunArgs } from "./_entry.ts";
 import { bigText } from "./_big_file.ts";
 import { count, ratio } from "./_measure.ts";
 import { prefixShare } from "./_prefix.ts";
@@ -39,7 +39,7 @@ export async function requestSizes(
 ): Promise<{ sizes: number[]; bodies: string[]; kept: number }> {
   await using model = await startFakeModel(script);
   const output = await new Deno.Command(Deno.execPath(), {
-    args: [...await ternRunArgs(), "-p", prompt, "--approve", "all"],
+    args: [...await installedRunArgs(), "-p", prompt, "--approve", "all"],
     cwd: root,
     clearEnv: true,
     env: {

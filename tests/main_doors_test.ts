@@ -9,6 +9,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { assert, assertStringIncludes } from "./support/assert.ts";
 import { type ScriptedTurn, startFakeModel } from "./support/fake_model_server.ts";
 import { ternRunArgs } from "./support/cli.ts";
+import { bundle } from "../scripts/bundle.ts";
 import { tempProject } from "./support/temp_project.ts";
 import { startTmux } from "./support/tmux.ts";
 import { whyMissing } from "./support/requires.ts";
@@ -80,9 +81,15 @@ function env(url: string): Record<string, string> {
   };
 }
 
+/** How a door's tern is started: perl hidden or not, from main.ts or from the installed command's bundle. */
+interface Start {
+  hidden: boolean;
+  bundle?: string;
+}
+
 /** The command that runs tern (perl hidden when asked), as argv. */
-async function ternArgv(hidden: boolean, args: string[]): Promise<string[]> {
-  const tern = [Deno.execPath(), ...await ternRunArgs(), ...args];
+async function ternArgv({ hidden, bundle }: Start, args: string[]): Promise<string[]> {
+  const tern = [Deno.execPath(), ...await ternRunArgs(bundle), ...args];
   return hidden ? withPerlHidden(tern) : tern;
 }
 
@@ -101,23 +108,23 @@ async function runProcess(argv: string[], cwd: string, modelEnv: Record<string, 
 
 async function runDoor(
   door: Door,
-  hidden: boolean,
+  start: Start,
   cwd: string,
   modelEnv: Record<string, string>,
 ): Promise<void> {
   if (door === "print" || door === "sub-agent") {
     const prompt = door === "print" ? PROMPT : "delegate the writes";
-    await runProcess(await ternArgv(hidden, ["-p", prompt, ...FLAGS]), cwd, modelEnv);
+    await runProcess(await ternArgv(start, ["-p", prompt, ...FLAGS]), cwd, modelEnv);
   } else if (door === "stream-json") {
     const line = JSON.stringify({ type: "user", text: PROMPT }) + "\n";
     await runProcess(
-      await ternArgv(hidden, ["--input-format", "stream-json", "--output", "stream-json", ...FLAGS]),
+      await ternArgv(start, ["--input-format", "stream-json", "--output", "stream-json", ...FLAGS]),
       cwd,
       modelEnv,
       line,
     );
-  } else if (door === "acp") await runAcp(await ternArgv(hidden, ["acp", ...FLAGS]), cwd, modelEnv);
-  else await runRepl(await ternArgv(hidden, FLAGS), cwd, modelEnv);
+  } else if (door === "acp") await runAcp(await ternArgv(start, ["acp", ...FLAGS]), cwd, modelEnv);
+  else await runRepl(await ternArgv(start, FLAGS), cwd, modelEnv);
 }
 
 async function runAcp(argv: string[], cwd: string, modelEnv: Record<string, string>): Promise<void> {
@@ -163,11 +170,11 @@ function toolResults(bodies: Body[]): string {
   ).join("\n");
 }
 
-async function checkDoor(door: Door, hidden: boolean): Promise<void> {
+async function checkDoor(door: Door, hidden: boolean, bundle?: string): Promise<void> {
   await using project = await doorProject();
   await using model = startFakeModel(script(door));
-  await runDoor(door, hidden, project.root, env(model.url));
-  const where = `${door}${hidden ? " (perl hidden)" : ""}`;
+  await runDoor(door, { hidden, bundle }, project.root, env(model.url));
+  const where = `${door}${hidden ? " (perl hidden)" : ""}${bundle ? " (installed bundle)" : ""}`;
   const first = model.requests[0];
   assert(first, `${where}: the model was asked`);
   const tools = (first.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
@@ -200,6 +207,18 @@ const missing = ["tmux", "python3"].map((program) => whyMissing(program as "tmux
 );
 const canHide = canHidePerl();
 
+/** The bundle `deno task install` installs (scripts/bundle.ts), built once for this file's tests. */
+let bundled: Promise<string> | undefined;
+function installedBundle(): Promise<string> {
+  bundled ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tern-doors-bundle-" });
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    await bundle(`${dir}/tern.js`);
+    return `${dir}/tern.js`;
+  })();
+  return bundled;
+}
+
 for (const door of DOORS) {
   Deno.test({
     name:
@@ -211,5 +230,10 @@ for (const door of DOORS) {
     name: `door matrix: ${door} with perl hidden refuses the write in the wall's words`,
     ignore: !canHide || (door === "repl" && missing !== undefined),
     fn: () => checkDoor(door, true),
+  });
+  Deno.test({
+    name: `door matrix: ${door} through the installed command's bundle behaves the same`,
+    ignore: door === "repl" && missing !== undefined,
+    fn: async () => checkDoor(door, false, await installedBundle()),
   });
 }

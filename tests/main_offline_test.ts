@@ -9,7 +9,8 @@ import { runTern } from "./support/cli.ts";
 import { refusingServer } from "./support/refusing_server.ts";
 import { tempProject } from "./support/temp_project.ts";
 import { startFakeModel } from "./support/fake_model_server.ts";
-import { HELP_TEXT, VERSION } from "../src/cli/args.ts";
+import { HELP_TEXT } from "../src/cli/help_text.ts";
+import { VERSION } from "../src/cli/version.ts";
 import { COMMIT } from "../src/cli/build_info.ts";
 
 /**

@@ -19,7 +19,8 @@ export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Pr
   atExit.push(closeFileWall);
   const headless = args.prompt !== undefined || args.inputFormat !== undefined;
   const interactive = !headless && Deno.stdin.isTerminal();
-  const project = await openProject(root, projectChoices(args, interactive));
+  const choices = projectChoices(args, interactive);
+  const project = await openProject(root, choices);
   // A headless run exits as soon as its answer is out: its servers are signalled, not waited for.
   atExit.push(() => project.close({ wait: !headless }));
   const resume = await firstSession(root, args, headless);

@@ -5,7 +5,8 @@
  */
 import type { AgentSession } from "../agent/agent_session.ts";
 import { listenForCancel } from "./input/keys.ts";
-import type { Renderer, Sink } from "./render/renderer.ts";
+import type { Renderer } from "./render/renderer.ts";
+import type { Sink } from "./render/sink.ts";
 
 /** Runs the command of a `!` line and prints what it did. */
 export async function runBangLine(

@@ -3,7 +3,9 @@
  * settings, the trust flags, the terminal's trust question, and the session defaults. Bad usage (a malformed
  * `--fallback`, an unknown `--require-tools` name) exits 2 here, before anything starts.
  */
-import { type CliArgs, UsageError, VERSION } from "./args.ts";
+import type { CliArgs } from "./args.ts";
+import { UsageError } from "./usage_error.ts";
+import { VERSION } from "./version.ts";
 import type { ProjectChoices } from "../agent/project/open_project.ts";
 import type { AgentSession } from "../agent/agent_session.ts";
 import type { Project } from "../agent/project/project.ts";

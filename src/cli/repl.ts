@@ -6,9 +6,10 @@ import type { ImagePart } from "../llm/types.ts";
 import { attachMentions } from "./input/attachments.ts";
 import { shownStatusLine } from "./render/status_command.ts";
 import { replGate } from "./prompts/repl_gate.ts";
-import type { LineReader } from "./input/line_reader.ts";
+import type { LineReader } from "./input/reader_contract.ts";
 import { listenForCancel } from "./input/keys.ts";
-import { Renderer, type Sink } from "./render/renderer.ts";
+import { Renderer } from "./render/renderer.ts";
+import type { Sink } from "./render/sink.ts";
 import { partialNote } from "./render/task_words.ts";
 import { runSlashCommand, slashCommands } from "./commands/table.ts";
 import type { SlashCommand } from "./commands/types.ts";
@@ -42,6 +43,44 @@ function modeCycle(start: ApproveMode): ApproveMode[] {
 
 /** Runs until the user leaves; resolves with the exit code (0). */
 export async function runRepl(session: AgentSession, options: ReplOptions): Promise<number> {
+  const { screen, useColor, coloursReady } = await openScreen(options);
+  const commands = slashCommands(options.commands, options.commandNotes);
+  const ask = (q: string) => options.reader.read(q);
+  const runTask = async (task: string): Promise<void> => {
+    await coloursReady();
+    const attached = await attachMentions(task, session.root, session.model);
+    for (const note of attached.notes) screen.print(note, "dim");
+    const started = performance.now();
+    const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
+    options.nudger?.turnEnded(performance.now() - started, result.text);
+    const warn = (message: string) => screen.print(message, "yellow");
+    screen.print(await shownStatusLine(session, result.usage, warn), "dim");
+    if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
+  };
+  // On a terminal, commands ask with the approval prompt's one-key menu.
+  const choose = options.sink.isTerminal
+    ? <T extends string>(message: string, choices: { name: string; value: T }[]) =>
+      chooseOne(message, choices, { useColor })
+    : undefined;
+  const slash = { session, screen, runTask, ask, choose };
+  const runLine = async (line: string): Promise<"exit" | undefined> => {
+    if (line.startsWith("/")) {
+      return await runSlashCommand(line, commands, slash) === "exit" ? "exit" : undefined;
+    }
+    if (line.startsWith("!")) {
+      await runBangLine(session, line.slice(1).trim(), { screen, sink: options.sink });
+    } else await runTask(line);
+  };
+  try {
+    return await promptLoop(session, options, screen, runLine);
+  } finally {
+    screen.dispose();
+    options.reader.close();
+  }
+}
+
+/** The renderer with the banner printed, and a wait for code colours that only the first task can meet. */
+async function openScreen(options: ReplOptions) {
   // On a terminal answers render as markdown; loaded here so headless runs never pay for the parser.
   const markdown = options.sink.isTerminal ? await import("./render/markdown.ts") : undefined;
   const useColor = options.sink.isTerminal && !Deno.env.get("NO_COLOR");
@@ -62,60 +101,39 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
       "cancels a task · Ctrl-D exits",
     "dim",
   );
-  const commands = slashCommands(options.commands, options.commandNotes);
-  const ask = (q: string) => options.reader.read(q);
-  const runTask = async (task: string): Promise<void> => {
+  const coloursReady = async () => {
     // Only the first task can find them still loading; the bound runs from when it asks.
-    if (waitForColours) {
-      waitForColours = false;
-      await highlighterReady();
-    }
-    const attached = await attachMentions(task, session.root, session.model);
-    for (const note of attached.notes) screen.print(note, "dim");
-    const started = performance.now();
-    const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
-    options.nudger?.turnEnded(performance.now() - started, result.text);
-    const warn = (message: string) => screen.print(message, "yellow");
-    screen.print(await shownStatusLine(session, result.usage, warn), "dim");
-    if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
+    if (!waitForColours) return;
+    waitForColours = false;
+    await highlighterReady();
   };
-  // On a terminal, commands ask with the approval prompt's one-key menu.
-  const choose = options.sink.isTerminal
-    ? <T extends string>(message: string, choices: { name: string; value: T }[]) =>
-      chooseOne(message, choices, { useColor })
-    : undefined;
-  const slash = { session, screen, runTask, ask, choose };
+  return { screen, useColor, coloursReady };
+}
+
+/** Reads lines until Ctrl-D or `/exit` (the first prompt, when given, counts as typed); resolves 0. */
+async function promptLoop(
+  session: AgentSession,
+  options: ReplOptions,
+  screen: Renderer,
+  runLine: (line: string) => Promise<"exit" | undefined>,
+): Promise<number> {
   const modes = modeCycle(session.mode);
   // Shift+Tab cycles the approval mode; the prompt always shows it.
   const cycle = () => {
     session.mode = modes[(modes.indexOf(session.mode) + 1) % modes.length];
     return `${session.mode} › `;
   };
-  try {
-    let first = options.firstPrompt;
-    while (true) {
-      const input = first ?? await options.reader.read(`\n${session.mode} › `, { cycle });
-      if (first !== undefined) screen.print(`\n${session.mode} › ${first}`);
-      first = undefined;
-      if (input === null) {
-        options.sink.write("\n"); // Ctrl-D leaves the cursor after the prompt
-        return 0;
-      }
-      const line = input.trim();
-      if (line === "") continue;
-      if (line.startsWith("/")) {
-        if (await runSlashCommand(line, commands, slash) === "exit") return 0;
-        continue;
-      }
-      if (line.startsWith("!")) {
-        await runBangLine(session, line.slice(1).trim(), { screen, sink: options.sink });
-        continue;
-      }
-      await runTask(line);
+  let first = options.firstPrompt;
+  while (true) {
+    const input = first ?? await options.reader.read(`\n${session.mode} › `, { cycle });
+    if (first !== undefined) screen.print(`\n${session.mode} › ${first}`);
+    first = undefined;
+    if (input === null) {
+      options.sink.write("\n"); // Ctrl-D leaves the cursor after the prompt
+      return 0;
     }
-  } finally {
-    screen.dispose();
-    options.reader.close();
+    const line = input.trim();
+    if (line !== "" && await runLine(line) === "exit") return 0;
   }
 }
 

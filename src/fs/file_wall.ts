@@ -19,6 +19,8 @@ const DIED_TWICE =
 interface Wall {
   /** The running helper, or null while none runs. */
   helper: FileHelper | null;
+  /** The timer of the start not yet made (see openFileWall). */
+  deferred?: ReturnType<typeof setTimeout>;
   restarts: number;
   /** Told once of a restart and of a refusal (stderr, through the project's front end). */
   onNotice: (line: string) => void;
@@ -29,15 +31,26 @@ interface Wall {
 let wall: Wall | undefined;
 
 /**
- * Turns the long-lived helper on for this process and starts it now (beside the sandbox probe, so the first
- * read finds it ready); `onNotice` hears of a restart or a refusal. A second call keeps the running helper.
+ * Turns the long-lived helper on for this process; `onNotice` hears of a restart or a refusal. A second call
+ * keeps the running helper. Its start (a process spawn, some milliseconds of this thread) is made at the
+ * next turn of the event loop, while the door waits on the project's files, or at once by a first use.
  */
 export function openFileWall(onNotice: (line: string) => void): void {
   if (wall) {
     wall.onNotice = onNotice;
     return;
   }
-  wall = { helper: FileHelper.start(), restarts: 0, onNotice };
+  wall = { helper: null, restarts: 0, onNotice };
+  const timer = setTimeout(startHelper, 0);
+  Deno.unrefTimer(timer);
+  wall.deferred = timer;
+}
+
+function startHelper(): void {
+  if (!wall || wall.deferred === undefined) return;
+  clearTimeout(wall.deferred);
+  wall.deferred = undefined;
+  wall.helper = FileHelper.start();
   if (wall.helper === null) refuse(NO_PERL);
   else probe(wall.helper);
 }
@@ -66,6 +79,7 @@ function refuse(line: string): void {
  * caller then makes its own checked read). A helper found dead is restarted once, and said.
  */
 export function fileHelper(): FileHelper | null {
+  startHelper(); // a first use before the deferred start
   if (!wall || wall.refused) return null;
   if (wall.helper?.alive) return wall.helper;
   if (wall.restarts > 0) {
@@ -120,6 +134,7 @@ async function createOnce(args: string[], data: Uint8Array): Promise<{ code: num
 
 /** Ends the helper (at exit, or at the end of a test that opened the wall); it can be opened again. */
 export async function closeFileWall(): Promise<void> {
+  clearTimeout(wall?.deferred);
   const helper = wall?.helper;
   wall = undefined;
   await helper?.close();

@@ -7,7 +7,8 @@
 import { deniedReason } from "./shell/deny_list.ts";
 import { destructiveReason } from "./shell/destructive.ts";
 import { guardedPaths } from "./shell/guarded_paths.ts";
-import { type Finished, runInGroup } from "./shell/process_group.ts";
+import { runInGroup } from "./shell/process_group.ts";
+import type { Finished } from "./shell/run_contract.ts";
 import { detectBubblewrap, type SandboxDetector } from "./shell/sandbox.ts";
 import { confinedArgv } from "./shell/confined_argv.ts";
 import { aftermath, sandboxHint, spillNote } from "./shell/command_notes.ts";

@@ -3,7 +3,8 @@
 import { posix } from "node:path";
 import { resolvePath } from "../fs/path_guard.ts";
 import { showPath } from "../fs/path_basics.ts";
-import { rulesFor, walkTree } from "./search/walk.ts";
+import { rulesFor } from "./search/gitignore_rules.ts";
+import { walkTree } from "./search/walk.ts";
 import { loadPicomatch, type Picomatch } from "../fs/glob_matcher.ts";
 import { inspectRead, where } from "./_read_inspect.ts";
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";

@@ -5,7 +5,8 @@ import { showPath } from "../fs/path_basics.ts";
 import { builtinSearch, ripgrepSearch } from "./search/grep.ts";
 import { type LineEvent, ripgrepAvailable, type SearchSpec } from "./search/ripgrep.ts";
 import { cutAround } from "./_truncate.ts";
-import { GitignoreRules, readSearchable, rulesFor } from "./search/walk.ts";
+import { GitignoreRules, rulesFor } from "./search/gitignore_rules.ts";
+import { readSearchable } from "./search/searchable_file.ts";
 import { inspectRead, where } from "./_read_inspect.ts";
 import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.ts";
 

@@ -1,5 +1,8 @@
 import { assert, assertEquals, assertStrictEquals, assertThrows } from "../support/assert.ts";
-import { acpArgs, HELP_TEXT, parseCliArgs, UsageError, VERSION } from "../../src/cli/args.ts";
+import { acpArgs, parseCliArgs } from "../../src/cli/args.ts";
+import { HELP_TEXT } from "../../src/cli/help_text.ts";
+import { UsageError } from "../../src/cli/usage_error.ts";
+import { VERSION } from "../../src/cli/version.ts";
 
 /** Asserts that `argv` is bad usage with exactly `message`, on one line, exit code 2. */
 function assertUsageError(argv: string[], message: string, parse = parseCliArgs) {

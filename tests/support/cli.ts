@@ -10,9 +10,12 @@ export async function ternFlags(): Promise<string[]> {
   return task.replace(/^echo\s+/, "").split(/\s+/).filter(Boolean);
 }
 
-/** `deno` arguments that run tern's entry exactly as the binary would: `run FLAGS --config … main.ts`. */
-export async function ternRunArgs(): Promise<string[]> {
-  return ["run", ...await ternFlags(), "--config", `${PROJECT}deno.json`, `${PROJECT}main.ts`];
+/**
+ * `deno` arguments that run tern's entry exactly as the binary would: `run FLAGS --config … main.ts`, or,
+ * given the path of a bundle (scripts/bundle.ts), that file as the installed command runs it.
+ */
+export async function ternRunArgs(entry = `${PROJECT}main.ts`): Promise<string[]> {
+  return ["run", ...await ternFlags(), "--config", `${PROJECT}deno.json`, entry];
 }
 
 /** The output of one CLI run. */

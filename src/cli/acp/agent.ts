@@ -5,7 +5,8 @@
  */
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ApproveMode } from "../../config/settings.ts";
-import { type CliArgs, VERSION } from "../args.ts";
+import type { CliArgs } from "../args.ts";
+import { VERSION } from "../version.ts";
 import { PromptContentError, promptText } from "./prompt_text.ts";
 import { ProjectRootError } from "./project_root.ts";
 import { replayUpdates } from "./updates.ts";

@@ -49,6 +49,11 @@ function text(value: string): acp.ToolCallContent {
   return { type: "content", content: { type: "text", text: value } };
 }
 
+/** A message or thought chunk of plain text. */
+function chunk(kind: "agent_message_chunk" | "agent_thought_chunk", value: string): acp.SessionUpdate {
+  return { sessionUpdate: kind, content: { type: "text", text: value } };
+}
+
 function parse(json: string): unknown {
   try {
     return JSON.parse(json);
@@ -56,6 +61,11 @@ function parse(json: string): unknown {
     return json;
   }
 }
+
+/** One maker an event type: its updates (a type not named has none an editor has a place for). */
+type UpdateMakers = {
+  [T in AgentEvent["type"]]?: (event: Extract<AgentEvent, { type: T }>) => acp.SessionUpdate[];
+};
 
 /** Turns one prompt's events into updates; remembers each call's name and previews. */
 export class UpdateMapper {
@@ -76,71 +86,67 @@ export class UpdateMapper {
 
   /** The updates for `event` (none for the ones an editor has no place for). */
   map(event: AgentEvent): acp.SessionUpdate[] {
-    switch (event.type) {
-      case "text_delta":
-        return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: event.text } }];
-      case "reasoning_delta":
-        return [{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: event.text } }];
-      case "tool_call": {
-        const rawInput = parse(event.arguments);
-        return [{
-          sessionUpdate: "tool_call",
-          toolCallId: event.id,
-          title: toolTitle(event.name, event.summary),
-          kind: toolKind(event.name),
-          status: "pending",
-          locations: toolLocations(this.#root, rawInput),
-          rawInput,
-        }];
-      }
-      case "tool_start":
-        return [{
-          sessionUpdate: "tool_call_update",
-          toolCallId: event.id,
-          status: "in_progress",
-          kind: toolKind(event.name, event.effect),
-        }];
-      case "tool_update":
-        return [{
-          sessionUpdate: "tool_call_update",
-          toolCallId: event.id,
-          content: [text(event.tail.join("\n"))],
-        }];
-      case "tool_result": {
-        const preview = previewContent(this.#root, this.#previews.get(event.id));
-        const shown = preview.some((item) => item.type === "diff") && !event.isError
-          ? []
-          : [text(event.content)];
-        return [{
-          sessionUpdate: "tool_call_update",
-          toolCallId: event.id,
-          status: event.isError ? "failed" : "completed",
-          content: [...preview, ...shown],
-          rawOutput: { content: event.content, error_kind: event.errorKind, details: event.details },
-        }];
-      }
-      case "plan":
-        return [{
-          sessionUpdate: "plan",
-          entries: event.steps.map(({ step, status }) => ({
-            content: step,
-            priority: "medium",
-            status: status === "done" ? "completed" : status,
-          })),
-        }];
-      case "child_start":
-        this.#agents.set(event.childId, event.agent);
-        return [];
-      case "child_event":
-        return this.#child(event.childId, event.event);
-      case "notice":
-        return [{
-          sessionUpdate: "agent_thought_chunk",
-          content: { type: "text", text: `\n[${event.message}]\n` },
-        }];
-      default:
-        return [];
-    }
+    const make = this.#makers[event.type] as ((event: AgentEvent) => acp.SessionUpdate[]) | undefined;
+    return make?.(event) ?? [];
+  }
+
+  readonly #makers: UpdateMakers = {
+    text_delta: (event) => [chunk("agent_message_chunk", event.text)],
+    reasoning_delta: (event) => [chunk("agent_thought_chunk", event.text)],
+    tool_call: (event) => [this.#toolCall(event)],
+    tool_start: (event) => [{
+      sessionUpdate: "tool_call_update",
+      toolCallId: event.id,
+      status: "in_progress",
+      kind: toolKind(event.name, event.effect),
+    }],
+    tool_update: (event) => [{
+      sessionUpdate: "tool_call_update",
+      toolCallId: event.id,
+      content: [text(event.tail.join("\n"))],
+    }],
+    tool_result: (event) => [this.#toolResult(event)],
+    plan: (event) => [{
+      sessionUpdate: "plan",
+      entries: event.steps.map(({ step, status }) => ({
+        content: step,
+        priority: "medium",
+        status: status === "done" ? "completed" : status,
+      })),
+    }],
+    child_start: (event) => {
+      this.#agents.set(event.childId, event.agent);
+      return [];
+    },
+    child_event: (event) => this.#child(event.childId, event.event),
+    notice: (event) => [chunk("agent_thought_chunk", `\n[${event.message}]\n`)],
+  };
+
+  /** A call as the model asked for it: pending, with its kind, title and where it points. */
+  #toolCall(event: Extract<AgentEvent, { type: "tool_call" }>): acp.SessionUpdate {
+    const rawInput = parse(event.arguments);
+    return {
+      sessionUpdate: "tool_call",
+      toolCallId: event.id,
+      title: toolTitle(event.name, event.summary),
+      kind: toolKind(event.name),
+      status: "pending",
+      locations: toolLocations(this.#root, rawInput),
+      rawInput,
+    };
+  }
+
+  /** A result; a diff shown from the preview stands for the result's text, unless the call failed. */
+  #toolResult(event: Extract<AgentEvent, { type: "tool_result" }>): acp.SessionUpdate {
+    const preview = previewContent(this.#root, this.#previews.get(event.id));
+    const shown = preview.some((item) => item.type === "diff") && !event.isError ? [] : [text(event.content)];
+    return {
+      sessionUpdate: "tool_call_update",
+      toolCallId: event.id,
+      status: event.isError ? "failed" : "completed",
+      content: [...preview, ...shown],
+      rawOutput: { content: event.content, error_kind: event.errorKind, details: event.details },
+    };
   }
 
   /**

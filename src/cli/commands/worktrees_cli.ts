@@ -3,7 +3,7 @@ import { relative } from "node:path";
 import { describeSession, listSessions } from "../../agent/log/session_file.ts";
 import { listWorktrees, removeWorktree, type WorktreeStatus } from "../../agent/project/worktrees.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
-import { UsageError } from "../args.ts";
+import { UsageError } from "../usage_error.ts";
 
 const USAGE = "use 'tern worktrees' (list) or 'tern worktrees remove NAME [--force]'";
 

@@ -7,7 +7,7 @@ import { type HeadlessOptions, runHeadless } from "./run.ts";
 import { headlessTask } from "./input.ts";
 import { StreamInput } from "./stream_input.ts";
 import { errorEvent } from "./stream_json.ts";
-import { streamSink } from "../render/renderer.ts";
+import { streamSink } from "../render/sink.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 
 /** Runs the headless task(s) of `-p` and `--input-format` on `session`; resolves with the exit code. */

@@ -7,7 +7,7 @@ import type { AgentSession } from "../../agent/agent_session.ts";
 import type { AgentEvent } from "../../agent/events.ts";
 import type { TaskResult } from "../../agent/loop/loop.ts";
 import { costOf } from "../../config/prices.ts";
-import { VERSION } from "../args.ts";
+import { VERSION } from "../version.ts";
 import type { DiagnosticsOutcome } from "../../tools/lsp/report.ts";
 
 /** The contract's version, on every event. */

@@ -8,9 +8,9 @@ import { terminalSafe } from "../render/terminal_safe.ts";
 import { commonPrefix } from "./completion.ts";
 import { InputDecoder, type InputKey } from "./input_keys.ts";
 import { type Completer, LineEditor } from "./line_editor.ts";
-import type { LineReader, ReadHooks } from "./line_reader.ts";
+import { layout } from "./prompt_layout.ts";
+import type { LineReader, ReadHooks } from "./reader_contract.ts";
 import type { PromptHistory } from "./prompt_history.ts";
-import { visibleWidth } from "../render/_text_layout.ts";
 
 /** How long a lone ESC waits for the rest of a sequence. */
 const ESC_WAIT_MS = 30;
@@ -31,39 +31,6 @@ export interface TerminalReaderOptions {
   input?: typeof process.stdin;
   write?: (text: string) => void;
   columns?: () => number;
-}
-
-/** Where the text and the cursor land on screen, in rows and columns from the prompt's first row. */
-export interface Layout {
-  lines: string[];
-  rows: number;
-  cursorRow: number;
-  cursorCol: number;
-  /** Each line's width in cells, prompt included. */
-  widths: number[];
-}
-
-/** Lays out `prompt` + `text` over `columns`; continuation lines are indented to the prompt's width. */
-export function layout(prompt: string, text: string, cursor: number, columns: number): Layout {
-  const cols = Math.max(1, columns);
-  const indent = " ".repeat(visibleWidth(prompt));
-  const logical = text.split("\n");
-  const lines = logical.map((line, i) => (i === 0 ? prompt : indent) + terminalSafe(line));
-  const widths = lines.map((line) => visibleWidth(line));
-  const before = text.slice(0, cursor).split("\n");
-  const row = before.length - 1;
-  let rows = 0;
-  let cursorRow = 0;
-  let cursorCol = 0;
-  widths.forEach((width, i) => {
-    if (i === row) {
-      const at = visibleWidth((i === 0 ? prompt : indent) + terminalSafe(before[row]));
-      cursorRow = rows + Math.floor(at / cols);
-      cursorCol = at % cols;
-    }
-    rows += Math.floor(width / cols) + 1;
-  });
-  return { lines, rows, cursorRow, cursorCol, widths };
 }
 
 /** A reader that edits prompts on the terminal. */

@@ -4,32 +4,15 @@ import type { AgentEvent } from "../../agent/events.ts";
 import type { MarkdownOptions, MarkdownStream } from "./markdown.ts";
 import { callLine, fit, type Paint, resultLine, tailLines } from "./tool_lines.ts";
 import { CallOrder } from "./call_order.ts";
-import { formatUsage, retryWords, thousands } from "./task_words.ts";
+import { formatUsage, retryWords } from "./task_words.ts";
 import { wrapLines } from "./_text_layout.ts";
 import { terminalSafe } from "./terminal_safe.ts";
 import { ChildBoard } from "./child_lines.ts";
 import { planLines } from "./plan_lines.ts";
+import type { Sink } from "./sink.ts";
+import { Spinner } from "./spinner.ts";
 
 type Color = "gray" | "red" | "green" | "yellow" | "cyan" | "bold" | "dim";
-
-/** Where rendered text goes; `isTerminal` decides colours and the spinner. */
-export interface Sink {
-  write(text: string): void;
-  isTerminal: boolean;
-}
-
-/** A sink over a Deno stream (stdout or stderr). */
-export function streamSink(stream: typeof Deno.stdout | typeof Deno.stderr): Sink {
-  const encoder = new TextEncoder();
-  return {
-    write: (text) => {
-      const bytes = encoder.encode(text);
-      let written = 0;
-      while (written < bytes.length) written += stream.writeSync(bytes.subarray(written));
-    },
-    isTerminal: stream.isTerminal(),
-  };
-}
 
 /** What the renderer shows: the REPL shows everything, headless progress shows tool lines only. */
 export interface RenderOptions {
@@ -47,7 +30,8 @@ export interface RenderOptions {
   width?: () => number;
 }
 
-const SPINNER_FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+/** One handler an event type: what the renderer does with an event of that type (types not named are not shown). */
+type EventHandlers = { [T in AgentEvent["type"]]?: (event: Extract<AgentEvent, { type: T }>) => void };
 
 /** Renders one task's events; call `dispose()` when done so the spinner timer never leaks. */
 export class Renderer {
@@ -55,7 +39,6 @@ export class Renderer {
   #options: RenderOptions;
   #atLineStart = true;
   #mode: "none" | "reasoning" | "text" = "none";
-  #spinner?: { timer: ReturnType<typeof setInterval>; started: number; label: string };
   #markdown?: MarkdownStream;
   #lastResult?: { name: string; content: string; spilledTo?: string };
   /** Characters streamed since the model call began (the spinner's token estimate). */
@@ -67,83 +50,75 @@ export class Renderer {
   readonly #children = new ChildBoard();
   /** Keeps each result under its own call line when calls run side by side. */
   readonly #order = new CallOrder();
+  readonly #spinner: Spinner;
 
   constructor(sink: Sink, options: RenderOptions) {
     this.#sink = sink;
     this.#options = options;
+    this.#spinner = new Spinner(sink, (color, text) => this.#paint(color, text), () => this.#streamed);
   }
 
   /** Handles one event. */
   handle(event: AgentEvent): void {
-    switch (event.type) {
-      case "model_start":
-        this.#streamed = 0;
-        this.#startSpinner("thinking");
-        break;
-      case "reasoning_delta":
-        if (this.#options.showReasoning) this.#stream("reasoning", event.text);
-        break;
-      case "text_delta":
-        if (this.#options.showText) this.#stream("text", event.text);
-        break;
-      case "tool_call": {
-        const plain = callLine(event, (_color, text) => text);
-        for (const line of this.#order.call(event.id, callLine(event, this.#painter), plain)) {
-          this.#line(line);
-        }
-        if (this.#order.pending.length > 0) this.#drawLive();
-        break;
-      }
-      case "tool_start":
-        if (event.effect === "exec" || event.effect === "network") this.#startSpinner("running");
-        break;
-      case "tool_update":
-        this.#drawLive(tailLines(event.tail, this.#options.width?.() ?? 80, this.#painter));
-        break;
-      case "child_start":
-      case "child_event":
-        if (this.#children.handle(event)) this.#drawLive();
-        break;
-      case "plan":
-        this.#line(planLines(event, this.#painter).join("\n"));
-        break;
-      case "tool_result":
-        this.#lastResult = { name: event.name, content: event.content, spilledTo: event.details?.spilledTo };
-        this.#children.end(event.id);
-        for (
-          const line of this.#order.result(
-            event.id,
-            !event.details?.quiet || event.isError ? resultLine(event, this.#painter) : null,
-          )
-        ) this.#line(line);
-        break;
-      case "usage":
-        if (this.#options.showUsage !== false) {
-          this.#line(this.#paint("dim", formatUsage(event.usage)));
-        }
-        break;
-      case "retry":
-        this.#line(this.#paint("yellow", retryWords(event)));
-        break;
-      case "notice":
-        this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", terminalSafe(event.message)));
-        break;
-      case "final":
-        for (const line of this.#order.flush()) this.#line(line);
-        this.#children.clear();
-        this.#endMarkdown();
-        this.#stopSpinner();
-        this.#eraseTail();
-        if (!this.#atLineStart) this.#write("\n");
-        this.#mode = "none";
-        break;
-    }
+    (this.#handlers[event.type] as ((event: AgentEvent) => void) | undefined)?.(event);
   }
+
+  readonly #handlers: EventHandlers = {
+    model_start: () => {
+      this.#streamed = 0;
+      this.#spinner.start("thinking");
+    },
+    reasoning_delta: (event) => {
+      if (this.#options.showReasoning) this.#stream("reasoning", event.text);
+    },
+    text_delta: (event) => {
+      if (this.#options.showText) this.#stream("text", event.text);
+    },
+    tool_call: (event) => {
+      const plain = callLine(event, (_color, text) => text);
+      for (const line of this.#order.call(event.id, callLine(event, this.#painter), plain)) this.#line(line);
+      if (this.#order.pending.length > 0) this.#drawLive();
+    },
+    tool_start: (event) => {
+      if (event.effect === "exec" || event.effect === "network") this.#spinner.start("running");
+    },
+    tool_update: (event) =>
+      this.#drawLive(tailLines(event.tail, this.#options.width?.() ?? 80, this.#painter)),
+    child_start: (event) => {
+      if (this.#children.handle(event)) this.#drawLive();
+    },
+    child_event: (event) => {
+      if (this.#children.handle(event)) this.#drawLive();
+    },
+    plan: (event) => this.#line(planLines(event, this.#painter).join("\n")),
+    tool_result: (event) => {
+      this.#lastResult = { name: event.name, content: event.content, spilledTo: event.details?.spilledTo };
+      this.#children.end(event.id);
+      const shown = !event.details?.quiet || event.isError ? resultLine(event, this.#painter) : null;
+      for (const line of this.#order.result(event.id, shown)) this.#line(line);
+    },
+    usage: (event) => {
+      if (this.#options.showUsage !== false) this.#line(this.#paint("dim", formatUsage(event.usage)));
+    },
+    retry: (event) => this.#line(this.#paint("yellow", retryWords(event))),
+    notice: (event) => {
+      this.#line(this.#paint(event.level === "warn" ? "yellow" : "dim", terminalSafe(event.message)));
+    },
+    final: () => {
+      for (const line of this.#order.flush()) this.#line(line);
+      this.#children.clear();
+      this.#endMarkdown();
+      this.#spinner.stop();
+      this.#eraseTail();
+      if (!this.#atLineStart) this.#write("\n");
+      this.#mode = "none";
+    },
+  };
 
   /** Stops the spinner and ends the current line, e.g. before an approval prompt takes the terminal. */
   pause(): void {
     this.#endMarkdown();
-    this.#stopSpinner();
+    this.#spinner.stop();
     if (!this.#atLineStart) this.#write("\n");
     this.#mode = "none";
   }
@@ -176,7 +151,7 @@ export class Renderer {
 
   /** Releases the spinner timer. */
   dispose(): void {
-    this.#stopSpinner();
+    this.#spinner.stop();
   }
 
   #stream(mode: "reasoning" | "text", text: string): void {
@@ -184,7 +159,7 @@ export class Renderer {
     this.#streamed += text.length;
     if (mode === "text" && this.#options.markdown) return this.#streamMarkdown(text);
     this.#endMarkdown();
-    this.#stopSpinner();
+    this.#spinner.stop();
     if (this.#mode !== mode && !this.#atLineStart) this.#write("\n");
     // Grey tells thinking from the answer; without colour a label has to.
     if (mode === "reasoning" && this.#mode !== mode && !this.#options.useColor) this.#write("thinking: ");
@@ -196,7 +171,7 @@ export class Renderer {
   /** Markdown prints whole blocks; until one is complete the spinner keeps showing time and tokens. */
   #streamMarkdown(text: string): void {
     if (this.#mode !== "text") {
-      this.#stopSpinner();
+      this.#spinner.stop();
       if (!this.#atLineStart) this.#write("\n");
       if (this.#mode === "reasoning") this.#write("\n"); // a blank line between thinking and answer
       this.#mode = "text";
@@ -208,23 +183,23 @@ export class Renderer {
     }
     const ready = this.#markdown!.push(text);
     if (ready !== "") {
-      this.#stopSpinner();
+      this.#spinner.stop();
       this.#write(ready);
     }
-    if (!this.#spinner) this.#startSpinner("writing", this.#spinnerStarted);
+    if (!this.#spinner.running) this.#spinner.start("writing", this.#spinner.started);
   }
 
   #endMarkdown(): void {
     if (!this.#markdown) return;
     const rest = this.#markdown.end();
     this.#markdown = undefined;
-    this.#stopSpinner();
+    this.#spinner.stop();
     if (rest !== "") this.#write(rest);
   }
 
   #line(text: string): void {
     this.#endMarkdown();
-    this.#stopSpinner();
+    this.#spinner.stop();
     if (!this.#atLineStart) this.#write("\n");
     this.#mode = "none";
     // On a terminal, a line wider than it is wrapped at words: the terminal would cut it mid-word.
@@ -241,7 +216,7 @@ export class Renderer {
     const width = this.#options.width?.() ?? 80;
     const held = this.#order.pending.map((line) => this.#paint("dim", fit(line, width - 1)));
     this.#drawTail([...tail, ...held, ...this.#children.lines(width, this.#painter)]);
-    if (this.#children.active && !this.#spinner) this.#startSpinner("sub-agents working");
+    if (this.#children.active && !this.#spinner.running) this.#spinner.start("sub-agents working");
   }
 
   #write(text: string): void {
@@ -253,13 +228,13 @@ export class Renderer {
   /** Live lines (a running call's last lines, the running children) redrawn in place; terminals only. */
   #drawTail(lines: string[]): void {
     if (!this.#sink.isTerminal) return;
-    const spinner = this.#spinner;
-    this.#stopSpinner();
+    const spinner = this.#spinner.running;
+    this.#spinner.stop();
     this.#eraseTail();
     if (!this.#atLineStart) this.#write("\n");
     this.#sink.write(lines.map((line) => `${line}\n`).join(""));
     this.#tailRows = lines.length;
-    if (spinner) this.#startSpinner(spinner.label, spinner.started);
+    if (spinner) this.#spinner.start(spinner.label, spinner.started);
   }
 
   /** Removes the live tail: the cursor goes up over each of its rows, clearing it. */
@@ -271,32 +246,5 @@ export class Renderer {
 
   #paint(color: Color, text: string): string {
     return this.#options.useColor ? styleText(color, text) : text;
-  }
-
-  #spinnerStarted = Date.now();
-
-  #startSpinner(label: string, started = Date.now()): void {
-    this.#stopSpinner();
-    if (!this.#sink.isTerminal) return;
-    this.#spinnerStarted = started;
-    let frame = 0;
-    const draw = () => {
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      // About four characters a token: a live estimate until the usage arrives.
-      const tokens = this.#streamed > 0 ? ` · ~${thousands(Math.ceil(this.#streamed / 4))} tokens` : "";
-      this.#sink.write(
-        `\r${this.#paint("cyan", SPINNER_FRAMES[frame++ % SPINNER_FRAMES.length])} ` +
-          this.#paint("dim", `${label} ${seconds}s${tokens} · Esc cancels`),
-      );
-    };
-    draw();
-    this.#spinner = { timer: setInterval(draw, 100), started, label };
-  }
-
-  #stopSpinner(): void {
-    if (!this.#spinner) return;
-    clearInterval(this.#spinner.timer);
-    this.#spinner = undefined;
-    this.#sink.write("\r\x1b[2K");
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { AgentSession } from "../../agent/agent_session.ts";
 import type { Usage } from "../../llm/types.ts";
-import { VERSION } from "../args.ts";
+import { VERSION } from "../version.ts";
 import { statusLine } from "./status_line.ts";
 import { terminalSafe } from "./terminal_safe.ts";
 

@@ -3,7 +3,10 @@
 import { join } from "node:path";
 import { isSecretEnvName } from "../../fs/secret_env.ts";
 import { type LineEvent, runRipgrep, type SearchSpec } from "./ripgrep.ts";
-import { comparePaths, type GitignoreRules, readSearchable, type WalkEntry, walkTree } from "./walk.ts";
+import type { GitignoreRules } from "./gitignore_rules.ts";
+import { comparePaths } from "./path_order.ts";
+import { readSearchable } from "./searchable_file.ts";
+import { type WalkEntry, walkTree } from "./walk.ts";
 import { ToolError } from "../tool.ts";
 import { loadPicomatch, type Picomatch } from "../../fs/glob_matcher.ts";
 

@@ -4,18 +4,8 @@
  * `perl -e`, `node -e`, awk's `system`, sed's `e`), and runners whose arguments cannot be read (`parallel`).
  */
 import type { Word } from "./shell_words.ts";
-import type { Found } from "./executed_commands.ts";
+import type { Found, Reader } from "./command_reading.ts";
 import { readOptions } from "./_wrappers.ts";
-
-/** What a command reads on stdin: nothing, a file, a known text, or something unknown (a pipe). */
-export type Stdin = "none" | "file" | "unknown" | { text: string };
-
-/** How a form reads what it runs: a script (one level deeper), or a command given as words. */
-export interface Reader {
-  stdin: Stdin;
-  script(text: string, stdin?: Stdin): Found[];
-  words(words: Word[]): Found[];
-}
 
 /** `find -delete` deletes as `rm` does: a deny rule on `rm` covers it. */
 const DELETES: Found = { words: ["rm"], open: true };

@@ -3,7 +3,7 @@
  * runs (process_group.ts unconfined, confined_run.ts in bubblewrap).
  */
 import { OutputText } from "./output_text.ts";
-import type { OutputSink, Stop } from "./process_group.ts";
+import type { OutputSink, Stop } from "./run_contract.ts";
 
 /** A pipe being read: done when it ended, `cancel` stops reading it, `text` its decoder and counts. */
 export interface Capture {

@@ -2,7 +2,7 @@
  * What execute_command's result says besides the output: where a long output was saved, a hint when the
  * sandbox seems to be what failed, and what the command printed and left behind.
  */
-import type { Finished } from "./process_group.ts";
+import type { Finished } from "./run_contract.ts";
 import { type CommandOutput, MAX_SPILL_CHARS } from "./command_output.ts";
 import { MAX_OUTPUT_CHARS, truncateMiddle } from "../_truncate.ts";
 import type { ToolContext, ToolDetails } from "../tool.ts";

@@ -8,7 +8,7 @@
  */
 import { helperScript } from "../../fs/helper_script.ts";
 import { capture, delay, drain, stopOnce } from "./_output_streams.ts";
-import type { Finished, GroupOptions } from "./process_group.ts";
+import type { Finished, GroupOptions } from "./run_contract.ts";
 
 /**
  * Kills the children of bwrap `$1` (the command's shell, the init of the sandbox's PID namespace): its exit
@@ -42,6 +42,43 @@ export async function runConfined(argv: string[], options: GroupOptions): Promis
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  const { kill, killing } = sandboxKiller(child);
+  const run = stopOnce(kill, options);
+  const maxBytes = options.maxOutputBytes ?? Number.POSITIVE_INFINITY;
+  const check = () => {
+    if (out.text.bytes + err.text.bytes > maxBytes) run.stop("output_cap");
+  };
+  const out = capture(child.stdout, options.sink, check);
+  const err = capture(child.stderr, options.sink, check);
+  try {
+    const { code } = await child.status;
+    await killing();
+    const both = {
+      done: Promise.all([out.done, err.done]).then(() => {}),
+      cancel: () => (out.cancel(), err.cancel()),
+    };
+    await drain(both, kill);
+    return {
+      code,
+      stopped: run.stopped,
+      bytes: out.text.bytes + err.text.bytes,
+      binary: out.text.binary || err.text.binary,
+    };
+  } finally {
+    run.dispose();
+    // Both pipes are read to their end, or given up: no stream outlives the call (test sanitizers check).
+    out.cancel();
+    err.cancel();
+    await Promise.allSettled([out.done, err.done]);
+    options.sink.end();
+  }
+}
+
+/**
+ * Kills a running sandbox once however often asked: its shell first (KILL_SANDBOX), so the namespace goes
+ * with it, then bwrap if it does not reap the sandbox in time. `killing` is the kill under way, if one is.
+ */
+function sandboxKiller(child: Deno.ChildProcess) {
   const killBwrap = () => {
     try {
       child.kill("SIGKILL");
@@ -66,33 +103,5 @@ export async function runConfined(argv: string[], options: GroupOptions): Promis
     })();
     return killing;
   };
-  const run = stopOnce(kill, options);
-  const maxBytes = options.maxOutputBytes ?? Number.POSITIVE_INFINITY;
-  const check = () => {
-    if (out.text.bytes + err.text.bytes > maxBytes) run.stop("output_cap");
-  };
-  const out = capture(child.stdout, options.sink, check);
-  const err = capture(child.stderr, options.sink, check);
-  try {
-    const { code } = await child.status;
-    await killing;
-    const both = {
-      done: Promise.all([out.done, err.done]).then(() => {}),
-      cancel: () => (out.cancel(), err.cancel()),
-    };
-    await drain(both, kill);
-    return {
-      code,
-      stopped: run.stopped,
-      bytes: out.text.bytes + err.text.bytes,
-      binary: out.text.binary || err.text.binary,
-    };
-  } finally {
-    run.dispose();
-    // Both pipes are read to their end, or given up: no stream outlives the call (test sanitizers check).
-    out.cancel();
-    err.cancel();
-    await Promise.allSettled([out.done, err.done]);
-    options.sink.end();
-  }
+  return { kill, killing: () => killing };
 }

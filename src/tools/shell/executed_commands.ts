@@ -8,18 +8,10 @@
  */
 import { type Command, lex, parse, type Word } from "./shell_words.ts";
 import { readOptions, WRAPPERS } from "./_wrappers.ts";
-import { formOf, type Reader, type Stdin } from "./_command_forms.ts";
+import { formOf } from "./_command_forms.ts";
+import type { Found, Reader, Stdin } from "./command_reading.ts";
 
-export type { Stdin };
-
-/** One command that runs: its words, and whether more arguments join them at run time (`xargs rm`). */
-export interface Executed {
-  words: string[];
-  open: boolean;
-}
-
-/** A command that runs, or null: one that may run, whose words cannot be known before the shell runs. */
-export type Found = Executed | null;
+export type { Executed, Found, Stdin } from "./command_reading.ts";
 
 /** How deep scripts inside scripts are read; deeper is unclear. */
 const MAX_DEPTH = 6;

@@ -6,7 +6,8 @@
  */
 import { childEnv } from "./child_env.ts";
 import { guardedPaths } from "./guarded_paths.ts";
-import { type OutputSink, runInGroup } from "./process_group.ts";
+import { runInGroup } from "./process_group.ts";
+import type { OutputSink } from "./run_contract.ts";
 import { detectBubblewrap } from "./sandbox.ts";
 import { confinedArgv } from "./confined_argv.ts";
 import { HeadTail } from "../_truncate.ts";

@@ -1,9 +1,9 @@
 /**
- * Racing writes through `tern acp`, the front end that once skipped the file wall: up to 1,000 writes (the
- * runaway guard ends a run of refusals sooner; about 300 are made) while a
+ * Racing writes through `tern acp`, the front end that once skipped the file wall: 1,000 writes while a
  * process swaps a directory of the project for a symlink to outside, with the helper SIGKILLed first
  * (restarted once, said), and again with perl hidden (every write refused, said plainly). Nothing outside the
- * project is created or changes mode.
+ * project is created or changes mode. The writes come in several prompts of a few turns each: within one
+ * task the runaway guard rightly stops a model whose every step meets the same error.
  */
 import * as acp from "@agentclientprotocol/sdk";
 import { assert, assertEquals, assertStringIncludes } from "../../support/assert.ts";
@@ -15,6 +15,8 @@ import { canHidePerl, spawnIn, withPerlHidden } from "../../support/hide_perl.ts
 
 const WRITES = 1000;
 const PER_TURN = 50;
+/** Tool turns a prompt makes before the model answers (under the runaway guard's stop). */
+const TURNS_PER_PROMPT = 4;
 
 /** `d` is always the directory or a symlink to outside (renameat2 RENAME_EXCHANGE in a loop). */
 const RACER = `
@@ -28,13 +30,20 @@ while not done:
     libc.renameat2(-100, b"d", -100, b"d.link", 2)
 `;
 
-/** The writes, PER_TURN calls a turn, then an answer. */
+/** The tool results in a request: the writes made so far. */
+function writesMade(body: Record<string, unknown>): number {
+  return (body.messages as { role: string }[]).filter((message) => message.role === "tool").length;
+}
+
+/** The writes, PER_TURN calls a turn and TURNS_PER_PROMPT turns a prompt, then an answer. */
 function script(body: Record<string, unknown>) {
-  const turns =
-    (body.messages as { role: string }[]).filter((message) => message.role === "assistant").length;
-  if (turns * PER_TURN >= WRITES) return { text: "written" };
+  const messages = body.messages as { role: string }[];
+  const lastUser = messages.findLastIndex((message) => message.role === "user");
+  const turns = messages.slice(lastUser).filter((message) => message.role === "assistant").length;
+  const made = writesMade(body);
+  if (made >= WRITES || turns >= TURNS_PER_PROMPT) return { text: "written" };
   const calls = Array.from({ length: PER_TURN }, (_, i) => {
-    const n = turns * PER_TURN + i;
+    const n = made + i;
     const path = n % 2 === 0 ? `d/w-${n}.sh` : `d/n-${n}/x.sh`;
     return { name: "write_file", arguments: JSON.stringify({ path, content: `echo ${n}\n` }) };
   });
@@ -114,10 +123,13 @@ async function race(hidePerl: boolean): Promise<void> {
           Deno.kill(pid, "SIGKILL");
           killed = true;
         }
-        await agent.request(acp.methods.agent.session.prompt, {
-          sessionId,
-          prompt: [{ type: "text", text: "go" }],
-        });
+        // Prompt after prompt until the model has made every write (bounded: a prompt always makes some).
+        for (let prompt = 0; prompt * TURNS_PER_PROMPT * PER_TURN < WRITES; prompt++) {
+          await agent.request(acp.methods.agent.session.prompt, {
+            sessionId,
+            prompt: [{ type: "text", text: "go" }],
+          });
+        }
       },
     );
   } catch (error) {
@@ -136,18 +148,23 @@ async function race(hidePerl: boolean): Promise<void> {
     await child.status;
   }
   const log = await stderr;
+  const made = Math.max(...model.requests.map(writesMade));
   console.log(
-    `questions asked: ${asked}; model requests: ${model.requests.length}; helper killed: ${killed}`,
+    `writes: ${made}; questions asked: ${asked}; requests: ${model.requests.length}; helper killed: ${killed}`,
   );
   if (Deno.env.get("RACE_DEBUG")) console.log(log);
   assertEquals(await snapshot(project.outside), before, "nothing outside was created or changed mode");
-  const results = model.requests.flatMap((body) =>
-    (body.messages as { role: string; content: string }[]).filter((message) => message.role === "tool")
-  ).map((message) => message.content);
+  assert(made >= WRITES, `${made} writes made, not ${WRITES}`);
+  const last = model.requests.at(-1) as { messages: { role: string; content: string }[] };
+  const results = last.messages.filter((message) => message.role === "tool").map((message) =>
+    message.content
+  );
   if (hidePerl) {
     assertStringIncludes(log, "file writes are refused: tern's file helper (perl) cannot run");
-    // The runaway guard may end the task early on a run of identical refusals: every result that came is one.
+    // Refused by the wall, or before it by the path guard (the directory was a link to outside just then).
     assert(results.some((text) => text.includes("file writes are refused")), "the refusal reached the model");
+    const done = results.filter((text) => !text.startsWith('<tool_result status="error">'));
+    assertEquals(done, [], "every write was refused");
     assert(results.every((text) => !/\b(Created|Overwrote) d\//.test(text)), "no write reported done");
   } else {
     assert(killed, "the helper was found and killed");

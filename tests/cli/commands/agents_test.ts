@@ -1,6 +1,7 @@
 import { assertEquals } from "../../support/assert.ts";
 import { agentsCommand } from "../../../src/cli/commands/agents.ts";
-import { Renderer, type Sink } from "../../../src/cli/render/renderer.ts";
+import { Renderer } from "../../../src/cli/render/renderer.ts";
+import type { Sink } from "../../../src/cli/render/sink.ts";
 import { testSession } from "../../support/session.ts";
 import { tempProject } from "../../support/temp_project.ts";
 

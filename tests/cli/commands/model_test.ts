@@ -1,5 +1,6 @@
 import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
-import { Renderer, type Sink } from "../../../src/cli/render/renderer.ts";
+import { Renderer } from "../../../src/cli/render/renderer.ts";
+import type { Sink } from "../../../src/cli/render/sink.ts";
 import { modelCommand, parseModelArgs } from "../../../src/cli/commands/model.ts";
 import { runSlashCommand, slashCommands } from "../../../src/cli/commands/table.ts";
 import { PROVIDERS } from "../../../src/config/providers.ts";

@@ -1,5 +1,6 @@
 import { assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
-import { Renderer, type Sink } from "../../../src/cli/render/renderer.ts";
+import { Renderer } from "../../../src/cli/render/renderer.ts";
+import type { Sink } from "../../../src/cli/render/sink.ts";
 import { BUILTIN_COMMANDS, runSlashCommand, slashCommands } from "../../../src/cli/commands/table.ts";
 import type { SlashCommand } from "../../../src/cli/commands/types.ts";
 import { testSession } from "../../support/session.ts";

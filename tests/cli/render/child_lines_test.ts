@@ -1,6 +1,7 @@
 import { assertEquals } from "../../support/assert.ts";
 import { ChildBoard } from "../../../src/cli/render/child_lines.ts";
-import { Renderer, type Sink } from "../../../src/cli/render/renderer.ts";
+import { Renderer } from "../../../src/cli/render/renderer.ts";
+import type { Sink } from "../../../src/cli/render/sink.ts";
 
 const plain = (_color: string, text: string) => text;
 

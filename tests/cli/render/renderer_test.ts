@@ -1,5 +1,6 @@
 import { assertEquals, assertStringIncludes } from "../../support/assert.ts";
-import { Renderer, type Sink } from "../../../src/cli/render/renderer.ts";
+import { Renderer } from "../../../src/cli/render/renderer.ts";
+import type { Sink } from "../../../src/cli/render/sink.ts";
 import { formatUsage } from "../../../src/cli/render/task_words.ts";
 import { summarizeArgs } from "../../../src/cli/render/tool_lines.ts";
 import type { ToolDetails } from "../../../src/tools/tool.ts";

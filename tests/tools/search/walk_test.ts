@@ -1,14 +1,7 @@
-import { assert, assertEquals, assertRejects, assertStrictEquals } from "../../support/assert.ts";
+import { assert, assertEquals, assertRejects } from "../../support/assert.ts";
 import { join } from "node:path";
-import {
-  comparePaths,
-  GitignoreRules,
-  readSearchable,
-  rulesFor,
-  SKIPPED_NAMES,
-  type WalkEntry,
-  walkTree,
-} from "../../../src/tools/search/walk.ts";
+import { GitignoreRules, rulesFor } from "../../../src/tools/search/gitignore_rules.ts";
+import { SKIPPED_NAMES, type WalkEntry, walkTree } from "../../../src/tools/search/walk.ts";
 import { sh, tempProject } from "../_helpers.ts";
 import { RG_WALK_FLAGS } from "../../../src/tools/search/ripgrep.ts";
 import { testNeeding } from "../../support/requires.ts";
@@ -47,25 +40,6 @@ async function ripgrepFiles(root: string): Promise<string[]> {
   const { stdout } = await new Deno.Command("rg", { args, cwd: root, stdin: "null" }).output();
   return new TextDecoder().decode(stdout).split("\n").filter((line) => line !== "");
 }
-
-Deno.test("comparePaths() orders names by code point, as ripgrep sorts bytes", () => {
-  const names = ["b", "a-c", "a", "a c", "a.log", "\u{1F600}", "\uFF21", "B"];
-  assertEquals(names.sort(comparePaths), ["B", "a", "a c", "a-c", "a.log", "b", "\uFF21", "\u{1F600}"]);
-});
-
-Deno.test("comparePaths() orders paths directory by directory, as the walk and rg --sort path list them", () => {
-  const paths = ["a.log", "a-c/x.txt", "a/b.txt", "a c.txt", "B/z", "a/b/c.txt", "a/\u{1F600}", "a/\uFF21"];
-  assertEquals(paths.sort(comparePaths), [
-    "B/z",
-    "a/b/c.txt",
-    "a/b.txt",
-    "a/\uFF21",
-    "a/\u{1F600}",
-    "a c.txt",
-    "a-c/x.txt",
-    "a.log",
-  ]);
-});
 
 testNeeding(["rg"], "walkTree() walks depth-first in name order, the order of rg --sort path", async () => {
   await using p = await tempProject();
@@ -267,23 +241,4 @@ Deno.test("walkTree() reads neither a FIFO nor a symlink named .gitignore", asyn
   await sh("mkfifo .gitignore", p.root);
   await Deno.symlink(join(p.outside, "secret.txt"), join(p.root, "sub/.gitignore"));
   assertEquals(await walkAll(p.root), ["a.txt", "sub/.gitignore@", "sub/b.txt"]);
-});
-
-Deno.test("readSearchable() returns text, and null for binary, invalid UTF-8, over 10 MB and special files", async () => {
-  await using p = await tempProject();
-  await write(p.root, {
-    "text.txt": "héllo\n",
-    "bom.txt": new Uint8Array([0xef, 0xbb, 0xbf, 0x68, 0x69]),
-    "nul-early.bin": new Uint8Array([0x68, 0x00, 0x69]),
-    "latin1.txt": new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
-  });
-  // A NUL far past the first 8 KB still makes the file binary (ripgrep drops a file at its first NUL).
-  await Deno.writeTextFile(join(p.root, "nul-late.txt"), `${"a".repeat(100_000)}\0tail`);
-  await sh("truncate -s 11M big.txt && mkfifo fifo", p.root);
-  const read = (name: string) => readSearchable(join(p.root, name));
-  assertStrictEquals(await read("text.txt"), "héllo\n");
-  assertStrictEquals(await read("bom.txt"), "hi");
-  for (const name of ["nul-early.bin", "nul-late.txt", "latin1.txt", "big.txt", "fifo", "missing"]) {
-    assertStrictEquals(await read(name), null, name);
-  }
 });

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertStrictEquals } from "../../support/assert.ts";
-import { type OutputSink, runInGroup } from "../../../src/tools/shell/process_group.ts";
+import { runInGroup } from "../../../src/tools/shell/process_group.ts";
+import type { OutputSink } from "../../../src/tools/shell/run_contract.ts";
 import { processesWith, sleepMarker } from "../../support/processes.ts";
 
 function collector(): OutputSink & { text: string; ends: number } {
