@@ -17,6 +17,10 @@ async function main(argv: string[]): Promise<number> {
     const { runConfigCli } = await import("./src/cli/commands/config_cli.ts");
     return await runConfigCli(Deno.realPathSync(Deno.cwd()), argv.slice(1), print);
   }
+  if (argv[0] === "worktrees") {
+    const { runWorktreesCli } = await import("./src/cli/commands/worktrees_cli.ts");
+    return await runWorktreesCli(Deno.realPathSync(Deno.cwd()), argv.slice(1), print);
+  }
   if (argv[0] === "acp") {
     const args = acpArgs(argv.slice(1));
     if (args.help) return print(HELP_TEXT);
@@ -39,7 +43,8 @@ function print(text: string): number {
 
 /** Bad usage, a configuration that cannot work, a session that cannot be read: one line, exit code 2. */
 function isUserError(error: unknown): error is Error {
-  return error instanceof Error && ["UsageError", "ConfigError", "SessionError"].includes(error.name);
+  return error instanceof Error &&
+    ["UsageError", "ConfigError", "SessionError", "WorktreeError"].includes(error.name);
 }
 
 if (import.meta.main) {

@@ -16,7 +16,7 @@ import type { LoadedSession } from "./log/session_file.ts";
 import type { ModelInfo } from "./model_setup.ts";
 import type { SessionUsage } from "./usage.ts";
 import type { Skill } from "./project/skills.ts";
-import type { ChildSetup } from "./loop/sub_agents.ts";
+import type { ChildPlace, ChildSetup } from "./loop/sub_agents.ts";
 import type { HookConfig } from "../config/hook_settings.ts";
 import type { BackgroundProcesses } from "../tools/shell/background.ts";
 import type { DiagnosticsService } from "../tools/lsp/diagnostics.ts";
@@ -65,6 +65,8 @@ export interface AgentSessionOptions {
   agents?: readonly AgentDefinition[];
   /** Set for a sub-agent (built by its main session): its tools, prompt, model and budget. */
   child?: ChildSetup;
+  /** Makes a worktree of its own for a sub-agent (the task tool's isolation), through the project's door. */
+  isolate?: (name: string) => Promise<ChildPlace>;
   /** The hooks in force: the user's own, and the project's once it is trusted (they run sandboxed). */
   hooks?: readonly HookConfig[];
   /** The background processes to share (a sub-agent's are its main session's); default: the session's own. */

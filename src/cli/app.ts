@@ -11,7 +11,11 @@ import { checkRequiredTools, projectChoices } from "./project_choices.ts";
 
 /** Runs tern with parsed `args`; `atExit` collects what must be stopped before the process exits. */
 export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Promise<number> {
-  const root = Deno.realPathSync(Deno.cwd());
+  const here = Deno.realPathSync(Deno.cwd());
+  // -w: the project root is tern's worktree of this repository (loaded only then).
+  const root = args.worktree
+    ? await (await import("./worktree_entry.ts")).enterWorktree(here, args.worktree)
+    : here;
   atExit.push(closeFileWall);
   const headless = args.prompt !== undefined || args.inputFormat !== undefined;
   const interactive = !headless && Deno.stdin.isTerminal();

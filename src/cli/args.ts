@@ -41,6 +41,8 @@ export interface CliArgs extends RunSettings {
   firstPrompt?: string;
   /** `--notify-command CMD`: run (bash -c) when the REPL needs you and the terminal is not focused. */
   notifyCommand?: string;
+  /** `-w NAME`: work in tern's git worktree NAME (made on branch tern/NAME when new). */
+  worktree?: string;
 }
 
 const OUTPUTS: readonly OutputFormat[] = ["text", "json", "stream-json"];
@@ -60,6 +62,7 @@ const SETTERS: { [K in keyof Values]?: Setter<K> } = {
   "trust-project": (args) => args.trustProject = true,
   "allow-local-fetch": (args) => args.allowLocalFetch = true,
   "notify-command": (args, value) => args.notifyCommand = nonEmpty("--notify-command", value),
+  worktree: (args, value) => args.worktree = nonEmpty("--worktree", value),
   provider: (args, value) => args.provider = nonEmpty("--provider", value),
   model: (args, value) => args.model = nonEmpty("--model", value),
   "base-url": (args, value) => args.baseUrl = nonEmpty("--base-url", value),
@@ -145,6 +148,8 @@ export function acpArgs(argv: string[]): CliArgs {
     ? "--input-format"
     : args.continue || args.resume !== undefined
     ? "--continue/--resume"
+    : args.worktree !== undefined
+    ? "--worktree"
     : undefined;
   if (bad) {
     throw new UsageError(`tern acp takes its prompts and sessions from the editor; ${bad} does not apply`);

@@ -55,6 +55,8 @@ Options:
   -r, --resume [ID|NAME]    continue session ID (or the one named NAME, or an id's prefix); without
                             one, pick from a list
       --fork                with -c or -r: continue a copy of that session, leaving it as it is
+  -w, --worktree NAME       work in a git worktree of this repository on branch tern/NAME (made from
+                            HEAD in .tern/local/worktrees/NAME the first time; its own sessions)
       --no-session          save nothing of this run under .tern/local/sessions/
       --context-window N    the model's context window in tokens (default: known models, else the
                             provider's); past about 80% older turns are summarised
@@ -85,6 +87,12 @@ Sessions (saved as they happen in .tern/local/sessions/, inside the project):
                             delete all but the N newest (default 20)
   tern sessions export ID|NAME --format md|html|jsonl
                             print a session: conversation, reasoning, tool calls, results, diffs
+
+Worktrees (git worktrees tern made with -w, /worktree or the task tool's isolation):
+  tern worktrees            list them: branch, changed files, last session
+  tern worktrees remove NAME [--force]
+                            remove one (refused with uncommitted changes unless --force; the
+                            branch is kept); never one tern did not make
 
 Your own settings (.tern/local/settings.json: hooks, rules; sealed by tern, so a git pull cannot add any):
   tern config sign [--yes]  after editing it by hand: shows what it grants and seals it

@@ -28,6 +28,7 @@ export const OPTIONS = {
   "input-format": { type: "string" },
   "approval-timeout": { type: "string" },
   "notify-command": { type: "string" },
+  worktree: { type: "string", short: "w" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" },
 } as const;

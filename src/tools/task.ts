@@ -17,6 +17,8 @@ export interface SubAgentRequest {
   agent: string;
   description: string;
   prompt: string;
+  /** "worktree": the child works in a git worktree of its own, on its own branch. */
+  isolation?: "worktree";
 }
 
 /** Runs one job in a child session and returns its answer as this call's result; throws ToolError. */
@@ -35,8 +37,16 @@ function describe(agents: readonly AgentSummary[]): string {
   return [base, "Agents:", ...agents.map((agent) => `- ${agent.name}: ${agent.description}`)].join("\n");
 }
 
-/** The arguments' schema; `agent` only when there are named agents to choose from. */
-function parametersFor(agents: readonly AgentSummary[]): Record<string, unknown> {
+const ISOLATION = {
+  type: "string",
+  enum: ["worktree"],
+  description:
+    "Run it in a git worktree of its own (new branch), so writing jobs run in parallel apart from " +
+    "the main tree; its branch and diff come back.",
+};
+
+/** The arguments' schema; `agent` only when there are named agents to choose from, `isolation` when offered. */
+function parametersFor(agents: readonly AgentSummary[], isolation: boolean): Record<string, unknown> {
   const agent = { type: "string", description: `Default "${DEFAULT_AGENT}".` };
   return {
     type: "object",
@@ -44,6 +54,7 @@ function parametersFor(agents: readonly AgentSummary[]): Record<string, unknown>
       description: { type: "string", description: "The job in 3-5 words." },
       prompt: { type: "string" },
       ...agents.length > 0 && { agent },
+      ...isolation && { isolation: ISOLATION },
     },
     required: ["description", "prompt"],
     additionalProperties: false,
@@ -51,7 +62,7 @@ function parametersFor(agents: readonly AgentSummary[]): Record<string, unknown>
 }
 
 /** Arguments of task, as validated against its schema. */
-export type TaskArgs = { description: string; prompt: string; agent?: string };
+export type TaskArgs = { description: string; prompt: string; agent?: string; isolation?: "worktree" };
 
 function request(args: TaskArgs, agents: readonly AgentSummary[]): SubAgentRequest {
   const agent = args.agent?.trim() || DEFAULT_AGENT;
@@ -63,18 +74,22 @@ function request(args: TaskArgs, agents: readonly AgentSummary[]): SubAgentReque
     throw new ToolError("task: prompt is empty; describe the whole job for the sub-agent.", "bad_arguments");
   }
   const description = args.description.replace(/\s+/g, " ").trim().slice(0, MAX_DESCRIPTION_CHARS);
-  return { agent, description, prompt: args.prompt };
+  return { agent, description, prompt: args.prompt, ...args.isolation && { isolation: args.isolation } };
 }
 
-/** The task tool over `agents` (the named ones; the default agent is always there), running jobs with `run`. */
+/**
+ * The task tool over `agents` (the named ones; the default agent is always there), running jobs with `run`;
+ * `isolation` offers the worktree argument.
+ */
 export function createTaskTool(
   agents: readonly AgentSummary[],
   run: SubAgentRunner,
+  options: { isolation?: boolean } = {},
 ): Tool<TaskArgs, SubAgentRequest> {
   return {
     name: "task",
     description: describe(agents),
-    parameters: parametersFor(agents),
+    parameters: parametersFor(agents, options.isolation === true),
     // The child's own gate decides each of its calls; the call itself changes nothing, so it runs beside reads.
     inspect: (args) => {
       const plan = request(args, agents);

@@ -271,11 +271,23 @@ Deno.test("parseCliArgs() takes --input-format stream-json as a headless run, wi
 
 Deno.test("acpArgs() takes the model and approval options, and refuses a task, an output format or a session choice", () => {
   assertEquals(acpArgs(["--approve", "edits", "--sandbox", "off"]).approve, "edits");
-  for (const [argv, flag] of [[["-p", "x"], "-p"], [["-c"], "--continue/--resume"]] as const) {
+  const refused = [[["-p", "x"], "-p"], [["-c"], "--continue/--resume"], [
+    ["-w", "x"],
+    "--worktree",
+  ]] as const;
+  for (const [argv, flag] of refused) {
     assertUsageError(
       [...argv],
       `tern acp takes its prompts and sessions from the editor; ${flag} does not apply`,
       acpArgs,
     );
   }
+});
+
+Deno.test("parseCliArgs() reads -w NAME and --worktree NAME; an empty name is bad usage", () => {
+  assertEquals(parseCliArgs(["-w", "feat", "-p", "x"]).worktree, "feat");
+  assertEquals(parseCliArgs(["--worktree", "feat"]).worktree, "feat");
+  assertEquals(parseCliArgs([]).worktree, undefined);
+  assertUsageError(["-w", " "], "--worktree needs a value");
+  assertUsageError(["-w"], "option '-w, --worktree' needs a value");
 });

@@ -81,6 +81,7 @@ export function sessionParts(
     approvals: () => slot.now.conversation.approvals,
     emit: (event) => late.prompts?.emit(event),
     budget: () => late.prompts?.budget,
+    isolate: options.isolate,
   });
   const slot: ConversationSlot = late.slot = new ConversationSlot(
     {

@@ -53,6 +53,17 @@ export interface ChildSession {
   ): Promise<TaskResult>;
 }
 
+/**
+ * A worktree of its own for one child (the task's `isolation: "worktree"`), made through the project's door:
+ * the child's root, its session there, and what its work became once it is done.
+ */
+export interface ChildPlace {
+  root: string;
+  spawn(config: Config, setup: ChildSetup, rules: PermissionRules): Promise<ChildSession>;
+  /** Closes what the place opened; the lines the task's result ends with (branch, diff stat). */
+  finish(description: string): Promise<string>;
+}
+
 /** What the runner needs from the main session. */
 export interface SubAgentHost {
   root: string;
@@ -71,6 +82,8 @@ export interface SubAgentHost {
   emit(event: AgentEvent): void;
   /** The running task's budget: a child's tokens count into it, and a child stops when it is used up. */
   budget?(): TaskBudget | undefined;
+  /** Makes worktree `name` for one child (absent: no isolation offered, e.g. a child's own host). */
+  isolate?(name: string): Promise<ChildPlace>;
 }
 
 /** Runs the task tool's jobs for one main session. */
@@ -86,15 +99,19 @@ export class SubAgents {
 
   /** The task tool, offering this session's named agents. */
   tool(): Tool {
-    return createTaskTool(this.#host.agents, (request, ctx) => this.run(request, ctx));
+    return createTaskTool(this.#host.agents, (request, ctx) => this.run(request, ctx), {
+      isolation: this.#host.isolate !== undefined,
+    });
   }
 
   /** Runs `request` in a child and returns its answer as the task call's result; throws ToolError. */
   async run(request: SubAgentRequest, ctx: ToolContext): Promise<ToolResult> {
     const agent = this.#host.agents.find((known) => known.name === request.agent);
-    const setup = this.#setup(agent);
     await this.#slot(ctx.signal);
+    let place: ChildPlace | undefined;
     try {
+      if (request.isolation === "worktree") place = await this.#place();
+      const setup = this.#setup(agent, place?.root);
       const parent = this.#host.budget?.();
       if (parent?.exceeded() === "token_budget") {
         throw new ToolError(
@@ -103,7 +120,9 @@ export class SubAgents {
         );
       }
       const config = this.#config(agent, parent);
-      const child = await this.#host.spawn(config, setup);
+      const child = place
+        ? await place.spawn(config, setup, this.#host.rules)
+        : await this.#host.spawn(config, setup);
       const childId = ctx.callId ?? `child-${++this.#count}`;
       const host = this.#host;
       host.emit({ type: "child_start", childId, agent: request.agent, description: request.description });
@@ -118,17 +137,34 @@ export class SubAgents {
           host.emit({ type: "child_event", childId, event });
         },
       });
-      return answer(request.agent, result);
+      const worktree = await place?.finish(request.description);
+      place = undefined;
+      return answer(request.agent, result, worktree);
     } finally {
+      await place?.finish(request.description).catch(() => "");
       this.#release();
     }
   }
 
-  #setup(agent: AgentDefinition | undefined): ChildSetup {
+  /** A fresh worktree for one child; what prevents it is said to the model. */
+  async #place(): Promise<ChildPlace> {
+    const name = `task-${crypto.randomUUID().slice(0, 8)}`;
+    try {
+      return await this.#host.isolate!(name);
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      throw new ToolError(
+        `task: no worktree for the sub-agent: ${why}. Run it without isolation.`,
+        "refused",
+      );
+    }
+  }
+
+  #setup(agent: AgentDefinition | undefined, isolatedRoot?: string): ChildSetup {
     const has = new Set(this.#host.toolNames());
     const wanted = agent?.tools ?? CHILD_DEFAULT_TOOLS;
     const tools = new Set(wanted.filter((name) => has.has(name) && !NEVER_FOR_CHILDREN.has(name)));
-    const root = this.#host.root;
+    const root = isolatedRoot ?? this.#host.root;
     return { tools, systemPrompt: (built) => childSystemPrompt(root, built, agent) };
   }
 
@@ -183,9 +219,10 @@ export class SubAgents {
 }
 
 /** The task call's result: the child's answer and one line of what it used; failures as ToolError. */
-function answer(agent: string, result: TaskResult): ToolResult {
+function answer(agent: string, result: TaskResult, worktree?: string): ToolResult {
   const { exitReason, turns, toolCalls, usage } = result;
   const subAgent = { agent, exitReason, turns, toolCalls, tokens: usage.totalTokens };
+  const where = worktree ? `\n${worktree}` : "";
   const used =
     `${turns} turn${turns === 1 ? "" : "s"}, ${toolCalls} tool call${toolCalls === 1 ? "" : "s"}, ` +
     `${usage.totalTokens.toLocaleString("en-US")} tokens`;
@@ -195,13 +232,13 @@ function answer(agent: string, result: TaskResult): ToolResult {
   if (exitReason === "error") {
     return {
       content: `task: the sub-agent failed: ${result.error ?? "unknown error"} (${used})` +
-        (result.text ? `\nWhat it said before:\n${result.text}` : ""),
+        (result.text ? `\nWhat it said before:\n${result.text}` : "") + where,
       error: { kind: "internal" },
       details: { subAgent },
     };
   }
   const note = result.partial ? `stopped early (${exitReason}), so the answer may be partial; ` : "";
-  return { content: `${result.text}\n\n[sub-agent ${agent}: ${note}${used}]`, details: { subAgent } };
+  return { content: `${result.text}\n\n[sub-agent ${agent}: ${note}${used}]${where}`, details: { subAgent } };
 }
 
 /** A child's system prompt: its role, its tools' guidance, its agent's instructions. */

@@ -36,6 +36,8 @@ export interface ProjectSupplies {
   commands?: string[];
   /** The hooks (and status line) of the settings files, one line each (event, matcher, command). */
   hooks?: string[];
+  /** The language servers `.tern/settings.json` names (its `lsp` key), one line each (name, command). */
+  lsp?: string[];
 }
 
 /** Flags that trust without asking: `--trust-project`, and the narrower `-env` and `-mcp`. */
@@ -63,7 +65,8 @@ export type ProjectTrustAsker = (lines: string[]) => Promise<boolean>;
 export function suppliesAnything(supplies: ProjectSupplies): boolean {
   return supplies.endpoint !== undefined || supplies.mcp !== undefined || supplies.allowRules.length > 0 ||
     supplies.memory !== undefined || supplies.skills.length > 0 || (supplies.agents?.length ?? 0) > 0 ||
-    (supplies.commands?.length ?? 0) > 0 || (supplies.hooks?.length ?? 0) > 0;
+    (supplies.commands?.length ?? 0) > 0 || (supplies.hooks?.length ?? 0) > 0 ||
+    (supplies.lsp?.length ?? 0) > 0;
 }
 
 /** The lines of the trust question: every name, command and rule the project supplies (raw text). */
@@ -90,10 +93,16 @@ export function describeSupplies(supplies: ProjectSupplies): string[] {
       ...supplies.hooks.map((line) => `  ${line}`),
     );
   }
+  if (supplies.lsp?.length) {
+    lines.push(
+      ".tern/settings.json starts these language servers (in the sandbox) after edits:",
+      ...supplies.lsp.map((line) => `  ${line}`),
+    );
+  }
   return lines;
 }
 
-/** The digest a decision covers: the endpoint, the MCP config's bytes, the allow rules and the hooks. */
+/** The digest a decision covers: the endpoint, the MCP config's bytes, the allow rules, hooks and servers. */
 function supplyDigest(supplies: ProjectSupplies): Promise<string> {
   return sha256(JSON.stringify({
     endpoint: supplies.endpoint?.endpoint ?? null,
@@ -101,6 +110,7 @@ function supplyDigest(supplies: ProjectSupplies): Promise<string> {
     allow: [...supplies.allowRules].sort(),
     // Only when there are some: a decision taken before hooks existed stays valid for a project without.
     ...supplies.hooks?.length ? { hooks: supplies.hooks } : {},
+    ...supplies.lsp?.length ? { lsp: supplies.lsp } : {},
   }));
 }
 
@@ -243,6 +253,8 @@ export function untrustedNote(supplies: ProjectSupplies, trust: ProjectTrust): s
     if (commands > 0) parts.push(`the project's ${plural(commands, "command file")}`);
     const hooks = supplies.hooks?.length ?? 0;
     if (hooks > 0) parts.push(`${settingsLabel(supplies)} ${plural(hooks, "hook")}`);
+    const servers = supplies.lsp?.length ?? 0;
+    if (servers > 0) parts.push(`.tern/settings.json ${plural(servers, "language server")}`);
   }
   const memory = !trust.project && supplies.memory ? `${supplies.memory} is read as untrusted data` : "";
   if (parts.length === 0 && memory === "") return undefined;

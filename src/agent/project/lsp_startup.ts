@@ -48,3 +48,14 @@ function offOnly(value: unknown): unknown {
   const off = Object.entries(value).filter(([, entry]) => entry === false);
   return off.length > 0 ? Object.fromEntries(off) : undefined;
 }
+
+/**
+ * The language servers a project's `lsp` key would start, one line each ("name: command (extensions)"), for
+ * the trust question: a server is the project's program, run only once the user trusted it.
+ */
+export function projectServerLines(project: unknown): string[] {
+  if (project === undefined) return [];
+  return lspSettings(undefined, project).servers.filter((server) => server.source === "project").map(
+    (server) => `${server.name}: ${server.command.join(" ")} (${server.extensions.join(" ")})`,
+  );
+}

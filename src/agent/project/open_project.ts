@@ -18,7 +18,7 @@ import { checkOwnState } from "../state/check.ts";
 import { decideProjectTrust, type ProjectSupplies, untrustedNote } from "../policy/project_trust.ts";
 import { checkProjectEndpoint } from "./endpoint.ts";
 import { sandboxAcrossProcesses } from "./sandbox_start.ts";
-import { setUpDiagnostics } from "./lsp_startup.ts";
+import { projectServerLines, setUpDiagnostics } from "./lsp_startup.ts";
 import { startMcp } from "./mcp_startup.ts";
 import { fromProject, runHooks, trustedAgents } from "./trust_applied.ts";
 import { Project, type ProjectChoices } from "./project.ts";
@@ -106,6 +106,7 @@ function projectSupplies(
     agents: files.agents.agents.filter((agent) => fromProject(agent.source)).map((agent) => agent.source),
     commands: files.commandFiles,
     hooks: files.settings.hooks.map(describeSuppliedHook),
+    lsp: projectServerLines(files.settings.lsp),
     settingsFiles: files.settings.files,
   };
 }

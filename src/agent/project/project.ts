@@ -21,6 +21,7 @@ import type { ProjectFiles } from "./project_files.ts";
 import type { ProjectTrustAsker, TrustFlags } from "../policy/project_trust.ts";
 import type { ConfigArgs } from "../../config/config.ts";
 import { type RunHooks, runRules } from "./trust_applied.ts";
+import type { ChildSetup } from "../loop/sub_agents.ts";
 
 /** What every session of a project takes from the command line. */
 export interface SessionDefaults {
@@ -62,6 +63,8 @@ export interface NewSessionOptions {
   snapshots?: boolean;
   /** MCP servers of this session only (an editor's, from ACP's `session/new`), closed with it. */
   ownServers?: McpHub;
+  /** A sub-agent's session in this project (a worktree of its own): its main session's model and rules. */
+  child?: { config: Config; setup: ChildSetup; rules: PermissionRules };
 }
 
 interface ProjectParts {
@@ -123,6 +126,7 @@ export class Project {
 
   /** A new session on this project, with everything the trust decision allowed; closed with the project. */
   async newSession(options: NewSessionOptions): Promise<AgentSession> {
+    if (options.child) return await this.#childSession(options.child);
     const { config, files, trust, choices } = this.#parts;
     const defaults = choices.sessions;
     const rules = new PermissionRules(runRules(files, trust));
@@ -159,8 +163,37 @@ export class Project {
       keepStartModel: defaults.keepStartModel,
       advise: defaults.advise,
       onNotice: choices.warn,
+      // The task tool's isolation, offered at a repository's top only: a worktree of this project, opened
+      // through the door (loaded only then).
+      ...hasGit(this.root) && {
+        isolate: async (name: string) =>
+          (await import("./isolated_child.ts")).isolatedPlace(this.root, name, choices),
+      },
     });
     this.#sessions.add({ session, servers: options.ownServers });
+    return session;
+  }
+
+  /** A sub-agent's session here: this project's walls, servers and hooks; the main session's model. */
+  async #childSession(child: NonNullable<NewSessionOptions["child"]>): Promise<AgentSession> {
+    const { config, choices } = this.#parts;
+    const defaults = choices.sessions;
+    const session = await AgentSession.create({
+      config: { ...child.config, root: config.root, sandbox: config.sandbox },
+      version: defaults.version,
+      env: choices.env,
+      fallback: defaults.fallback,
+      save: false,
+      mcpServers: () => this.mcp.hub?.servers ?? [],
+      allowLocalFetch: defaults.allowLocalFetch,
+      rules: child.rules,
+      child: child.setup,
+      hooks: this.#parts.hooks.hooks,
+      diagnostics: this.#parts.diagnostics,
+      advise: defaults.advise,
+      onNotice: choices.warn,
+    });
+    this.#sessions.add({ session });
     return session;
   }
 
@@ -185,5 +218,15 @@ export class Project {
       this.mcp.hub?.close({ wait: options.wait !== false }),
       this.#parts.diagnostics?.close(),
     ]);
+  }
+}
+
+/** Whether `root` has a `.git` (a folder, or a worktree's file): where the task tool offers isolation. */
+function hasGit(root: string): boolean {
+  try {
+    Deno.lstatSync(`${root}/.git`);
+    return true;
+  } catch {
+    return false;
   }
 }

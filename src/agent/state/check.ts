@@ -16,7 +16,7 @@ import { sessionLabel } from "../log/_session_file_seal.ts";
 import { boundStatePath, STATE_DIR } from "./tern_dir.ts";
 
 /** Whole JSON files, each sealed as its own name. */
-const JSON_FILES = ["trust.json", "ignored.json"];
+const JSON_FILES = ["trust.json", "ignored.json", "worktrees.json"];
 /** The first line of a session file is read up to this many bytes. */
 const HEADER_BYTES = 64 * 1024;
 

@@ -14,6 +14,7 @@ import { skillsCommand } from "./skills.ts";
 import { agentsCommand } from "./agents.ts";
 import { hooksCommand } from "./hooks.ts";
 import { psCommand } from "./ps.ts";
+import { worktreeCommand } from "./worktree.ts";
 import { type CustomCommands, customCommands } from "./custom.ts";
 
 /** The session's commands (/help apart: `withHelp` adds it), and what the custom commands' files left out. */
@@ -39,6 +40,7 @@ export function commandTable(project: Project, session: AgentSession): CommandTa
     hooksCommand(project.hookNotes),
     psCommand,
     modelCommand,
+    worktreeCommand,
   ];
   const custom = customCommands(project.commands, commandNames(slashCommands(builtin)));
   return { commands: [...builtin, ...custom.commands], notes: [...custom.skipped, ...custom.notes], custom };

@@ -155,3 +155,23 @@ Deno.test("describeSupplies() names Claude Code's settings files beside tern's i
     "  StatusLine: ./s.sh (.claude/settings.json)",
   ]);
 });
+
+Deno.test("decideProjectTrust() lists the project's language servers in the question and covers them", async () => {
+  await using project = await tempProject();
+  const lsp = ["python: ./evil-lsp --stdio (.py)"];
+  const asked: string[][] = [];
+  const ask = (lines: string[]) => (asked.push(lines), Promise.resolve(true));
+  await decideProjectTrust(project.root, { allowRules: [], skills: [], lsp }, { flags: {}, ask });
+  assertEquals(asked, [[
+    ".tern/settings.json starts these language servers (in the sandbox) after edits:",
+    "  python: ./evil-lsp --stdio (.py)",
+  ]]);
+  assertEquals(
+    (await decideProjectTrust(project.root, { allowRules: [], skills: [], lsp }, { flags: {} })).how,
+    "remembered",
+  );
+  const changed = { allowRules: [], skills: [], lsp: ["python: ./other-lsp --stdio (.py)"] };
+  assertEquals((await decideProjectTrust(project.root, changed, { flags: {} })).how, "no_terminal");
+  const untrusted = { project: false, endpoint: false, mcp: false, how: "no_terminal" as const };
+  assertStringIncludes(untrustedNote(changed, untrusted)!, "ignored .tern/settings.json 1 language server:");
+});

@@ -1,5 +1,5 @@
 import { assertEquals } from "../../support/assert.ts";
-import { setUpDiagnostics } from "../../../src/agent/project/lsp_startup.ts";
+import { projectServerLines, setUpDiagnostics } from "../../../src/agent/project/lsp_startup.ts";
 import { LspDiagnostics } from "../../../src/tools/lsp/diagnostics.ts";
 import type { ProjectTrust } from "../../../src/agent/policy/project_trust.ts";
 
@@ -50,4 +50,17 @@ Deno.test('setUpDiagnostics(): "lsp": false leaves the session without a service
 Deno.test("setUpDiagnostics(): TERN_LSP_WAIT_MS sets the bound; a value that is not a number is ignored", () => {
   assertEquals(setUp(NOTHING, undefined, undefined, { TERN_LSP_WAIT_MS: "500" }).options?.waitMs, 500);
   assertEquals(setUp(NOTHING, undefined, undefined, { TERN_LSP_WAIT_MS: "soon" }).options?.waitMs, undefined);
+});
+
+Deno.test("projectServerLines() names each server the project's lsp key adds, not those it turns off", () => {
+  assertEquals(
+    projectServerLines({
+      python: { command: ["./evil-lsp", "--stdio"], extensions: [".py"] },
+      typescript: false,
+      bad: { command: "not-a-list" },
+    }),
+    ["python: ./evil-lsp --stdio (.py)"],
+  );
+  assertEquals(projectServerLines(undefined), []);
+  assertEquals(projectServerLines(false), []);
 });

@@ -1,0 +1,48 @@
+/**
+ * `/worktree NAME`: makes (or finds) tern's git worktree NAME of this project, as `tern -w NAME` does, and
+ * says how to work there: a worktree is a project of its own (its own trust question, state and sessions),
+ * opened through the door by a tern started there. `/worktree` alone lists the ones tern made.
+ */
+import { relative } from "node:path";
+import { listWorktrees, openWorktree, WorktreeError } from "../../agent/project/worktrees.ts";
+import { terminalSafe } from "../render/terminal_safe.ts";
+import type { SlashCommand, SlashOutcome } from "./types.ts";
+
+/** The `/worktree` command. */
+export const worktreeCommand: SlashCommand = {
+  name: "/worktree",
+  help: "/worktree NAME: make a git worktree on branch tern/NAME to work in (alone: list them)",
+  async run(ctx): Promise<SlashOutcome> {
+    const root = ctx.session.root;
+    if (ctx.args.length === 0) {
+      const worktrees = await listWorktrees(root);
+      if (worktrees.length === 0) {
+        ctx.screen.print("tern has made no worktrees here (/worktree NAME makes one).");
+      }
+      for (const worktree of worktrees) {
+        const changes = worktree.problem ?? `${worktree.changes ?? "?"} changed`;
+        ctx.screen.print(
+          `${worktree.name}  ${worktree.branch}  ${relative(root, worktree.path)}  ${changes}`,
+        );
+      }
+      return "continue";
+    }
+    try {
+      const warn = (line: string) => ctx.screen.print(terminalSafe(line), "dim");
+      const { worktree, made } = await openWorktree(root, ctx.args[0], warn);
+      const where = relative(root, worktree.root);
+      ctx.screen.print(
+        `${made ? "Made" : "Found"} worktree ${worktree.name} on branch ${worktree.branch} at ${where}.`,
+      );
+      ctx.screen.print(
+        `To work there: tern -w ${worktree.name} (here, in another terminal), or cd ${where} && tern. ` +
+          "This session stays in the main tree.",
+        "dim",
+      );
+    } catch (error) {
+      if (!(error instanceof WorktreeError)) throw error;
+      ctx.screen.print(terminalSafe(error.message));
+    }
+    return "continue";
+  },
+};
