@@ -117,6 +117,7 @@ Deno.test("the npm packages src/npm.ts loads are the ones compile embeds and the
   // And the installed command has them in the cache before its first run.
   assertMatch(
     config.tasks.install,
-    /deno cache --config "\$PWD\/deno\.json" "\$PWD\/src\/_npm_packages\.js"/,
+    /deno run --allow-env --allow-read --allow-run "\$PWD\/scripts\/cache_packages\.ts"/,
   );
+  assertMatch(await read("scripts/cache_packages.ts"), /"\.\.\/src\/_npm_packages\.js"/);
 });
