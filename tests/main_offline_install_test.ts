@@ -63,6 +63,6 @@ if (why !== null) {
       `the offline checks failed (in a namespace made by ${namespace.how}):\n${said}`,
     );
     assertMatch(said, /ok \| 3 passed \| 0 failed/, said);
-    assert(!said.includes("ignored"), said);
+    assert(!/\d+ ignored/.test(said), said); // a check skipped inside would prove nothing
   });
 }

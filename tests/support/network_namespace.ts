@@ -37,7 +37,7 @@ function candidates(): NetworkNamespace[] {
 
 /**
  * The first way that works here (a probe checks that loopback comes up and that nothing else is reachable),
- * or why none does: not Linux, no `unshare`, or namespaces refused (the last error said).
+ * or why none does: not Linux, no `unshare`, or namespaces refused (each way's error said).
  */
 export async function networkNamespace(): Promise<NetworkNamespace | { why: string }> {
   if (Deno.build.os !== "linux") {
@@ -48,16 +48,25 @@ export async function networkNamespace(): Promise<NetworkNamespace | { why: stri
     const probe = way.wrap(["sh", "-c", "ip -o link show up | grep -v ' lo:' | wc -l"], {
       PATH: "/usr/sbin:/sbin:/usr/bin:/bin",
     });
-    const output = await new Deno.Command(probe[0], {
-      args: probe.slice(1),
-      stdout: "piped",
-      stderr: "piped",
-    })
-      .output().catch((error) => ({ success: false, stdout: new Uint8Array(), stderr: error.message }));
-    const said = (bytes: Uint8Array | string) =>
-      typeof bytes === "string" ? bytes : new TextDecoder().decode(bytes);
-    if (output.success && said(output.stdout).trim() === "0") return way;
-    errors.push(`${way.how}: ${said(output.stderr).trim().split("\n")[0] || "failed"}`);
+    const said = await run(probe);
+    if (said.ok && said.stdout.trim() === "0") return way;
+    errors.push(`${way.how}: ${said.stderr.trim().split("\n")[0] || "failed"}`);
   }
   return { why: `no network namespace can be made here (${errors.join("; ")})` };
+}
+
+/** Runs `argv`; a program that cannot be started (not installed) is a failure with its reason as stderr. */
+async function run(argv: string[]): Promise<{ ok: boolean; stdout: string; stderr: string }> {
+  try {
+    const output = await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" })
+      .output();
+    const decoder = new TextDecoder();
+    return {
+      ok: output.success,
+      stdout: decoder.decode(output.stdout),
+      stderr: decoder.decode(output.stderr),
+    };
+  } catch (error) {
+    return { ok: false, stdout: "", stderr: error instanceof Error ? error.message : String(error) };
+  }
 }
