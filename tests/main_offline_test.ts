@@ -88,14 +88,19 @@ Deno.test("a run that needs a package it cannot download ends with one line nami
   assert(!run.stderr.includes("\x1b"), "terminal codes in the message");
 });
 
-Deno.test("the npm packages src/npm.ts loads are the ones compile embeds and the install caches", async () => {
-  const read = (path: string) => Deno.readTextFile(new URL(`../${path}`, import.meta.url));
-  const npm = await read("src/npm.ts");
+/** The specifiers src/npm.ts loads: the keys of its `Packages` interface, sorted. */
+async function loadedPackages(): Promise<string[]> {
+  const npm = await Deno.readTextFile(new URL("../src/npm.ts", import.meta.url));
   const block = npm.slice(
     npm.indexOf("interface Packages {"),
     npm.indexOf("\n}\n", npm.indexOf("interface Packages")),
   );
-  const loaded = [...block.matchAll(/^ {2}"?([^"\s:/][^":]*)"?:(?: |$)/gm)].map((match) => match[1]).sort();
+  return [...block.matchAll(/^ {2}"?([^"\s:/][^":]*)"?:(?: |$)/gm)].map((match) => match[1]).sort();
+}
+
+Deno.test("the npm packages src/npm.ts loads are the ones compile embeds and the install caches", async () => {
+  const read = (path: string) => Deno.readTextFile(new URL(`../${path}`, import.meta.url));
+  const loaded = await loadedPackages();
   const listed = [...(await read("src/_npm_packages.js")).matchAll(/^import "([^"]+)";$/gm)]
     .map((match) => match[1]).sort();
   assert(loaded.length > 10, `npm.ts's list was not found: ${loaded}`);
@@ -118,6 +123,32 @@ Deno.test("the npm packages src/npm.ts loads are the ones compile embeds and the
   // And the installed command has them in the cache before its first run.
   assertMatch(
     config.tasks.install,
-    /deno cache --config "\$PWD\/deno\.json" "\$PWD\/src\/_npm_packages\.js"/,
+    /deno run --allow-env --allow-read --allow-run "\$PWD\/scripts\/cache_packages\.ts"/,
   );
+  assertMatch(await read("scripts/cache_packages.ts"), /"\.\.\/src\/_npm_packages\.js"/);
+});
+
+Deno.test("the module graph compile embeds (--include src/_npm_packages.js) holds each specifier tern loads", async () => {
+  const root = new URL("../", import.meta.url);
+  const config = JSON.parse(await Deno.readTextFile(new URL("deno.json", root)));
+  const imports: Record<string, string> = config.imports;
+  const info = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", "deno.json", "src/_npm_packages.js"],
+    cwd: root,
+    stderr: "inherit",
+  }).output();
+  assertEquals(info.code, 0);
+  const graph: { modules: { kind: string; specifier: string }[] } = JSON.parse(
+    new TextDecoder().decode(info.stdout),
+  );
+  const embedded = graph.modules.filter((module) => module.kind === "npm").map((module) => module.specifier);
+  const names = await loadedPackages();
+  assert(names.length > 10, `npm.ts's list was not found: ${names}`);
+  for (const name of names) {
+    // As Deno maps it: the exact key, or the longest key that is a folder of it (`pkg/` + the subpath).
+    const key = Object.keys(imports).filter((key) => name === key || name.startsWith(`${key}/`))
+      .sort((a, b) => b.length - a.length)[0];
+    const mapped = imports[key] + name.slice(key.length);
+    assert(embedded.includes(mapped.replace(/^npm:/, "npm:/")), `${name} (${mapped}) is not in ${embedded}`);
+  }
 });

@@ -39,10 +39,14 @@ export function stdinGate(session: AgentSession, options: StdinGateOptions): App
       timeout_ms: timeoutMs,
     }));
     const answer = await options.input.answer(call.id, timeoutMs);
+    // Said as it happened: a closed stdin ends the wait at once, long before the timeout.
+    const unanswered = options.input.ended
+      ? "stdin ended before an answer came"
+      : `no answer came on stdin within ${timeoutMs / 1000} s`;
     const decided: ApprovalAnswer = answer ?? {
       kind: "deny",
-      reason: `no answer came on stdin within ${timeoutMs / 1000} s, so approval mode "${session.mode}" ` +
-        `refused it (${need.detail}); the user can allow such calls with ${need.flag}`,
+      reason: `${unanswered}, so approval mode "${session.mode}" refused it (${need.detail}); ` +
+        `the user can allow such calls with ${need.flag}`,
     };
     options.emit(event("approval_response", {
       id: call.id,

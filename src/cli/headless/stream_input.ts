@@ -35,6 +35,11 @@ export class StreamInput {
     this.done = this.#read(readable);
   }
 
+  /** True once stdin has ended: no answer can come any more. */
+  get ended(): boolean {
+    return this.#ended;
+  }
+
   /** The next user message, waiting for one; null once stdin has ended with none left. */
   async next(): Promise<StreamMessage | null> {
     while (this.#messages.length === 0 && !this.#ended) {

@@ -2,6 +2,7 @@
 import { assertEquals, assertMatch, assertStringIncludes } from "../../support/assert.ts";
 import { startFakeModel } from "../../support/fake_model_server.ts";
 import { liveTern, streamJsonValidator } from "../../support/stream_json.ts";
+import { runTern } from "../../support/cli.ts";
 import { tempProject } from "../../support/temp_project.ts";
 
 const validate = await streamJsonValidator();
@@ -54,4 +55,28 @@ Deno.test("stream-json: a Claude Code ask rule asks even under --approve all, an
   const { code } = await tern.finish();
   assertEquals(code, 0);
   assertEquals(await Deno.readTextFile(`${project.root}/deploy/prod.yml`), "x");
+});
+
+Deno.test("stream-json: a question still open when stdin ends is refused at once, saying stdin ended", async () => {
+  await using project = await tempProject();
+  await using model = startFakeModel([
+    { toolCalls: [{ id: "w1", name: "write_file", arguments: '{"path":"late.txt","content":"x"}' }] },
+    { text: "Stopped." },
+  ]);
+  const run = await runTern({
+    cwd: project.root,
+    // A timeout of an hour: only the end of stdin can have answered.
+    args: ["--input-format", "stream-json", "--output", "stream-json", "--approval-timeout", "3600s"],
+    env: env(model.url),
+    input: `${JSON.stringify({ type: "user", text: "write it" })}\n`,
+  });
+  assertEquals(run.code, 0, run.stderr);
+  const events = run.stdout.trim().split("\n").map((line) => JSON.parse(line));
+  const answered = events.find((event) => event.type === "approval_response")!;
+  assertEquals([answered.decision, answered.by], ["deny", "timeout"]);
+  assertMatch(
+    String(answered.reason),
+    /^stdin ended before an answer came, so approval mode "ask" refused it/,
+  );
+  assertEquals(await Deno.lstat(`${project.root}/late.txt`).then(() => true, () => false), false);
 });
