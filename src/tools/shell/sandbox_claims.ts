@@ -65,8 +65,7 @@ function claimsOf(root: string): Claims | null {
     if (dir !== undefined) {
       const lock = Deno.openSync(join(dir, "lock"), { read: true, write: true, create: true });
       const name = `${Deno.pid}-${crypto.randomUUID().slice(0, 8)}.json`;
-      const mine = Deno.openSync(join(dir, name), { read: true, write: true, createNew: true });
-      mine.lockSync(true); // held until this process ends: the kernel lets go of it even after a kill -9
+      const mine = createLocked(lock, join(dir, name));
       claims = { dir, lock, mine, name, held: new Map() };
     }
   } catch {
@@ -75,6 +74,23 @@ function claimsOf(root: string): Claims | null {
   // A failure is not kept: the state folder may be claimed (or made) later in this process.
   if (claims) projects.set(root, claims);
   return claims;
+}
+
+/**
+ * Creates this process's claim file and locks it, both under the project's lock: the others read claim
+ * files only under that lock, so none ever finds this one not yet locked, takes it for a gone process's
+ * and removes it (this process's claims would then go to a file nobody reads, and its mounted placeholders
+ * be put away under its running commands).
+ */
+function createLocked(lock: Deno.FsFile, path: string): Deno.FsFile {
+  lock.lockSync(true);
+  try {
+    const mine = Deno.openSync(path, { read: true, write: true, createNew: true });
+    mine.lockSync(true); // held until this process ends: the kernel lets go of it even after a kill -9
+    return mine;
+  } finally {
+    lock.unlockSync();
+  }
 }
 
 /** Runs `body` under the project's lock (other tern processes wait); without claims, just runs it. */

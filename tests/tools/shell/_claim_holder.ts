@@ -1,6 +1,7 @@
 /**
  * A second tern process, as far as claims go: claims an empty placeholder folder at `AGENTS.md` in the
- * project given as its argument, prints "held", and holds it until its stdin closes (or it is killed).
+ * project given as its argument, prints "started" then "held", and holds it until its stdin closes (or it
+ * is killed).
  */
 import { join } from "node:path";
 import { stateDir } from "../../../src/agent/state/tern_dir.ts";
@@ -8,6 +9,7 @@ import { addClaim, underLock, useSandboxClaims } from "../../../src/tools/shell/
 
 const root = Deno.args[0];
 useSandboxClaims((dir) => stateDir(dir, "sandbox"));
+console.log("started");
 underLock(root, () => {
   addClaim(root, {
     placeholders: ["AGENTS.md"],
