@@ -8,24 +8,34 @@
 import { relative } from "node:path";
 import { userGit } from "../../git/user_git.ts";
 import type { ChildPlace } from "../loop/sub_agents.ts";
-import type { ProjectChoices } from "./project.ts";
+import type { NewSessionOptions, ProjectChoices } from "./project.ts";
+import type { AgentSession } from "../agent_session.ts";
 import { changedFiles, openWorktree, removeWorktree, ternsOwnGitignore, type Worktree } from "./worktrees.ts";
 
 /** The diff stat shown at most: lines, then characters. */
 const MAX_STAT_LINES = 20;
 const MAX_STAT_CHARS = 2_000;
 
-/** Makes the worktree `name` of the project at `mainRoot` and opens it through the door for one child. */
+/** What of an opened project a child's worktree uses. */
+interface ChildProject {
+  newSession(options: NewSessionOptions): Promise<AgentSession>;
+  close(options: { wait: boolean }): Promise<void>;
+}
+
+/** The core's door (open_project.ts's openProject), handed in by it. */
+export type ProjectDoor = (root: string, choices: ProjectChoices) => Promise<ChildProject>;
+
+/** Makes the worktree `name` of the project at `mainRoot` and opens it through `door` for one child. */
 export async function isolatedPlace(
   mainRoot: string,
   name: string,
   choices: ProjectChoices,
+  door: ProjectDoor,
 ): Promise<ChildPlace> {
   const { worktree } = await openWorktree(mainRoot, name, choices.warn);
   const base = (await userGit(worktree.path, ["rev-parse", "HEAD"])).stdout.trim();
-  const { openProject } = await import("./open_project.ts"); // the door (which imports this module's users)
   // Nobody to ask: the trust flags of the run (or the worktree's remembered decision) decide.
-  const project = await openProject(worktree.root, { ...choices, askTrust: undefined });
+  const project = await door(worktree.root, { ...choices, askTrust: undefined });
   return {
     root: worktree.root,
     spawn: (config, setup, rules) =>

@@ -21,7 +21,7 @@ import type { ProjectFiles } from "./project_files.ts";
 import type { ProjectTrustAsker, TrustFlags } from "../policy/project_trust.ts";
 import type { ConfigArgs } from "../../config/config.ts";
 import { type RunHooks, runRules } from "./trust_applied.ts";
-import type { ChildSetup } from "../loop/sub_agents.ts";
+import type { ChildPlace, ChildSetup } from "../loop/sub_agents.ts";
 
 /** What every session of a project takes from the command line. */
 export interface SessionDefaults {
@@ -80,6 +80,8 @@ interface ProjectParts {
   /** The language servers behind the edit tools' diagnostics; absent when the settings turn them off. */
   diagnostics?: DiagnosticsService;
   choices: ProjectChoices;
+  /** A worktree of this project for a sub-agent, opened through the door (the task tool's isolation). */
+  isolate: (name: string) => Promise<ChildPlace>;
 }
 
 /** One project, opened once: see the module comment. */
@@ -165,10 +167,7 @@ export class Project {
       onNotice: choices.warn,
       // The task tool's isolation, offered at a repository's top only: a worktree of this project, opened
       // through the door (loaded only then).
-      ...hasGit(this.root) && {
-        isolate: async (name: string) =>
-          (await import("./isolated_child.ts")).isolatedPlace(this.root, name, choices),
-      },
+      ...hasGit(this.root) && { isolate: this.#parts.isolate },
     });
     this.#sessions.add({ session, servers: options.ownServers });
     return session;
