@@ -13,6 +13,7 @@ import {
   type TestContext,
   testContext,
 } from "./_helpers.ts";
+import { eventually } from "../support/processes.ts";
 import { testNeeding } from "../support/requires.ts";
 
 /** A context for `root` with a sandbox mode and secrets. */
@@ -180,7 +181,8 @@ Deno.test("executeCommand() unconfined names a background process that left the 
   } finally {
     for (const line of survivors) Deno.kill(Number(line.split(" ")[0]), "SIGKILL");
   }
-  assertStrictEquals(await running(marker), false);
+  // Killed here by the test: gone once the kernel has delivered the kill (a moment, on a loaded machine).
+  assertStrictEquals(await eventually(async () => !await running(marker)), true);
 });
 
 Deno.test("executeCommand() timeout kills a background child of the command, sandboxed or not", async () => {
