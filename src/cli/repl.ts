@@ -34,6 +34,8 @@ export interface ReplOptions {
   firstPrompt?: string;
   /** Nudges you when an approval waits or a long turn ends (the REPL on a terminal). */
   nudger?: Nudger;
+  /** Where `/worktree NAME` goes on to work: the REPL then ends here, and repl_cli.ts opens it. */
+  workIn?: (root: string) => void;
 }
 
 /** Shift+Tab's cycle; `all` joins it only when the session started in it (`--approve all`). */
@@ -62,7 +64,7 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
     ? <T extends string>(message: string, choices: { name: string; value: T }[]) =>
       chooseOne(message, choices, { useColor })
     : undefined;
-  const slash = { session, screen, runTask, ask, choose };
+  const slash = { session, screen, runTask, ask, choose, workIn: options.workIn };
   const runLine = async (line: string): Promise<"exit" | undefined> => {
     if (line.startsWith("/")) {
       return await runSlashCommand(line, commands, slash) === "exit" ? "exit" : undefined;

@@ -25,11 +25,51 @@ export interface ReplCliOptions {
   notifyCommand?: string;
 }
 
-/** Runs the REPL on `session` of `project` until the user leaves; resolves with the exit code. */
+/**
+ * Runs the REPL on `session` of `project` until the user leaves; resolves with the exit code. After
+ * `/worktree NAME` it goes on in that worktree: a project opened through the door, closed here at the end.
+ */
 export async function runReplCli(
   project: Project,
   session: AgentSession,
   options: ReplCliOptions = {},
+): Promise<number> {
+  let next: string | undefined;
+  let code = await replOn(project, session, options, (root) => next = root);
+  try {
+    while (next !== undefined) {
+      const root: string = next;
+      next = undefined;
+      const there = await openOrSay(project, root);
+      if (there === undefined) break;
+      await project.close(); // the session left, with what it started (servers, background commands)
+      project = there;
+      Deno.chdir(root); // commands and hooks start in the project root (the flags cover it: it is inside)
+      const fresh = await project.newSession({ frontEnd: "repl", snapshots: true });
+      code = await replOn(project, fresh, { notifyCommand: options.notifyCommand }, (root) => next = root);
+    }
+  } finally {
+    await project.close();
+  }
+  return code;
+}
+
+/** The worktree's project through the door, or undefined (said) when it cannot be opened. */
+async function openOrSay(project: Project, root: string): Promise<Project | undefined> {
+  try {
+    return await project.openAnother(root);
+  } catch (error) {
+    console.error(`tern: cannot work in ${root}: ${error instanceof Error ? error.message : error}`);
+    return undefined;
+  }
+}
+
+/** One REPL on `session` until the user leaves or `/worktree` moves on (told through `workIn`). */
+async function replOn(
+  project: Project,
+  session: AgentSession,
+  options: ReplCliOptions,
+  workIn: (root: string) => void,
 ): Promise<number> {
   const { config, mcp } = project;
   const table = commandTable(project, session);
@@ -52,6 +92,8 @@ export async function runReplCli(
       commands: table.commands,
       firstPrompt: options.firstPrompt,
       nudger: nudges.nudger,
+      // On a terminal only: lines piped in may be read ahead, and would be lost to the next reader.
+      workIn: Deno.stdin.isTerminal() ? workIn : undefined,
     });
   } finally {
     nudges.stop();

@@ -89,6 +89,7 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
     // Loaded only when a sub-agent asks for one; handed the door, so it needs no import of it.
     isolate: async (name) =>
       (await import("./isolated_child.ts")).isolatedPlace(root, name, choices, openProject),
+    open: (other) => openProject(other, choices),
   });
 }
 

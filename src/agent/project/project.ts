@@ -82,6 +82,8 @@ interface ProjectParts {
   choices: ProjectChoices;
   /** A worktree of this project for a sub-agent, opened through the door (the task tool's isolation). */
   isolate: (name: string) => Promise<ChildPlace>;
+  /** The door, with this project's choices: another project to work in (the REPL's `/worktree`). */
+  open: (root: string) => Promise<Project>;
 }
 
 /** One project, opened once: see the module comment. */
@@ -100,6 +102,7 @@ export class Project {
   /** Why hooks that were found do not run (for /hooks). */
   readonly hookNotes: readonly string[];
   readonly #parts: ProjectParts;
+  #closed = false;
   readonly #sessions = new Set<{ session: AgentSession; servers?: McpHub }>();
   #mcpWaited?: Promise<string[]>;
 
@@ -207,11 +210,18 @@ export class Project {
     }
   }
 
+  /** The project at `root` (a worktree of this one) opened through the door with the same choices. */
+  openAnother(root: string): Promise<Project> {
+    return this.#parts.open(root);
+  }
+
   /**
    * Closes every session, then the MCP servers: `wait: false` (a headless run whose answer is out) signals
    * them and returns at once instead of waiting for each to exit.
    */
   async close(options: { wait?: boolean } = {}): Promise<void> {
+    if (this.#closed) return; // once: the REPL closes a project it left, and the exit closes the first
+    this.#closed = true;
     await Promise.all([...this.#sessions].map((open) => this.closeSession(open.session)));
     await Promise.all([
       this.mcp.hub?.close({ wait: options.wait !== false }),

@@ -20,6 +20,11 @@ export interface SlashContext {
    * off a terminal, where commands ask with `ask`.
    */
   choose?<T extends string>(message: string, choices: { name: string; value: T }[]): Promise<T | undefined>;
+  /**
+   * Leaves this session, once the command returns "exit", to work in the project at `root` (a worktree),
+   * opened through the door: the REPL only (elsewhere absent).
+   */
+  workIn?(root: string): void;
 }
 
 /** What the REPL does after a command. */

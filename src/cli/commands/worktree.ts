@@ -1,7 +1,8 @@
 /**
  * `/worktree NAME`: makes (or finds) tern's git worktree NAME of this project, as `tern -w NAME` does, and
- * says how to work there: a worktree is a project of its own (its own trust question, state and sessions),
- * opened through the door by a tern started there. `/worktree` alone lists the ones tern made.
+ * works there: in the REPL this session ends and one in the worktree begins (a project of its own, opened
+ * through the door: its own trust question, state and sessions); elsewhere it says how to work there.
+ * `/worktree` alone lists the ones tern made.
  */
 import { relative } from "node:path";
 import { listWorktrees, openWorktree, WorktreeError } from "../../agent/project/worktrees.ts";
@@ -11,7 +12,7 @@ import type { SlashCommand, SlashOutcome } from "./types.ts";
 /** The `/worktree` command. */
 export const worktreeCommand: SlashCommand = {
   name: "/worktree",
-  help: "/worktree NAME: make a git worktree on branch tern/NAME to work in (alone: list them)",
+  help: "/worktree NAME: make a git worktree on branch tern/NAME and work in it (alone: list them)",
   async run(ctx): Promise<SlashOutcome> {
     const root = ctx.session.root;
     if (ctx.args.length === 0) {
@@ -34,6 +35,11 @@ export const worktreeCommand: SlashCommand = {
       ctx.screen.print(
         `${made ? "Made" : "Found"} worktree ${worktree.name} on branch ${worktree.branch} at ${where}.`,
       );
+      if (ctx.workIn) {
+        ctx.screen.print(`Working there now (tern -w ${worktree.name} comes back to it).`, "dim");
+        ctx.workIn(worktree.root);
+        return "exit";
+      }
       ctx.screen.print(
         `To work there: tern -w ${worktree.name} (here, in another terminal), or cd ${where} && tern. ` +
           "This session stays in the main tree.",
