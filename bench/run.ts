@@ -5,6 +5,7 @@
  * turn starts, a 220-turn session), each with its target and main's figure before the issue; then the tool
  * figures (bench/tools.ts: grep/glob on a 50,000-file tree against rg and find, read/edit of a 5 MB file) and
  * the 1,000-turn session of issue 31 (bench/long_session.ts: CPU per turn early and late, peak RSS, `-c`);
+ * the per-turn figures end with issue 31's floors (bench/floors.ts), measured in the same run;
  * undo's snapshots; last, sub-agents (bench/sub_agents.ts): what a child's five reads add to the main
  * session's next request; and what sealing tern's own state costs a turn and a resume (bench/state_seal.ts).
  */

@@ -2,7 +2,8 @@
  * The per-turn figures of issue 18, from `tern -p` runs against the fake model server (medians over RUNS
  * pairs of runs, the sandbox in its default mode, so on with bubblewrap): one-turn wall time and peak RSS; CPU and wall time
  * per extra execute_command turn (`echo N`), CPU per extra read_file and edit_file turn; the programs each
- * kind of turn starts (strace); CPU per turn at turn 20 and at turn 200 of one long session.
+ * kind of turn starts (strace); CPU per turn at turn 20 and at turn 200 of one long session; and issue 31's
+ * floors beside them (bench/floors.ts: each turn figure ÷ one bare bwrap run, the one-turn wall ÷ an empty deno run).
  * `deno run -A bench/turns.ts` runs it alone.
  */
 import type { ScriptedTurn } from "../tests/support/fake_model_server.ts";
@@ -16,6 +17,7 @@ import {
   type RunOptions,
 } from "./_tern_run.ts";
 import { printRows, type Row } from "./_rows.ts";
+import { floorRows, type Floors, medianFloors, sampleFloors } from "./floors.ts";
 
 const RUNS = 7;
 const TURNS = 20;
@@ -136,6 +138,8 @@ export async function turnRows(): Promise<Row[]> {
   const options = { root };
   try {
     await measureRun(turns(0, echo), options); // warms the module cache
+    // The floors of issue 31, sampled before, between and after the turns they divide.
+    const floors: Floors[] = [await sampleFloors(root)];
     const ones: RunFigures[] = [];
     for (let i = 0; i < RUNS; i++) ones.push(await measureRun(turns(0, echo), options));
     const one = {
@@ -143,6 +147,7 @@ export async function turnRows(): Promise<Row[]> {
       peakRssMb: median(ones.map((run) => run.peakRssMb)),
     };
     const commands = await perTurn(echo, options);
+    floors.push(await sampleFloors(root));
     const reads = await perTurn(read, options);
     const edits = await perTurn(
       edit,
@@ -150,6 +155,7 @@ export async function turnRows(): Promise<Row[]> {
       [call("read_file", { path: "values.ts" })],
       () => valuesFile(root),
     );
+    floors.push(await sampleFloors(root));
     const rows: Row[] = [
       {
         name: "one-turn tern -p, wall",
@@ -194,6 +200,12 @@ export async function turnRows(): Promise<Row[]> {
         before: BEFORE.editCpu,
       },
     ];
+    rows.push(...floorRows(medianFloors(floors), {
+      oneWallSeconds: one.wallSeconds,
+      commandCpuMs: commands.cpuMs,
+      readCpuMs: reads.cpuMs,
+      editCpuMs: edits.cpuMs,
+    }));
     if (await haveStrace()) {
       const command = await startsPerTurn(echo, options);
       const reading = await startsPerTurn(read, options);

@@ -9,6 +9,7 @@
  */
 import { CLEAN_BASH, helperEnv } from "./helper_script.ts";
 import { SCRIPT } from "./_file_helper_script.ts";
+import { type PipeReader, pipeReader } from "./pipe_reads.ts";
 
 /** What reading an entry through the helper gave: its identity and bytes, or why not. */
 export type HelperRead =
@@ -37,7 +38,7 @@ const decoder = new TextDecoder();
 export class FileHelper {
   readonly #child: Deno.ChildProcess;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
-  readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #reader: PipeReader;
   /** Output read but not yet consumed: whole chunks, the first from `#offset` on. */
   #chunks: Uint8Array[] = [];
   #offset = 0;
@@ -48,7 +49,7 @@ export class FileHelper {
   private constructor(child: Deno.ChildProcess) {
     this.#child = child;
     this.#writer = child.stdin.getWriter();
-    this.#reader = child.stdout.getReader();
+    this.#reader = pipeReader(child.stdout);
     // It must not keep tern running: it ends when its stdin closes, at the latest as tern exits.
     child.unref();
   }
@@ -225,9 +226,10 @@ export class FileHelper {
   }
 
   async #more(): Promise<void> {
-    const { value, done } = await this.#reader.read();
-    if (done) throw new Error("the file helper ended");
-    this.#chunks.push(value);
+    const value = await this.#reader.read();
+    if (value === null) throw new Error("the file helper ended");
+    // Kept until consumed, so copied out of the reader's buffer (at its own size, not 64 KB).
+    this.#chunks.push(value.slice());
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { Json } from "./_json.ts";
 import type { Message } from "./types.ts";
+import { ByteBuffer } from "./_byte_buffer.ts";
 
 /**
  * Tool-call ids that mean nothing to the model: random tokens (OpenAI's `call_` + 24 characters, DeepSeek's
@@ -98,8 +99,9 @@ const encoder = new TextEncoder();
 export class WireMessages {
   readonly #forms = [new WeakMap<Message, Json>(), new WeakMap<Message, Json>()];
   readonly #bytes = new WeakMap<Json, Uint8Array>();
-  /** The last list joined, and its bytes: the next request's list is usually it plus a few more. */
-  #joined?: { items: Uint8Array[]; bytes: Uint8Array };
+  /** The items of the last list joined into #buffer: the next request's list is usually it plus a few more. */
+  #joined?: { items: Uint8Array[]; length: number };
+  readonly #buffer = new ByteBuffer();
 
   /** The wire form of `message` (made by `make` the first time): the same object for the same message. */
   form(message: Message, echo: boolean, make: (message: Message) => Json): Json {
@@ -126,27 +128,17 @@ export class WireMessages {
   }
 
   /**
-   * `items` (each from `bytes`) in one array, the first one's comma included: copied from the last list's
-   * when that is where `items` begins, so only the new ones are added piece by piece.
+   * `items` (each from `bytes`) in one array, the first one's comma included: when the last list is where
+   * `items` begins, only the new ones are written, after it. The array is a view of one reused buffer,
+   * valid until the next call: the request body is built from it at once.
    */
   joined(items: readonly Uint8Array[]): Uint8Array {
     const last = this.#joined;
     const continues = last !== undefined && items.length >= last.items.length &&
       last.items.every((item, i) => items[i] === item);
     const from = continues ? last.items.length : 0;
-    let length = continues ? last.bytes.length : 0;
-    for (let i = from; i < items.length; i++) length += items[i].length;
-    const bytes = new Uint8Array(length);
-    let at = 0;
-    if (continues) {
-      bytes.set(last.bytes);
-      at = last.bytes.length;
-    }
-    for (let i = from; i < items.length; i++) {
-      bytes.set(items[i], at);
-      at += items[i].length;
-    }
-    this.#joined = { items: [...items], bytes };
+    const bytes = this.#buffer.write(items.slice(from), continues ? last.length : 0);
+    this.#joined = { items: [...items], length: bytes.length };
     return bytes;
   }
 }

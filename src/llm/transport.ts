@@ -7,6 +7,7 @@ import { readSseEvents, type SseEvent } from "./sse.ts";
 import { type AssistantTurn, type ChatRequest, type LlmClient, LlmError, type StreamEvent } from "./types.ts";
 import type { Wire, WireAssembler, WireRequest } from "./wire.ts";
 import { joinedBytes } from "./_json.ts";
+import { ByteBuffer } from "./_byte_buffer.ts";
 
 /** Where and how to send requests, whatever the wire. */
 const encoder = new TextEncoder();
@@ -61,6 +62,8 @@ class Watchdog {
 export class WireClient implements LlmClient {
   readonly #wire: Wire;
   #measured: Measured | undefined;
+  /** Where measured bodies are joined: only requestBytes writes it, and #measured holds its last view. */
+  readonly #bodies = new ByteBuffer();
   readonly #baseUrl: string;
   readonly #options: TransportOptions;
 
@@ -97,8 +100,9 @@ export class WireClient implements LlmClient {
   requestBytes(request: ChatRequest): number {
     // Built as `stream` will send it (the key goes in headers, never in the body), and kept for it.
     const built = this.#wire.buildRequest(request, { apiKey: this.#options.apiKey });
-    const body = built.parts ? joinedBytes(built.parts) : encoder.encode(JSON.stringify(built.body));
-    this.#measured = { request, built, body };
+    const body = built.parts ? this.#bodies.write(built.parts) : encoder.encode(JSON.stringify(built.body));
+    // The parts are views valid until the next build: only the body (fetch copies it) is kept.
+    this.#measured = { request, built: { ...built, parts: undefined }, body };
     return body.length;
   }
 

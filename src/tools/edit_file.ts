@@ -25,9 +25,10 @@ import {
   type ToolResult,
 } from "./tool.ts";
 
-const description = `Replace old_text with new_text in the file at path. old_text must match exactly \
-once (copy it from read_file, minus line numbers; add context or set replace_all). Several changes: \
-edits [{old_text, new_text, replace_all?}] in order, all or nothing.`;
+// What an ambiguous or missing match needs (more context, replace_all, a fresh read) its error says.
+const description = `Replace old_text (copied from read_file minus line numbers; must match exactly \
+once) with new_text in the file at path. Several: edits [{old_text, new_text, replace_all?}] in order, all or \
+nothing.`;
 
 const editItem = {
   type: "object",
@@ -53,10 +54,10 @@ const parameters = {
   additionalProperties: false,
 };
 
-/** What the model is shown: an edit's fields are named in the description, 130 bytes fewer per request. */
+/** What the model is shown: an edit's fields are named in the description, 156 bytes fewer per request. */
 const modelParameters = {
   ...parameters,
-  properties: { ...parameters.properties, edits: { type: "array", items: { type: "object" } } },
+  properties: { ...parameters.properties, edits: { type: "array" } },
 };
 
 /** One replacement, as given in `edits` or by the single old_text/new_text form. */

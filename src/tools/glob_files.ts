@@ -12,8 +12,8 @@ import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.
 /** Paths returned when the model gives no max_results. */
 export const DEFAULT_MAX_FILES = 200;
 
-const description = `Find files under path matching pattern, e.g. **/*.ts; at most \
-max_results (default ${DEFAULT_MAX_FILES}); honours .gitignore.`;
+// What .gitignore hides and where max_results cut the list, a result says when it matters.
+const description = `Find files under path matching pattern (e.g. **/*.ts); at most max_results.`;
 
 const parameters = {
   type: "object",

@@ -16,10 +16,10 @@ export const DEFAULT_MAX_MATCHES = 100;
 /** Longest line shown; a longer one is cut to a window around its first match. */
 export const MAX_GREP_LINE_CHARS = 300;
 
-const description = `Search files under path for pattern (a ripgrep regex, or literal text; \
-case_sensitive by default). glob filters files (*.ts, !*.md); context_lines adds lines \
-around matches; at most max_results (default ${DEFAULT_MAX_MATCHES}). Prints path:line:text; honours \
-.gitignore.`;
+// The output's form (path:line:text), a cut at max_results and what .gitignore hides show in the result.
+const description = `Search files under path for pattern, a ripgrep regex (plain text with literal; \
+case_sensitive default true), in files matching glob (*.ts, !*.md); context_lines around matches; at \
+most max_results.`;
 
 const parameters = {
   type: "object",

@@ -16,7 +16,8 @@ const MAX_ENTRY_CHARS = 300;
 /** Characters returned at most: room for 500 ordinary names. */
 const MAX_LISTING_CHARS = 40_000;
 
-const description = `List the directory at path (default "."); directories end with "/".`;
+// Directories end with "/" in the listing, which shows it.
+const description = `List the directory at path (default ".").`;
 
 const parameters = {
   type: "object",

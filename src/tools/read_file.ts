@@ -18,8 +18,9 @@ export const MAX_LINES = 2000;
 // tabs, newlines and quotes of code, so 24,000 characters are about 25.3 KB on the wire.
 export const MAX_PAGE_CHARS = 24_000;
 
-const description = `Read the text file at path, lines numbered, from line offset, at most limit \
-lines (default ${MAX_LINES}).`;
+// The lines come numbered (the output shows it, and edit_file's description says to drop the numbers).
+const description = `Read the text file at path from line offset, at most limit lines (default \
+${MAX_LINES}).`;
 
 /** The description for a model that reads images (a text-only model's requests keep the one above). */
 const imageDescription = `${description.replace("the text file", "the file").slice(0, -1)}; an image comes \

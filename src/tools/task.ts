@@ -31,8 +31,8 @@ const MAX_DESCRIPTION_CHARS = 80;
 
 function describe(agents: readonly AgentSummary[]): string {
   const base =
-    "A sub-agent with read-only tools does a self-contained job from your prompt alone (say what its " +
-    "answer must hold) and returns its answer; calls run in parallel.";
+    "A sub-agent (read-only tools) does a job from your prompt alone (say what its answer must hold) " +
+    "and returns the answer; calls run in parallel.";
   if (agents.length === 0) return base;
   return [base, "Agents:", ...agents.map((agent) => `- ${agent.name}: ${agent.description}`)].join("\n");
 }
@@ -51,7 +51,7 @@ function parametersFor(agents: readonly AgentSummary[], isolation: boolean): Rec
   return {
     type: "object",
     properties: {
-      description: { type: "string", description: "The job in 3-5 words." },
+      description: { type: "string", description: "3-5 words." },
       prompt: { type: "string" },
       ...agents.length > 0 && { agent },
       ...isolation && { isolation: ISOLATION },

@@ -22,8 +22,7 @@ export const MAX_PLAN_STEPS = 30;
 const MAX_STEP_CHARS = 200;
 
 const description =
-  "Replace the plan shown to the user: one step per line, starting [ ] (pending), [>] (in progress, one " +
-  "at most) or [x] (done).";
+  "Replace the plan shown to the user, one step per line: [ ] to do, [>] doing (one at most), [x] done.";
 
 const parameters = {
   type: "object",

@@ -18,8 +18,7 @@ export const FETCH_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 5;
 const DEFAULT_MAX_CHARS = 100_000;
 
-const description =
-  `Fetch an http(s) url: HTML as markdown, other text as is, cut after max_chars (default ${DEFAULT_MAX_CHARS}).`;
+const description = "Fetch an http(s) url (HTML as markdown), at most max_chars.";
 
 const parameters = {
   type: "object",

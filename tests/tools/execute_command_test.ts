@@ -347,6 +347,8 @@ Deno.test("executeCommand() refuses deny-listed commands as a speed bump, withou
       assertStrictEquals(isError, true);
       assertMatch(content, /^execute_command refused this command: it matches the deny-list entry `/);
       assertMatch(content, /speed bump/);
+      // The description no longer says it: the refusal itself tells the model not to work around it.
+      assertMatch(content, /do not try to get around it/);
       assertMatch(content, /ask the user to run it themselves/);
     }
   } finally {
@@ -357,11 +359,11 @@ Deno.test("executeCommand() refuses deny-listed commands as a speed bump, withou
   assertStrictEquals(await Deno.readTextFile(join(home, "canary")), "still here");
 });
 
-Deno.test("executeCommand() describes the sandbox, the network flag, the deny-list and the silent success", () => {
+Deno.test("executeCommand() describes the sandbox, the network flag, the timeout and the silent success", () => {
   const { description, parameters } = createExecuteCommandTool();
-  assertMatch(description, /Never work around a refused command/);
   assertMatch(description, /the exit code if not 0/);
-  assertMatch(description, /no network, writes only inside the project/);
+  assertMatch(description, /timeout_ms default 60000/);
+  assertMatch(description, /no network, writes only in the project/);
   const network = (parameters.properties as Record<string, { type: string; description: string }>).network;
   assertStrictEquals(network.type, "boolean");
   assertMatch(network.description, /Asks the user/);

@@ -4,6 +4,7 @@
  */
 import { OutputText } from "./output_text.ts";
 import type { OutputSink, Stop } from "./run_contract.ts";
+import { pipeReader } from "../../fs/pipe_reads.ts";
 
 /** A pipe being read: done when it ended, `cancel` stops reading it, `text` its decoder and counts. */
 export interface Capture {
@@ -14,12 +15,13 @@ export interface Capture {
 
 /** Streams `stream` into `into` as text, calling `after` after each chunk; never calls `into.end()`. */
 export function capture(stream: ReadableStream<Uint8Array>, into: OutputSink, after: () => void): Capture {
-  const reader = stream.getReader();
+  const reader = pipeReader(stream);
   const text = new OutputText();
   const done = (async () => {
     while (true) {
-      const { value, done } = await reader.read();
-      if (done) break;
+      // The chunk's buffer is read into again: OutputText copies what it holds back.
+      const value = await reader.read();
+      if (value === null) break;
       into.push(text.push(value));
       after();
     }
