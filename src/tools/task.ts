@@ -40,9 +40,7 @@ function describe(agents: readonly AgentSummary[]): string {
 const ISOLATION = {
   type: "string",
   enum: ["worktree"],
-  description:
-    "Run it in a git worktree of its own (new branch), so writing jobs run in parallel apart from " +
-    "the main tree; its branch and diff come back.",
+  description: "Its own git worktree and branch, for writing jobs in parallel; branch and diff come back.",
 };
 
 /** The arguments' schema; `agent` only when there are named agents to choose from, `isolation` when offered. */
