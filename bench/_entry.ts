@@ -10,8 +10,7 @@ let built: Promise<string> | undefined;
 async function buildOnce(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "tern-bench-bundle-" });
   globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
-  await bundle(`${dir}/tern.js`);
-  return `${dir}/tern.js`;
+  return await bundle(dir);
 }
 
 /** `deno` arguments that run the installed command's bundle (built on first use). */

@@ -1,16 +1,18 @@
 /**
- * `deno task bundle` (run by `deno task install`): main.ts and every module it can load, bundled into one
- * file, `dist/tern.js` (or the path given). The installed command runs that file: Deno then reads one module
- * at start-up instead of walking some 280, so a one-turn run starts about a sixth sooner. Dynamically imported
- * modules stay lazy (evaluated only when first imported); npm packages are loaded by name at run time
- * (src/npm.ts), so none is bundled. The bench and tests/main_bundle_test.ts run the same bundle.
+ * `deno task bundle` (run by `deno task install`): main.ts and every module it can load, bundled into
+ * `dist/bundle/` (or the folder given): `main.js` and the chunks it loads (code splitting). The installed
+ * command runs `main.js`: Deno then reads a handful of files at start-up instead of walking some 290 modules,
+ * and what only some runs need (the REPL and its node:process and node:readline, ACP, the export, the
+ * language servers) stays in chunks loaded when first imported. npm packages are loaded by name at run time
+ * (src/npm.ts), so none is bundled. Chunks are named by their content: a build leaves the chunks of an earlier
+ * one in place, so a tern still running from it finds them. The bench and the door matrix run the same bundle.
  */
 import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 
-/** The `deno` arguments that bundle this checkout's main.ts into `output`. */
-export function bundleArgs(output: string): string[] {
+/** The `deno` arguments that bundle this checkout's main.ts into the folder `outdir`. */
+export function bundleArgs(outdir: string): string[] {
   return [
     "bundle",
     "--quiet",
@@ -19,27 +21,29 @@ export function bundleArgs(output: string): string[] {
     "--platform",
     "deno",
     "--keep-names", // classes keep their names, as in the modules
-    "--output",
-    output,
+    "--code-splitting",
+    "--outdir",
+    outdir,
     `${ROOT}main.ts`,
   ];
 }
 
-/** Bundles into `output`; throws with Deno's own words when bundling fails. */
-export async function bundle(output: string): Promise<void> {
+/** Bundles into the folder `outdir`; resolves with the entry to run; throws with Deno's words on failure. */
+export async function bundle(outdir: string): Promise<string> {
   const run = await new Deno.Command(Deno.execPath(), {
-    args: bundleArgs(output),
+    args: bundleArgs(outdir),
     stdout: "null",
     stderr: "piped",
   })
     .output();
   if (!run.success) throw new Error(`deno bundle failed: ${new TextDecoder().decode(run.stderr).trim()}`);
+  return `${outdir}/main.js`;
 }
 
 if (import.meta.main) {
-  const output = Deno.args[0] ?? `${ROOT}dist/tern.js`;
+  const outdir = Deno.args[0] ?? `${ROOT}dist/bundle`;
   try {
-    await bundle(output);
+    await bundle(outdir);
   } catch (error) {
     console.error(`tern: ${error instanceof Error ? error.message : error}`);
     Deno.exit(1);

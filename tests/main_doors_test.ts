@@ -213,8 +213,7 @@ function installedBundle(): Promise<string> {
   bundled ??= (async () => {
     const dir = await Deno.makeTempDir({ prefix: "tern-doors-bundle-" });
     globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
-    await bundle(`${dir}/tern.js`);
-    return `${dir}/tern.js`;
+    return await bundle(dir);
   })();
   return bundled;
 }
