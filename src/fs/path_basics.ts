@@ -18,3 +18,13 @@ export function isInside(root: string, path: string): boolean {
 export function changedError(rel: string): ToolError {
   return new ToolError(`${showPath(rel)} changed while it was being opened: nothing was done; try again.`);
 }
+
+/** True when something (a link included, never followed) is at `path`. */
+export function existsNoFollow(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

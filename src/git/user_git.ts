@@ -12,8 +12,11 @@ export interface GitRun {
   stderr: string;
 }
 
-/** Settings every run gets, whatever a config file says: nothing git could start, no submodule descent. */
-const SAFE_CONFIG = [
+/**
+ * Settings every git run of tern's gets on its command line, whatever a config file says: nothing git could
+ * start (hooks, fsmonitor, ssh, pager, editor, askpass) and no attributes file of the user's.
+ */
+export const GIT_STARTS_NOTHING = [
   "core.hooksPath=/dev/null",
   "core.fsmonitor=false",
   "core.untrackedCache=false",
@@ -22,6 +25,11 @@ const SAFE_CONFIG = [
   "core.editor=false",
   "core.askPass=false",
   "core.attributesFile=/dev/null",
+];
+
+/** Settings every run gets, whatever a config file says: nothing git could start, no submodule descent. */
+const SAFE_CONFIG = [
+  ...GIT_STARTS_NOTHING,
   "submodule.recurse=false",
   "gc.auto=0",
   "maintenance.auto=false",

@@ -10,6 +10,7 @@
  */
 import { join } from "node:path";
 import { stateDir } from "../state/tern_dir.ts";
+import { GIT_STARTS_NOTHING } from "../../git/user_git.ts";
 import { sealSnapshots, snapshotsSealed } from "./snapshot_seal.ts";
 
 /**
@@ -17,14 +18,7 @@ import { sealSnapshots, snapshotsSealed } from "./snapshot_seal.ts";
  * (hooks, fsmonitor, ssh, pager, editor) and no attributes file of the user's.
  */
 const SAFE_CONFIG = [
-  "core.hooksPath=/dev/null",
-  "core.fsmonitor=false",
-  "core.untrackedCache=false",
-  "core.sshCommand=false",
-  "core.pager=cat",
-  "core.editor=false",
-  "core.askPass=false",
-  "core.attributesFile=/dev/null",
+  ...GIT_STARTS_NOTHING,
   "core.autocrlf=false",
   "core.safecrlf=false",
   "core.symlinks=true",

@@ -5,6 +5,7 @@
 import { join } from "node:path";
 import { openJson, sealJson, stateSeal } from "./seal.ts";
 import { boundStatePath, STATE_DIR, stateDir, stateStatus, TERN_DIR } from "./tern_dir.ts";
+import { existsNoFollow } from "../../fs/path_basics.ts";
 
 /** Names tern kept its state under before it was bound; such files may have come with the repository. */
 const LEGACY_STATE = ["trust.json", "mcp-trust.json", "sessions", "snapshots", "history"];
@@ -26,7 +27,7 @@ export function claimState(root: string): string | undefined {
       return `tern keeps no state in this project: ${status.why}, and it could not be moved aside`;
     }
   }
-  const legacy = LEGACY_STATE.filter((name) => exists(join(root, TERN_DIR, name)))
+  const legacy = LEGACY_STATE.filter((name) => existsNoFollow(join(root, TERN_DIR, name)))
     .map((name) => `${TERN_DIR}/${name}`);
   const fresh = legacy.filter((name) => !reported(root).includes(name));
   if (fresh.length > 0) {
@@ -53,14 +54,5 @@ function reported(root: string): string[] {
     return Array.isArray(list) ? list.filter((item) => typeof item === "string") : [];
   } catch {
     return [];
-  }
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -25,6 +25,7 @@ import { type GitSurface, gitSurface, undoGitSurface } from "./git_surface.ts";
 import { addClaim, claimsFolder, dropClaim, heldByOthers, otherClaims, underLock } from "./sandbox_claims.ts";
 import { removeAppeared, undoDeadClaims } from "./sandbox_sweep.ts";
 import { watchUncovered } from "./uncovered_watch.ts";
+import { existsNoFollow } from "../../fs/path_basics.ts";
 
 /** What the sandbox needs, and the clean-up to run when the command has ended. */
 export interface GuardedPaths {
@@ -85,16 +86,6 @@ function realPathOf(path: string): string | undefined {
     return Deno.realPathSync(path);
   } catch {
     return undefined;
-  }
-}
-
-/** True when something (a link included) is at `path`. */
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
   }
 }
 
@@ -169,7 +160,7 @@ function sort(root: string, name: string, found: Survey, held: (name: string) =>
   if (entry?.isDirectory && fileName && !held(name)) {
     // An empty folder at a file's name is a placeholder a killed run left behind: gone, it is guarded anew.
     stowPlaceholder(root, path);
-    if (exists(path)) {
+    if (existsNoFollow(path)) {
       found.readOnly.push(name);
       return;
     }

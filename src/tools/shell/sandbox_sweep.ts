@@ -16,6 +16,7 @@ import {
   otherClaims,
   underLock,
 } from "./sandbox_claims.ts";
+import { existsNoFollow } from "../../fs/path_basics.ts";
 
 /**
  * How long a background command may outlive its tern: its watchdog looks every 2 s and gives it 1 s to end.
@@ -26,20 +27,11 @@ export const ORPHAN_GRACE_MS = 4500;
 /** When each gone process's claim file was first seen gone (by this process). */
 const seenGone = new Map<string, number>();
 
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Removes those of `names` (missing at the start, and not coverable by a mount) that exist now; says which. */
 export function removeAppeared(root: string, names: string[]): string[] {
   const removed: string[] = [];
   for (const name of names) {
-    if (!exists(join(root, name))) continue;
+    if (!existsNoFollow(join(root, name))) continue;
     try {
       Deno.removeSync(join(root, name), { recursive: true });
     } catch {
@@ -93,7 +85,7 @@ function sweepFileNames(root: string, held: (name: string) => boolean): string[]
     const path = join(root, name);
     if (held(name) || !isEmptyFolder(path)) continue;
     stowPlaceholder(root, path);
-    if (!exists(path)) said.push(`put away the empty folder ${name}`);
+    if (!existsNoFollow(path)) said.push(`put away the empty folder ${name}`);
   }
   return said;
 }

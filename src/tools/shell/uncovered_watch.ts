@@ -6,19 +6,11 @@
  * tamed then, not at the command's end). A window of microseconds stays between a write and its undoing.
  */
 import { dirname, join } from "node:path";
+import { existsNoFollow } from "../../fs/path_basics.ts";
 
 /** A running watch; `stop()` ends it and resolves with one phrase per removal. */
 export interface UncoveredWatch {
   stop(): Promise<string[]>;
-}
-
-function exists(path: string): boolean {
-  try {
-    Deno.lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -27,7 +19,7 @@ function exists(path: string): boolean {
  */
 export function watchUncovered(root: string, names: string[], alsoCheck: () => string[]): UncoveredWatch {
   const said: string[] = [];
-  const folders = [...new Set(names.map((name) => join(root, dirname(name))))].filter(exists);
+  const folders = [...new Set(names.map((name) => join(root, dirname(name))))].filter(existsNoFollow);
   if (folders.length === 0) return { stop: () => Promise.resolve(said) };
   let watcher: Deno.FsWatcher;
   try {
@@ -37,7 +29,7 @@ export function watchUncovered(root: string, names: string[], alsoCheck: () => s
   }
   const sweep = () => {
     for (const name of names) {
-      if (!exists(join(root, name))) continue;
+      if (!existsNoFollow(join(root, name))) continue;
       try {
         Deno.removeSync(join(root, name), { recursive: true });
         said.push(`removed ${name} (created while it ran)`);
