@@ -40,6 +40,21 @@ export async function bundle(outdir: string): Promise<string> {
   return `${outdir}/main.js`;
 }
 
+let once: Promise<string> | undefined;
+
+/**
+ * The bundle built once for this process, in a temporary folder removed at exit (the bench and the door
+ * matrix run it); resolves with its entry.
+ */
+export function bundleOnce(): Promise<string> {
+  once ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "tern-bundle-" });
+    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
+    return await bundle(dir);
+  })();
+  return once;
+}
+
 if (import.meta.main) {
   const outdir = Deno.args[0] ?? `${ROOT}dist/bundle`;
   try {

@@ -9,7 +9,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { assert, assertStringIncludes } from "./support/assert.ts";
 import { type ScriptedTurn, startFakeModel } from "./support/fake_model_server.ts";
 import { ternRunArgs } from "./support/cli.ts";
-import { bundle } from "../scripts/bundle.ts";
+import { bundleOnce } from "../scripts/bundle.ts";
 import { tempProject } from "./support/temp_project.ts";
 import { startTmux } from "./support/tmux.ts";
 import { whyMissing } from "./support/requires.ts";
@@ -207,17 +207,6 @@ const missing = ["tmux", "python3"].map((program) => whyMissing(program as "tmux
 );
 const canHide = canHidePerl();
 
-/** The bundle `deno task install` installs (scripts/bundle.ts), built once for this file's tests. */
-let bundled: Promise<string> | undefined;
-function installedBundle(): Promise<string> {
-  bundled ??= (async () => {
-    const dir = await Deno.makeTempDir({ prefix: "tern-doors-bundle-" });
-    globalThis.addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
-    return await bundle(dir);
-  })();
-  return bundled;
-}
-
 for (const door of DOORS) {
   Deno.test({
     name:
@@ -233,6 +222,6 @@ for (const door of DOORS) {
   Deno.test({
     name: `door matrix: ${door} through the installed command's bundle behaves the same`,
     ignore: door === "repl" && missing !== undefined,
-    fn: async () => checkDoor(door, false, await installedBundle()),
+    fn: async () => checkDoor(door, false, await bundleOnce()),
   });
 }

@@ -17,20 +17,25 @@ import { sandboxWords, type ServerSandbox, serverSandbox } from "../mcp/server_s
 export async function findPrograms(names: string[]): Promise<Map<string, string>> {
   const script =
     'for n; do p=$(command -v -- "$n") && case $p in /*) printf "%s\\t%s\\n" "$n" "$p";; esac; done';
+  const found = new Map<string, string>();
+  for (const line of (await bashOutput(script, "tern-lsp-find", names)).split("\n")) {
+    const [name, path] = line.split("\t");
+    if (path && names.includes(name)) found.set(name, path);
+  }
+  return found;
+}
+
+/** What `bash -c SCRIPT NAME ARGS…` prints on stdout (tern may run bash, and read only the project). */
+async function bashOutput(script: string, name: string, args: string[]): Promise<string> {
   const output = await new Deno.Command("bash", {
-    args: ["-c", script, "tern-lsp-find", ...names],
+    args: ["-c", script, name, ...args],
     env: childEnv(),
     clearEnv: true,
     stdin: "null",
     stdout: "piped",
     stderr: "null",
   }).output();
-  const found = new Map<string, string>();
-  for (const line of new TextDecoder().decode(output.stdout).split("\n")) {
-    const [name, path] = line.split("\t");
-    if (path && names.includes(name)) found.set(name, path);
-  }
-  return found;
+  return new TextDecoder().decode(output.stdout);
 }
 
 /**
@@ -40,15 +45,7 @@ export async function findPrograms(names: string[]): Promise<Map<string, string>
  */
 async function keptProgram(program: string, home: string | undefined): Promise<string[]> {
   if (home === undefined) return [];
-  const resolved = await new Deno.Command("bash", {
-    args: ["-c", 'readlink -f -- "$1"', "tern-lsp-link", program],
-    env: childEnv(),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  const real = new TextDecoder().decode(resolved.stdout).trim();
+  const real = (await bashOutput('readlink -f -- "$1"', "tern-lsp-link", [program])).trim();
   return [...new Set([program, real])].flatMap((path) => {
     if (!isAbsolute(path) || !insideRoot(path, home)) return [];
     const npm = /^(.*\/node_modules)\//.exec(path);
