@@ -3,7 +3,7 @@
  * at every session line, and Deno's `node:crypto` costs some 20 ms and several MB to load on every run.
  */
 
-const K = new Uint32Array([
+const K = new Int32Array([
   0x428a2f98,
   0x71374491,
   0xb5c0fbcf,
@@ -82,19 +82,10 @@ export function sha256(data: Uint8Array | string): Uint8Array {
   const bits = bytes.length * 8;
   view.setUint32(padded.length - 8, Math.floor(bits / 2 ** 32));
   view.setUint32(padded.length - 4, bits >>> 0);
-  const h = new Uint32Array([
-    0x6a09e667,
-    0xbb67ae85,
-    0x3c6ef372,
-    0xa54ff53a,
-    0x510e527f,
-    0x9b05688c,
-    0x1f83d9ab,
-    0x5be0cd19,
-  ]);
-  const w = new Uint32Array(64);
+  const h = new Int32Array(INITIAL);
+  const w = new Int32Array(64);
   for (let at = 0; at < padded.length; at += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(at + i * 4);
+    for (let i = 0; i < 16; i++) w[i] = view.getInt32(at + i * 4);
     for (let i = 16; i < 64; i++) {
       const a = w[i - 15], b = w[i - 2];
       const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
@@ -105,19 +96,41 @@ export function sha256(data: Uint8Array | string): Uint8Array {
   }
   const out = new Uint8Array(32);
   const outView = new DataView(out.buffer);
-  for (let i = 0; i < 8; i++) outView.setUint32(i * 4, h[i]);
+  for (let i = 0; i < 8; i++) outView.setInt32(i * 4, h[i]);
   return out;
 }
 
-/** One block's 64 rounds over the state `h`. */
-function compress(h: Uint32Array, w: Uint32Array): void {
-  let [a, b, c, d, e, f, g, k] = h;
+/** The initial hash value (FIPS 180-4, 5.3.3). */
+const INITIAL = [
+  0x6a09e667,
+  0xbb67ae85,
+  0x3c6ef372,
+  0xa54ff53a,
+  0x510e527f,
+  0x9b05688c,
+  0x1f83d9ab,
+  0x5be0cd19,
+];
+
+/**
+ * One block's 64 rounds over the state `h`, in plain locals: no destructuring, which allocates an array
+ * per round until the optimiser removes it (the first turns of a session run before it does).
+ */
+function compress(h: Int32Array, w: Int32Array): void {
+  let a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
   for (let i = 0; i < 64; i++) {
     const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
     const t1 = (k + s1 + ((e & f) ^ (~e & g)) + K[i] + w[i]) | 0;
     const s0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
     const t2 = (s0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-    [k, g, f, e, d, c, b, a] = [g, f, e, (d + t1) | 0, c, b, a, (t1 + t2) | 0];
+    k = g;
+    g = f;
+    f = e;
+    e = (d + t1) | 0;
+    d = c;
+    c = b;
+    b = a;
+    a = (t1 + t2) | 0;
   }
   h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += k;
 }
