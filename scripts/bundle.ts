@@ -20,7 +20,6 @@ export function bundleArgs(outdir: string): string[] {
     `${ROOT}deno.json`,
     "--platform",
     "deno",
-    "--keep-names", // classes keep their names, as in the modules
     "--code-splitting",
     "--outdir",
     outdir,
