@@ -1,7 +1,7 @@
 /**
  * The per-turn figures of issue 18, from `tern -p` runs against the fake model server (medians over RUNS
  * pairs of runs, the sandbox in its default mode, so on with bubblewrap): one-turn wall time and peak RSS; CPU and wall time
- * per extra execute_command turn (`echo N`), CPU per extra read_file and edit_file turn; the programs each
+ * per extra execute_command turn (`echo N`) and the peak RSS of 20 of them, CPU per extra read_file and edit_file turn; the programs each
  * kind of turn starts (strace); CPU per turn at turn 20 and at turn 200 of one long session; and issue 31's
  * floors beside them (bench/floors.ts: each turn figure ÷ one bare bwrap run, the one-turn wall ÷ an empty deno run).
  * `deno run -A bench/turns.ts` runs it alone.
@@ -117,9 +117,10 @@ async function perTurn(
   options: RunOptions,
   first: ScriptedTurn[] = [],
   before?: () => void,
-): Promise<{ cpuMs: number; wallMs: number }> {
+): Promise<{ cpuMs: number; wallMs: number; peakRssMb: number }> {
   const cpu: number[] = [];
   const wall: number[] = [];
+  const rss: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     before?.();
     const script = turns(TURNS, turnAt, first);
@@ -128,8 +129,9 @@ async function perTurn(
     const to = marks[first.length + TURNS];
     cpu.push((to.cpuMs - from.cpuMs) / TURNS);
     wall.push((to.wallMs - from.wallMs) / TURNS);
+    rss.push(to.peakRssMb);
   }
-  return { cpuMs: median(cpu), wallMs: median(wall) };
+  return { cpuMs: median(cpu), wallMs: median(wall), peakRssMb: median(rss) };
 }
 
 /** Measures every row. */
@@ -185,6 +187,8 @@ export async function turnRows(): Promise<Row[]> {
         target: 30,
         before: BEFORE.commandWall,
       },
+      // Issue 31: tern's own peak resident memory when the last of the 20 command turns is answered.
+      { name: "peak RSS of 20 command turns", unit: "MB", value: commands.peakRssMb, target: 60 },
       {
         name: "CPU per extra read_file turn",
         unit: "ms",
