@@ -178,19 +178,7 @@ export function createExecuteCommandTool(
     };
   };
 
-  const inspect = async (args: ExecuteCommandArgs): Promise<CallInspection & { plan: CommandPlan }> => {
-    const planned = await plan(args);
-    const destructive = destructiveReason(args.command);
-    return {
-      effect: planned.network ? "network" : "exec",
-      paths: [],
-      sandboxed: planned.sandboxed,
-      ...(destructive && { destructive }),
-      summary: args.command.trim().split("\n")[0] + (args.background ? " &" : ""),
-      preview: { kind: "command", command: args.command },
-      plan: planned,
-    };
-  };
+  const inspect = async (args: ExecuteCommandArgs) => commandInspection(args, await plan(args));
 
   const run = async (
     args: ExecuteCommandArgs,
@@ -217,6 +205,23 @@ export function createExecuteCommandTool(
     ? { ...parameters, properties: { ...parameters.properties, background: BACKGROUND } }
     : parameters;
   return { name: EXECUTE_COMMAND, description, parameters: schema, inspect, run };
+}
+
+/** What the approval gate and the screen see of a planned command. */
+function commandInspection(
+  args: ExecuteCommandArgs,
+  planned: CommandPlan,
+): CallInspection & { plan: CommandPlan } {
+  const destructive = destructiveReason(args.command);
+  return {
+    effect: planned.network ? "network" : "exec",
+    paths: [],
+    sandboxed: planned.sandboxed,
+    ...(destructive && { destructive }),
+    summary: args.command.trim().split("\n")[0] + (args.background ? " &" : ""),
+    preview: { kind: "command", command: args.command },
+    plan: planned,
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import type { Config } from "../../config/config.ts";
 import { KEY_VARIABLES } from "../../config/providers.ts";
 import type { ApproveMode } from "../../config/settings.ts";
 import { BackgroundProcesses } from "../../tools/shell/background.ts";
+import type { Tool } from "../../tools/tool.ts";
 import type { AgentSessionOptions } from "../agent_session_options.ts";
 import type { SessionMeta } from "../log/session_file.ts";
 import type { Snapshots } from "../log/snapshots.ts";
@@ -83,27 +84,15 @@ export function sessionParts(
     budget: () => late.prompts?.budget,
     isolate: options.isolate,
   });
-  const slot: ConversationSlot = late.slot = new ConversationSlot(
-    {
-      root,
-      shell: { sandbox: options.config.sandbox, secrets: models.secrets, background },
-      web: { allowLocal: options.allowLocalFetch === true, search: webSearchSetup(options) },
-      images: () => models.setup.info.images,
-      // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
-      extraTools: () => [
-        ...mcp?.tools(mcpSecrets(options, models)) ?? [],
-        ...options.extraTools?.() ?? [],
-        ...options.child ? [] : [subAgents.tool(), plan.tool()],
-      ],
-      child: options.child,
-      skills: options.skills,
-      meta: () => sessionMeta(options, models),
-      save: options.save,
-      onSaveError: options.onNotice,
-    },
-    options.memory ?? null,
-    options.resume,
-  );
+  const slot: ConversationSlot = late.slot = conversationSlot(options, models, {
+    background,
+    // task and update_plan only in a main session: a child keeps no plan and starts no child (depth 1).
+    extraTools: () => [
+      ...mcp?.tools(mcpSecrets(options, models)) ?? [],
+      ...options.extraTools?.() ?? [],
+      ...options.child ? [] : [subAgents.tool(), plan.tool()],
+    ],
+  });
   const prompts = late.prompts = new PromptRunner({
     ...{ root, slot, models, usage, hooks, snapshots, mcp, diagnostics: options.diagnostics },
     child: options.child !== undefined,
@@ -114,6 +103,30 @@ export function sessionParts(
   const actions = new ConversationActions(root, { slot, models, snapshots });
   const modelSwitch = new ModelSwitch(models, usage, slot, options);
   return { models, usage, background, hooks, closing, plan, slot, switch: modelSwitch, prompts, actions };
+}
+
+/** The conversation held: its tools' setup, the first conversation (new or resumed) and its session file. */
+function conversationSlot(
+  options: AgentSessionOptions,
+  models: SessionModels,
+  parts: { background: BackgroundProcesses; extraTools: () => Tool[] },
+): ConversationSlot {
+  return new ConversationSlot(
+    {
+      root: options.config.root,
+      shell: { sandbox: options.config.sandbox, secrets: models.secrets, background: parts.background },
+      web: { allowLocal: options.allowLocalFetch === true, search: webSearchSetup(options) },
+      images: () => models.setup.info.images,
+      extraTools: parts.extraTools,
+      child: options.child,
+      skills: options.skills,
+      meta: () => sessionMeta(options, models),
+      save: options.save,
+      onSaveError: options.onNotice,
+    },
+    options.memory ?? null,
+    options.resume,
+  );
 }
 
 /** What MCP results never show: the keys in use and every provider key variable's value. */

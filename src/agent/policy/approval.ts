@@ -157,57 +157,19 @@ export function assessRequest(policy: ApprovalPolicy, request: ApprovalRequest):
 export function createApprovalGate(
   policy: ApprovalPolicy,
   askHuman?: AskHuman,
-  options: {
-    session?: ApprovalSession;
-    rules?: PermissionRules;
-    saveRule?: (rule: string) => void;
-    /** What the model reads when a call needs a yes and there is nobody to ask (default: the headless words). */
-    refusal?: (request: ApprovalRequest, need: Extract<Assessment, { ask: true }>) => string;
-  } = {},
+  options: GateOptions = {},
 ): ApprovalGate {
   const session = options.session ?? new ApprovalSession();
   return async (request) => {
-    const denied = await options.rules?.match("deny", request);
-    if (denied) {
-      return {
-        allow: false,
-        reason: `${request.call.name} was not run: the project's permission rule "deny ${denied.text}" ` +
-          `(.tern/settings.json) refuses it. Do not retry it; try another way or ask the user.`,
-      };
-    }
-    if (policy === "plan" && request.inspection.effect !== "read") {
-      return { allow: false, reason: planModeRefusal(request.call.name) };
-    }
+    const refused = await refusedUnasked(policy, request, options.rules);
+    if (refused) return refused;
     // A deny rule that may cover a command whose words only the shell can resolve (`$g x`, inline code, a git
     // alias): asked, whatever the policy, and refused when nobody can answer.
     const unclear = options.rules?.unclearDeny(request);
     const asked = await askedByRule(request, options.rules);
-    const need: Assessment = asked ?? (unclear
-      ? {
-        ask: true,
-        why: "unclear_rule",
-        detail:
-          `the command's words cannot be read for certain, and the permission rule "deny ${unclear.text}" ` +
-          "may cover it",
-        flag: "--approve all",
-        rememberable: false,
-      }
-      : assessRequest(policy, request));
+    const need: Assessment = asked ?? (unclear ? unclearNeed(unclear.text) : assessRequest(policy, request));
     if (!need.ask) return { allow: true };
-    if (asked && !askHuman) {
-      return {
-        allow: false,
-        reason: `${request.call.name} was not run: ${asked.detail}, and nobody can answer here.`,
-      };
-    }
-    if (unclear && !askHuman) {
-      return {
-        allow: false,
-        reason:
-          `${request.call.name} was not run: ${need.detail}. Write the command out plainly (no variable, ` +
-          "substitution, inline script, alias or stdin-fed shell hiding what runs), or ask the user.",
-      };
-    }
+    if (!askHuman && (asked || unclear)) return { allow: false, reason: nobodyToAsk(request, need, !!asked) };
     // "Don't ask again for this tool" never covers unconfined commands: the banner says they always ask.
     const sessionWide = need.rememberable && need.why !== "unsandboxed";
     if (request.allowedByHook && need.rememberable) return { allow: true };
@@ -222,16 +184,69 @@ export function createApprovalGate(
     if (answer.kind === "rule" && need.rememberable && options.rules?.add("allow", answer.rule)) {
       options.saveRule?.(answer.rule);
     }
-    if (answer.kind === "once" || answer.kind === "session" || answer.kind === "rule") return { allow: true };
-    if (answer.kind === "abort") {
-      return {
-        allow: false,
-        abort: true,
-        reason: "cancelled by the user: the turn was stopped at the prompt",
-      };
-    }
-    return { allow: false, reason: denialText(answer.reason) };
+    return decisionOf(answer);
   };
+}
+
+/** What the gate is given besides the policy and the asker. */
+interface GateOptions {
+  session?: ApprovalSession;
+  rules?: PermissionRules;
+  saveRule?: (rule: string) => void;
+  /** What the model reads when a call needs a yes and there is nobody to ask (default: the headless words). */
+  refusal?: (request: ApprovalRequest, need: Extract<Assessment, { ask: true }>) => string;
+}
+
+/** A refusal that asks nobody: a deny rule's, or plan mode's for anything but a read. */
+async function refusedUnasked(
+  policy: ApprovalPolicy,
+  request: ApprovalRequest,
+  rules: PermissionRules | undefined,
+): Promise<ApprovalDecision | undefined> {
+  const denied = await rules?.match("deny", request);
+  if (denied) {
+    return {
+      allow: false,
+      reason: `${request.call.name} was not run: the project's permission rule "deny ${denied.text}" ` +
+        `(.tern/settings.json) refuses it. Do not retry it; try another way or ask the user.`,
+    };
+  }
+  if (policy === "plan" && request.inspection.effect !== "read") {
+    return { allow: false, reason: planModeRefusal(request.call.name) };
+  }
+  return undefined;
+}
+
+/** The need to ask that a deny rule which may cover a command's unreadable words makes. */
+function unclearNeed(rule: string): Extract<Assessment, { ask: true }> {
+  return {
+    ask: true,
+    why: "unclear_rule",
+    detail:
+      `the command's words cannot be read for certain, and the permission rule "deny ${rule}" may cover it`,
+    flag: "--approve all",
+    rememberable: false,
+  };
+}
+
+/** What the model reads when a rule or hook asks for a yes (or a deny rule may apply) and nobody can answer. */
+function nobodyToAsk(
+  request: ApprovalRequest,
+  need: Extract<Assessment, { ask: true }>,
+  asked: boolean,
+): string {
+  if (asked) return `${request.call.name} was not run: ${need.detail}, and nobody can answer here.`;
+  return `${request.call.name} was not run: ${need.detail}. Write the command out plainly (no variable, ` +
+    "substitution, inline script, alias or stdin-fed shell hiding what runs), or ask the user.";
+}
+
+/** The gate's decision for the human's answer. */
+function decisionOf(answer: ApprovalAnswer): ApprovalDecision {
+  if (answer.kind === "once" || answer.kind === "session" || answer.kind === "rule") return { allow: true };
+  if (answer.kind === "abort") {
+    return { allow: false, abort: true, reason: "cancelled by the user: the turn was stopped at the prompt" };
+  }
+  return { allow: false, reason: denialText(answer.reason) };
 }
 
 /** The need to ask that an ask rule or a hook's "ask" makes, whatever the policy (undefined: none). */
