@@ -147,21 +147,19 @@ async function runOneTask(
   const cancel = () => session.cancel();
   // On a terminal, Esc or Ctrl-C cancels (raw keys); the approval prompt takes the keys while it asks.
   const keys = options.sink.isTerminal ? listenForCancel(cancel) : undefined;
+  const said = (result: TaskResult) => report(result, screen, options.debug ?? false);
   Deno.addSignalListener("SIGINT", cancel);
   try {
-    const result = await session.run(task, {
-      approve: replGate({
-        session,
-        screen,
-        keys,
-        cancel,
-        useColor: !Deno.env.get("NO_COLOR"),
-        onAsk: (summary) => options.nudger?.approvalWaits(summary),
-      }),
-      onEvent: (event) => screen.handle(event),
-      images,
+    const approve = replGate({
+      session,
+      screen,
+      keys,
+      cancel,
+      useColor: !Deno.env.get("NO_COLOR"),
+      onAsk: (summary) => options.nudger?.approvalWaits(summary),
     });
-    report(result, screen, options.debug ?? false);
+    const result = await session.run(task, { approve, onEvent: (event) => screen.handle(event), images });
+    said(result);
     return result;
   } finally {
     keys?.stop();
