@@ -59,11 +59,9 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
   await swept; // before anything sandboxed starts (MCP servers, hooks)
   for (const note of files.mcp.notes) warn(note);
   const hooks = await runHooks(files, trust, sandbox);
-  if (trust.project) { for (const note of hooks.notes) warn(note); }
-  for (const warning of [...files.settings.warnings, ...files.ownSettings?.warnings ?? []]) warn(warning);
-  for (const problem of files.memory?.problems ?? []) warn(problem);
-  const commands = await discoverCommands(root, { userDir: userCommandDir(env), project: trust.project });
+  sayFileProblems(files, trust.project ? hooks.notes : [], warn);
   const lsp = { own: files.ownSettings?.lsp, project: files.settings.lsp };
+  const servers = { root, sandbox: config.sandbox, trusted: trust.project };
   return new Project({
     root,
     config,
@@ -71,7 +69,7 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
     trust,
     sandbox,
     hooks,
-    commands,
+    commands: await discoverCommands(root, { userDir: userCommandDir(env), project: trust.project }),
     agents: trustedAgents(files.agents, trust),
     choices,
     // Loaded only when a sub-agent asks for one; handed the door, so it needs no import of it.
@@ -82,14 +80,7 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
     diagnostics: setUpDiagnostics({ root, sandbox: config.sandbox, trust, ...lsp, env, warn }),
     // The trusted servers start last, once all that is said at the start has been said; nothing waits here.
     mcp: trust.mcp && files.mcp.config
-      ? {
-        hub: await startHub(files.mcp.config.servers, {
-          root,
-          sandbox: config.sandbox,
-          trusted: trust.project,
-        }),
-        notes: [],
-      }
+      ? { hub: await startHub(files.mcp.config.servers, servers), notes: [] }
       : { notes: [] },
   });
 }
@@ -114,6 +105,13 @@ function claimOwnState(root: string, warn: (line: string) => void): Promise<void
   const swept = sandboxAcrossProcesses(root, warn);
   swept.catch(() => {});
   return swept;
+}
+
+/** What the project's files could not give: hooks left out (said once trusted), settings and memory problems. */
+function sayFileProblems(files: ProjectFiles, hookNotes: string[], warn: (line: string) => void): void {
+  for (const note of hookNotes) warn(note);
+  for (const warning of [...files.settings.warnings, ...files.ownSettings?.warnings ?? []]) warn(warning);
+  for (const problem of files.memory?.problems ?? []) warn(problem);
 }
 
 /** What of the project's own files waits for the user's trust (the run adds its endpoint and servers). */
