@@ -11,15 +11,16 @@ import { checkRequiredTools, projectChoices } from "./project_choices.ts";
 
 /** Runs tern with parsed `args`; `atExit` collects what must be stopped before the process exits. */
 export async function runApp(args: CliArgs, atExit: (() => Promise<void>)[]): Promise<number> {
+  const headless = args.prompt !== undefined || args.inputFormat !== undefined;
+  const interactive = !headless && Deno.stdin.isTerminal();
+  // What the command line chooses, bad usage said first: before a worktree is made or anything starts.
+  const choices = projectChoices(args, interactive);
   const here = Deno.realPathSync(Deno.cwd());
   // -w: the project root is tern's worktree of this repository (loaded only then).
   const root = args.worktree
     ? await (await import("./worktree_entry.ts")).enterWorktree(here, args.worktree)
     : here;
   atExit.push(closeFileWall);
-  const headless = args.prompt !== undefined || args.inputFormat !== undefined;
-  const interactive = !headless && Deno.stdin.isTerminal();
-  const choices = projectChoices(args, interactive);
   const project = await openProject(root, choices);
   // A headless run exits as soon as its answer is out: its servers are signalled, not waited for.
   atExit.push(() => project.close({ wait: !headless }));

@@ -48,25 +48,14 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
   const { screen, useColor, coloursReady } = await openScreen(options);
   const commands = slashCommands(options.commands, options.commandNotes);
   const ask = (q: string) => options.reader.read(q);
-  const runTask = async (task: string): Promise<void> => {
-    await coloursReady();
-    const attached = await attachMentions(task, session.root, session.model);
-    for (const note of attached.notes) screen.print(note, "dim");
-    const started = performance.now();
-    const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
-    options.nudger?.turnEnded(performance.now() - started, result.text);
-    const warn = (message: string) => screen.print(message, "yellow");
-    screen.print(await shownStatusLine(session, result.usage, warn), "dim");
-    if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
-  };
   // On a terminal, commands ask with the approval prompt's one-key menu.
   const choose = options.sink.isTerminal
     ? <T extends string>(message: string, choices: { name: string; value: T }[]) =>
       chooseOne(message, choices, { useColor })
     : undefined;
-  const slash = { session, screen, runTask, ask, choose, workIn: options.workIn };
   const runLine = async (line: string): Promise<"exit" | undefined> => {
     if (line.startsWith("/")) {
+      const slash = { session, screen, runTask, ask, choose, workIn: options.workIn };
       return await runSlashCommand(line, commands, slash) === "exit" ? "exit" : undefined;
     }
     if (line.startsWith("!")) {
@@ -78,6 +67,19 @@ export async function runRepl(session: AgentSession, options: ReplOptions): Prom
   } finally {
     screen.dispose();
     options.reader.close();
+  }
+
+  /** One task typed (or the first prompt), then its status line; a plan it presents is offered. */
+  async function runTask(task: string): Promise<void> {
+    await coloursReady();
+    const attached = await attachMentions(task, session.root, session.model);
+    for (const note of attached.notes) screen.print(note, "dim");
+    const started = performance.now();
+    const result = await runOneTask(session, attached.task, { options, screen, images: attached.images });
+    options.nudger?.turnEnded(performance.now() - started, result.text);
+    const warn = (message: string) => screen.print(message, "yellow");
+    screen.print(await shownStatusLine(session, result.usage, warn), "dim");
+    if (presentsPlan(session, result)) await offerPlan({ session, screen, ask, runTask });
   }
 }
 
@@ -147,21 +149,19 @@ async function runOneTask(
   const cancel = () => session.cancel();
   // On a terminal, Esc or Ctrl-C cancels (raw keys); the approval prompt takes the keys while it asks.
   const keys = options.sink.isTerminal ? listenForCancel(cancel) : undefined;
+  const said = (result: TaskResult) => report(result, screen, options.debug ?? false);
   Deno.addSignalListener("SIGINT", cancel);
   try {
-    const result = await session.run(task, {
-      approve: replGate({
-        session,
-        screen,
-        keys,
-        cancel,
-        useColor: !Deno.env.get("NO_COLOR"),
-        onAsk: (summary) => options.nudger?.approvalWaits(summary),
-      }),
-      onEvent: (event) => screen.handle(event),
-      images,
+    const approve = replGate({
+      session,
+      screen,
+      keys,
+      cancel,
+      useColor: !Deno.env.get("NO_COLOR"),
+      onAsk: (summary) => options.nudger?.approvalWaits(summary),
     });
-    report(result, screen, options.debug ?? false);
+    const result = await session.run(task, { approve, onEvent: (event) => screen.handle(event), images });
+    said(result);
     return result;
   } finally {
     keys?.stop();

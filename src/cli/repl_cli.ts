@@ -34,24 +34,23 @@ export async function runReplCli(
   session: AgentSession,
   options: ReplCliOptions = {},
 ): Promise<number> {
-  let next: string | undefined;
-  let code = await replOn(project, session, options, (root) => next = root);
   try {
-    while (next !== undefined) {
+    while (true) {
+      let next: string | undefined;
+      const code = await replOn(project, session, options, (root) => next = root);
+      if (next === undefined) return code;
       const root: string = next;
-      next = undefined;
       const there = await openOrSay(project, root);
-      if (there === undefined) break;
+      if (there === undefined) return code;
       await project.close(); // the session left, with what it started (servers, background commands)
       project = there;
       Deno.chdir(root); // commands and hooks start in the project root (the flags cover it: it is inside)
-      const fresh = await project.newSession({ frontEnd: "repl", snapshots: true });
-      code = await replOn(project, fresh, { notifyCommand: options.notifyCommand }, (root) => next = root);
+      session = await project.newSession({ frontEnd: "repl", snapshots: true });
+      options = { notifyCommand: options.notifyCommand }; // the first prompt was the first REPL's
     }
   } finally {
     await project.close();
   }
-  return code;
 }
 
 /** The worktree's project through the door, or undefined (said) when it cannot be opened. */

@@ -28,7 +28,8 @@ export function setUpDiagnostics(setup: DiagnosticsSetup): DiagnosticsService | 
   // A server may run the project's code (a workspace's own TypeScript, a build script): a project that merely
   // supplies nothing to trust has not been vouched for, so its servers get the strict sandbox.
   const trusted = setup.trust.project && setup.trust.how !== "nothing_to_trust";
-  const settings = lspSettings(setup.own, trusted ? setup.project : offOnly(setup.project));
+  const project = trusted ? setup.project : offOnly(setup.project);
+  const settings = lspSettings(setup.own, project);
   for (const problem of settings.problems) setup.warn(`settings: ${problem} (skipped)`);
   if (!settings.enabled) return undefined;
   const wait = Number(setup.env.TERN_LSP_WAIT_MS);

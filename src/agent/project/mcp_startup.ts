@@ -1,9 +1,8 @@
 /**
- * Starting the project's MCP servers at launch: read `.mcp.json` (`readMcp`), and once the project's trust
- * is settled (agent/project_trust.ts) start the servers in parallel without waiting for them. A headless run
- * waits for them before its first request, up to `TERN_MCP_STARTUP_MS` (Project.mcpReady).
+ * The project's MCP servers at launch: `.mcp.json` read (`readMcp`); once the project's trust is settled
+ * (agent/project_trust.ts) the door starts them in parallel without waiting for them (tools/mcp/hub_start.ts).
+ * A headless run waits for them before its first request, up to `TERN_MCP_STARTUP_MS` (Project.mcpReady).
  */
-import type { SandboxMode } from "../../config/settings.ts";
 import {
   loadMcpConfig,
   MCP_CONFIG_FILE,
@@ -45,28 +44,6 @@ export async function readMcp(
     ...(config.notes ?? []).map((note) => `${MCP_CONFIG_FILE}: ${note}`),
   ];
   return { config: config.servers.length > 0 ? config : undefined, notes };
-}
-
-/** Options of `startMcp`. */
-export interface McpStartupOptions {
-  root: string;
-  sandbox: SandboxMode;
-  /** The servers to start: only a trusted `.mcp.json`'s (or one the user let start with a flag). */
-  config: McpConfigFile;
-  /** The user trusted the project: its servers get the user's HOME and network (see server_sandbox.ts). */
-  trusted: boolean;
-}
-
-/**
- * Starts the servers of a trusted `.mcp.json` and returns at once: start-up never waits for them. A server
- * ready later joins the conversation at the next prompt (the session says so); never throws for a bad one.
- */
-export async function startMcp(options: McpStartupOptions): Promise<McpStartup> {
-  const { root, config } = options;
-  // The SDK is loaded only for a project that has trusted servers: every other run starts without it.
-  const { McpHub } = await import("../../tools/mcp/client.ts");
-  const hub = new McpHub(config.servers, { root, sandbox: options.sandbox, trusted: options.trusted });
-  return { hub, notes: [] };
 }
 
 /**

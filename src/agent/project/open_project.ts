@@ -19,7 +19,7 @@ import { decideProjectTrust, type ProjectSupplies, untrustedNote } from "../poli
 import { checkProjectEndpoint } from "./endpoint.ts";
 import { sandboxAcrossProcesses } from "./sandbox_start.ts";
 import { projectServerLines, setUpDiagnostics } from "./lsp_startup.ts";
-import { startMcp } from "./mcp_startup.ts";
+import { startHub } from "../../tools/mcp/hub_start.ts";
 import { fromProject, runHooks, trustedAgents } from "./trust_applied.ts";
 import { Project, type ProjectChoices } from "./project.ts";
 import { type ProjectFiles, readProject } from "./project_files.ts";
@@ -32,10 +32,68 @@ export type { ProjectChoices };
  */
 export async function openProject(root: string, choices: ProjectChoices): Promise<Project> {
   const { env, warn } = choices;
-  // tern's own state: a .tern/local/ the repository brought (or a copy carried) is moved aside and said.
+  const swept = claimOwnState(root, warn);
+  const config = await loadConfig({ args: choices.configArgs, env, root });
+  for (const warning of config.warnings) warn(warning);
+  // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.
+  const sandbox = sandboxStatus(config.sandbox);
+  const reading = readProject(root, env, warn);
+  for (const pending of [sandbox, reading]) pending.catch(() => {});
+  const files = await reading;
+  const supplies: ProjectSupplies = {
+    ...suppliedFiles(files),
+    endpoint: config.untrustedEndpoint,
+    // The servers as this run would start them: the sandbox mode decides what each may reach.
+    mcp: files.mcp.config && {
+      text: files.mcp.config.text,
+      lines: describeServers(files.mcp.config, config.sandbox),
+    },
+  };
+  const trust = await decideProjectTrust(root, supplies, {
+    flags: choices.trustFlags,
+    ask: choices.askTrust,
+  });
+  checkProjectEndpoint(config, trust.endpoint);
+  const untrusted = untrustedNote(supplies, trust);
+  if (untrusted) warn(untrusted);
+  await swept; // before anything sandboxed starts (MCP servers, hooks)
+  for (const note of files.mcp.notes) warn(note);
+  const hooks = await runHooks(files, trust, sandbox);
+  sayFileProblems(files, trust.project ? hooks.notes : [], warn);
+  const lsp = { own: files.ownSettings?.lsp, project: files.settings.lsp };
+  const servers = { root, sandbox: config.sandbox, trusted: trust.project };
+  return new Project({
+    root,
+    config,
+    files,
+    trust,
+    sandbox,
+    hooks,
+    commands: await discoverCommands(root, { userDir: userCommandDir(env), project: trust.project }),
+    agents: trustedAgents(files.agents, trust),
+    choices,
+    // Loaded only when a sub-agent asks for one; handed the door, so it needs no import of it.
+    isolate: async (name) =>
+      (await import("./isolated_child.ts")).isolatedPlace(root, name, choices, openProject),
+    open: (other) => openProject(other, choices),
+    // The language servers: set up now, each started at the first edit of its language (tools/lsp/).
+    diagnostics: setUpDiagnostics({ root, sandbox: config.sandbox, trust, ...lsp, env, warn }),
+    // The trusted servers start last, once all that is said at the start has been said; nothing waits here.
+    mcp: trust.mcp && files.mcp.config
+      ? { hub: await startHub(files.mcp.config.servers, servers), notes: [] }
+      : { notes: [] },
+  });
+}
+
+/**
+ * tern's own state claimed before anything reads it: a .tern/local/ the repository brought (or a copy
+ * carried), and what a git pull or checkout wrote into it since (no seal of this directory), are moved aside
+ * and said; the one file wall opened. Returns the sweep of placeholders that tern processes killed
+ * mid-command left, to be awaited before anything sandboxed starts.
+ */
+function claimOwnState(root: string, warn: (line: string) => void): Promise<void> {
   const claimed = claimState(root);
   if (claimed) warn(claimed);
-  // What a git pull or checkout wrote into it since (no seal of this directory) is moved aside and said.
   const checked = checkOwnState(root);
   if (checked) warn(checked);
   // The one file wall: every file tool of every session writes through tern's helper (fs/file_wall.ts).
@@ -46,64 +104,19 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
   // project is handed out (no command runs earlier), beside the rest of the start-up.
   const swept = sandboxAcrossProcesses(root, warn);
   swept.catch(() => {});
-  const config = await loadConfig({ args: choices.configArgs, env, root });
-  for (const warning of config.warnings) warn(warning);
-  // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.
-  const sandbox = sandboxStatus(config.sandbox);
-  const reading = readProject(root, env, warn);
-  for (const pending of [sandbox, reading]) pending.catch(() => {});
-  const files = await reading;
-  const supplies = projectSupplies(files, config);
-  const trust = await decideProjectTrust(root, supplies, {
-    flags: choices.trustFlags,
-    ask: choices.askTrust,
-  });
-  checkProjectEndpoint(config, trust.endpoint);
-  const untrusted = untrustedNote(supplies, trust);
-  if (untrusted) warn(untrusted);
-  await swept; // before anything sandboxed starts (MCP servers, hooks)
-  const mcp = trust.mcp && files.mcp.config
-    ? await startMcp({ root, sandbox: config.sandbox, config: files.mcp.config, trusted: trust.project })
-    : { notes: [] };
-  for (const note of [...files.mcp.notes, ...mcp.notes]) warn(note);
-  const hooks = await runHooks(files, trust, sandbox);
-  if (trust.project) { for (const note of hooks.notes) warn(note); }
-  for (const warning of [...files.settings.warnings, ...files.ownSettings?.warnings ?? []]) warn(warning);
-  for (const problem of files.memory?.problems ?? []) warn(problem);
-  const commands = await discoverCommands(root, { userDir: userCommandDir(env), project: trust.project });
-  // The language servers: set up now, each started at the first edit of its language (tools/lsp/).
-  const lsp = { own: files.ownSettings?.lsp, project: files.settings.lsp };
-  const diagnostics = setUpDiagnostics({ root, sandbox: config.sandbox, trust, ...lsp, env, warn });
-  return new Project({
-    root,
-    config,
-    files,
-    trust,
-    mcp,
-    sandbox,
-    hooks,
-    commands,
-    diagnostics,
-    agents: trustedAgents(files.agents, trust),
-    choices,
-    // Loaded only when a sub-agent asks for one; handed the door, so it needs no import of it.
-    isolate: async (name) =>
-      (await import("./isolated_child.ts")).isolatedPlace(root, name, choices, openProject),
-    open: (other) => openProject(other, choices),
-  });
+  return swept;
 }
 
-/** What of the project waits for the user's trust. */
-function projectSupplies(
-  files: ProjectFiles,
-  config: Awaited<ReturnType<typeof loadConfig>>,
-): ProjectSupplies {
+/** What the project's files could not give: hooks left out (said once trusted), settings and memory problems. */
+function sayFileProblems(files: ProjectFiles, hookNotes: string[], warn: (line: string) => void): void {
+  for (const note of hookNotes) warn(note);
+  for (const warning of [...files.settings.warnings, ...files.ownSettings?.warnings ?? []]) warn(warning);
+  for (const problem of files.memory?.problems ?? []) warn(problem);
+}
+
+/** What of the project's own files waits for the user's trust (the run adds its endpoint and servers). */
+function suppliedFiles(files: ProjectFiles): Omit<ProjectSupplies, "endpoint" | "mcp"> {
   return {
-    endpoint: config.untrustedEndpoint,
-    mcp: files.mcp.config && {
-      text: files.mcp.config.text,
-      lines: describeServers(files.mcp.config, config.sandbox),
-    },
     allowRules: files.settings.permissions.allow,
     memory: files.memory?.source,
     skills: files.skills.map((skill) => skill.name),

@@ -8,6 +8,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { SandboxMode } from "../../config/settings.ts";
 import type { McpHub } from "../../tools/mcp/client.ts";
 import { SERVER_NAME, type StdioServerConfig } from "../../tools/mcp/config.ts";
+import { startHub } from "../../tools/mcp/hub_start.ts";
 
 /** The stdio servers of `servers` as tern's configs, or the reason the first unusable one is refused. */
 export function editorServerConfigs(servers: readonly acp.McpServer[]): StdioServerConfig[] | string {
@@ -43,6 +44,5 @@ export async function startEditorServers(
   options: { root: string; sandbox: SandboxMode },
 ): Promise<McpHub | undefined> {
   if (configs.length === 0) return undefined;
-  const { McpHub } = await import("../../tools/mcp/client.ts");
-  return new McpHub(configs, { root: options.root, sandbox: options.sandbox, trusted: true });
+  return await startHub(configs, { root: options.root, sandbox: options.sandbox, trusted: true });
 }

@@ -79,6 +79,17 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
   let last: StreamEvent | undefined;
   let code = 2;
   let cancelled = false;
+  // A message that starts with "/" runs its command, as in the REPL; true when it did.
+  const runCommand = async (task: StreamMessage): Promise<boolean> => {
+    if (!task.text.trimStart().startsWith("/") || options.commands === undefined) return false;
+    const print = (text: string) => {
+      if (output === "stream-json") emit(streamLine("command_output", { text }));
+      else stdout.write(`${text}\n`);
+    };
+    const runText = (text: string) => runTask({ text, images: task.images });
+    const { runCommandText } = await import("../commands/run_text.ts");
+    return await runCommandText(task.text, await options.commands(), { session, print, runTask: runText });
+  };
   const runTask = async (task: StreamMessage) => {
     const approve = input && stdinGate(session, { input, emit, timeoutMs: options.approvalTimeoutMs });
     const turn = await runTurn(session, task, { ...options, approve, emit });
@@ -89,18 +100,7 @@ export async function runHeadless(session: AgentSession, options: HeadlessOption
   };
   const first: StreamMessage | undefined = options.task === undefined ? undefined : { text: options.task };
   for (let task = first ?? await input?.next(); task != null; task = await input?.next()) {
-    const print = (text: string) => {
-      if (output === "stream-json") emit(streamLine("command_output", { text }));
-      else stdout.write(`${text}\n`);
-    };
-    const images = task.images;
-    const runText = (text: string) => runTask({ text, images });
-    const ran = task.text.trimStart().startsWith("/") && options.commands !== undefined &&
-      await (await import("../commands/run_text.ts")).runCommandText(task.text, await options.commands(), {
-        session,
-        print,
-        runTask: runText,
-      });
+    const ran = await runCommand(task);
     if (ran && last === undefined) [last, code] = [streamLine("command", { text: task.text.trim() }), 0];
     if (!ran) await runTask(task);
     if (cancelled) break;

@@ -4,7 +4,7 @@
  * decides as it does with nobody to ask: refused, naming the flag that allows it.
  */
 import type { AgentSession } from "../../agent/agent_session.ts";
-import type { ApprovalAnswer, ApprovalGate } from "../../agent/policy/approval.ts";
+import type { ApprovalAnswer, ApprovalGate, AskHuman } from "../../agent/policy/approval.ts";
 import { event, type StreamEvent } from "./stream_json.ts";
 import type { StreamInput } from "./stream_input.ts";
 
@@ -21,7 +21,7 @@ export interface StdinGateOptions {
 /** The session's gate (mode, rules, remembered answers), asking over stdout and stdin. */
 export function stdinGate(session: AgentSession, options: StdinGateOptions): ApprovalGate {
   const timeoutMs = options.timeoutMs ?? APPROVAL_TIMEOUT_MS;
-  return session.gate(async (request, need) => {
+  const ask: AskHuman = async (request, need) => {
     const { call, inspection } = request;
     const preview = inspection.preview;
     options.emit(event("approval_request", {
@@ -55,7 +55,8 @@ export function stdinGate(session: AgentSession, options: StdinGateOptions): App
       reason: decided.kind === "deny" ? decided.reason : undefined,
     }));
     return decided;
-  }, (rule, error) => {
+  };
+  return session.gate(ask, (rule, error) => {
     if (error) options.emit(event("notice", { level: "warn", message: `could not save "${rule}"` }));
   });
 }

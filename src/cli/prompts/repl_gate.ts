@@ -3,7 +3,8 @@
  * (the cancel-key listener steps aside while it asks), "always allow" answers saved for the project, and
  * the diff of an edit that runs without asking (`--approve edits`, a rule, "don't ask again") printed anyway.
  */
-import type { ApprovalGate, AskHuman } from "../../agent/policy/approval.ts";
+import type { ApprovalDecision, ApprovalGate, AskHuman } from "../../agent/policy/approval.ts";
+import type { ApprovalRequest } from "../../agent/policy/approval_request.ts";
 import type { AgentSession } from "../../agent/agent_session.ts";
 import { terminalAsker } from "./approval.ts";
 import { diffSummary, formatDiffSummary, renderDiff } from "../render/diff_view.ts";
@@ -46,21 +47,23 @@ export function replGate(options: ReplGateOptions): ApprovalGate {
       keys.resume();
     }
   });
+  // An edit that runs unasked still shows what it changes: nothing is written out of sight.
+  const showUnasked = async (request: ApprovalRequest, decision: ApprovalDecision) => {
+    const preview = request.inspection.preview;
+    if (!decision.allow || asked.has(request.call.id) || preview?.kind !== "diff") return;
+    await loadDiff().catch(() => {}); // a failure is said in the view
+    screen.pause();
+    const view = { useColor: options.useColor, newFile: preview.created };
+    screen.printRendered(renderDiff(preview.path, preview.before, preview.after, view));
+    screen.print(formatDiffSummary(diffSummary(preview.before, preview.after)), "dim");
+  };
   const gate = options.session.gate(asker, (rule, error) => {
     if (error) screen.print(`Could not save "${rule}": ${error.message}`, "yellow");
     else screen.print(`Saved "${rule}" in .tern/local/settings.json.`, "dim");
   });
   return async (request) => {
     const decision = await gate(request);
-    const preview = request.inspection.preview;
-    // An edit that runs unasked still shows what it changes: nothing is written out of sight.
-    if (decision.allow && !asked.has(request.call.id) && preview?.kind === "diff") {
-      await loadDiff().catch(() => {}); // a failure is said in the view
-      screen.pause();
-      const view = { useColor: options.useColor, newFile: preview.created };
-      screen.printRendered(renderDiff(preview.path, preview.before, preview.after, view));
-      screen.print(formatDiffSummary(diffSummary(preview.before, preview.after)), "dim");
-    }
+    await showUnasked(request, decision);
     return decision;
   };
 }
