@@ -70,7 +70,6 @@ async function replOn(
   options: ReplCliOptions,
   workIn: (root: string) => void,
 ): Promise<number> {
-  const { config, mcp } = project;
   const table = commandTable(project, session);
   const names = () => commandNames(slashCommands(table.commands));
   const sandbox = await project.sandbox;
@@ -80,7 +79,7 @@ async function replOn(
   });
   try {
     return await runRepl(session, {
-      banner: [...banner(session, sandbox), ...customLines(table.custom)],
+      banner: [...banner(project, session, sandbox), ...customLines(table.custom)],
       commandNotes: table.notes,
       reader: createLineReader({
         history: await PromptHistory.load(session.root),
@@ -97,34 +96,36 @@ async function replOn(
   } finally {
     nudges.stop();
   }
+}
 
-  function banner(session: AgentSession, sandbox: SandboxStatus): string[] {
-    const id = session.sessionId;
-    const prompts = session.entries.filter((entry) => entry.kind === "user").length;
-    const saved = id === undefined
-      ? "session: not saved (--no-session)"
-      : prompts > 0
-      ? `session: ${id} (resumed, ${prompts} prompt(s))`
-      : `session: ${id}`;
-    const { model, label, provider, baseUrl } = session.model;
-    // A custom endpoint is named by its host: "custom" alone says nothing about where requests go.
-    const where = provider === "custom" ? `custom endpoint ${hostOf(baseUrl)}` : label;
-    // A resumed conversation shows where it left off, and the totals it ran up so far.
-    const recap = prompts > 0 ? [...recapLines(session.liveEntries()), statusLine(session.usage)] : [];
-    return [
-      `tern ${VERSION} · ${model} via ${where} · approval: ${session.mode}`,
-      `project root: ${session.root}`,
-      sandboxLine(sandbox),
-      ...(config.notice ? [config.notice] : []),
-      ...hookLine(session),
-      ...mcpLine(mcp),
-      saved,
-      ...(session.canRestoreFiles
-        ? []
-        : ["git not found: /undo can rewind the conversation but not restore files"]),
-      ...recap,
-    ];
-  }
+/** The REPL's banner: version, model, root, sandbox, notices, hooks, MCP, the session and a resumed recap. */
+function banner(project: Project, session: AgentSession, sandbox: SandboxStatus): string[] {
+  const { config, mcp } = project;
+  const id = session.sessionId;
+  const prompts = session.entries.filter((entry) => entry.kind === "user").length;
+  const saved = id === undefined
+    ? "session: not saved (--no-session)"
+    : prompts > 0
+    ? `session: ${id} (resumed, ${prompts} prompt(s))`
+    : `session: ${id}`;
+  const { model, label, provider, baseUrl } = session.model;
+  // A custom endpoint is named by its host: "custom" alone says nothing about where requests go.
+  const where = provider === "custom" ? `custom endpoint ${hostOf(baseUrl)}` : label;
+  // A resumed conversation shows where it left off, and the totals it ran up so far.
+  const recap = prompts > 0 ? [...recapLines(session.liveEntries()), statusLine(session.usage)] : [];
+  return [
+    `tern ${VERSION} · ${model} via ${where} · approval: ${session.mode}`,
+    `project root: ${session.root}`,
+    sandboxLine(sandbox),
+    ...(config.notice ? [config.notice] : []),
+    ...hookLine(session),
+    ...mcpLine(mcp),
+    saved,
+    ...(session.canRestoreFiles
+      ? []
+      : ["git not found: /undo can rewind the conversation but not restore files"]),
+    ...recap,
+  ];
 }
 
 /** The banner's line on hooks, when there are any: which events, and where they are listed. */
