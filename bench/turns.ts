@@ -1,9 +1,10 @@
 /**
  * The per-turn figures of issue 18, from `tern -p` runs against the fake model server (medians over RUNS
- * pairs of runs, the sandbox in its default mode, so on with bubblewrap): one-turn wall time and peak RSS; CPU and wall time
- * per extra execute_command turn (`echo N`) and the peak RSS of 20 of them, CPU per extra read_file and edit_file turn; the programs each
- * kind of turn starts (strace); CPU per turn at turn 20 and at turn 200 of one long session; and issue 31's
- * floors beside them (bench/floors.ts: each turn figure ÷ one bare bwrap run, the one-turn wall ÷ an empty deno run).
+ * pairs of runs, the sandbox in its default mode, so on with bubblewrap): one-turn wall time and peak RSS;
+ * CPU and wall time per extra execute_command turn (`echo N`) and the peak RSS of 20 of them; CPU per extra
+ * read_file and edit_file turn; the programs each kind of turn starts (strace); CPU per turn at turn 20 and
+ * at turn 200 of one long session; and issue 31's floors beside them (bench/floors.ts: each turn figure ÷
+ * one bare bwrap run, the one-turn wall ÷ an empty deno run).
  * `deno run -A bench/turns.ts` runs it alone.
  */
 import type { ScriptedTurn } from "../tests/support/fake_model_server.ts";

@@ -149,7 +149,6 @@ async function runOneTask(
   const cancel = () => session.cancel();
   // On a terminal, Esc or Ctrl-C cancels (raw keys); the approval prompt takes the keys while it asks.
   const keys = options.sink.isTerminal ? listenForCancel(cancel) : undefined;
-  const said = (result: TaskResult) => report(result, screen, options.debug ?? false);
   Deno.addSignalListener("SIGINT", cancel);
   try {
     const approve = replGate({
@@ -161,7 +160,7 @@ async function runOneTask(
       onAsk: (summary) => options.nudger?.approvalWaits(summary),
     });
     const result = await session.run(task, { approve, onEvent: (event) => screen.handle(event), images });
-    said(result);
+    report(result, screen, options.debug ?? false);
     return result;
   } finally {
     keys?.stop();
