@@ -63,8 +63,21 @@ async function snapshot(dir: string): Promise<string[]> {
   return out.sort();
 }
 
-/** The perl helper among tern's children (a process this test's tern started). */
+/**
+ * The perl helper among tern's children (a process this test's tern started), looked for until it is there
+ * (bounded): its start is deferred to the event loop's next turn, and a child seen between its fork and its
+ * exec is still named like tern.
+ */
 async function helperPid(ternPid: number): Promise<number | undefined> {
+  for (let tries = 0; tries < 100; tries++) {
+    const pid = await perlChild(ternPid);
+    if (pid !== undefined) return pid;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return undefined;
+}
+
+async function perlChild(ternPid: number): Promise<number | undefined> {
   for await (const task of Deno.readDir(`/proc/${ternPid}/task`)) {
     const children = await Deno.readTextFile(`/proc/${ternPid}/task/${task.name}/children`).catch(() => "");
     for (const pid of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
