@@ -6,19 +6,18 @@
  * tell a file an older tern wrote from one a `git pull` wrote into the same bound folder (git sets the
  * times, and neither is sealed), so the trust question comes once more and old sessions stay aside.
  * `settings.json` is the exception, being the one file people edit by hand (own_settings.ts). Session files
- * are checked by their first line here (cheap at start, however many there are), every line on load.
+ * are checked by their first line here (those changed since the last check: session_check.ts), every line
+ * on load.
  */
 import { join } from "node:path";
 import { HISTORY_FILE, historyIsSealed } from "../log/history_seal.ts";
-import { claimKey, moveAside, openJson, openLine, type StateSeal } from "./seal.ts";
+import { claimKey, moveAside, openJson, type StateSeal } from "./seal.ts";
 import { snapshotsSealed } from "../log/snapshot_seal.ts";
-import { sessionLabel } from "../log/_session_file_seal.ts";
+import { unsealedSessions } from "./session_check.ts";
 import { boundStatePath, STATE_DIR } from "./tern_dir.ts";
 
 /** Whole JSON files, each sealed as its own name. */
 const JSON_FILES = ["trust.json", "ignored.json", "worktrees.json"];
-/** The first line of a session file is read up to this many bytes. */
-const HEADER_BYTES = 64 * 1024;
 
 /** Checks tern's state in `root`, moves aside what is not sealed here; one line for the user, or undefined. */
 export function checkOwnState(root: string): string | undefined {
@@ -56,49 +55,5 @@ function jsonSealed(root: string, seal: StateSeal, name: string): boolean {
     return Deno.lstatSync(file).isFile && openJson(seal, name, Deno.readTextFileSync(file)) !== undefined;
   } catch {
     return false;
-  }
-}
-
-/** Session files (relative to the state folder) whose first line is not sealed as their own. */
-function unsealedSessions(root: string, seal: StateSeal): string[] {
-  const dir = boundStatePath(root, "sessions");
-  if (dir === undefined) return [];
-  const failed: string[] = [];
-  try {
-    for (const item of Deno.readDirSync(dir)) {
-      if (!item.name.endsWith(".jsonl")) continue;
-      const label = sessionLabel(item.name.slice(0, -".jsonl".length));
-      const header = item.isFile ? firstLine(join(dir, item.name)) : "";
-      // No whole first line yet (another tern is writing it, or a torn file): nothing there can be loaded.
-      if (header !== undefined && openLine(seal, label, header) === undefined) {
-        failed.push(`sessions/${item.name}`);
-      }
-    }
-  } catch { /* unreadable folder: nothing is read from it either */ }
-  return failed;
-}
-
-/**
- * The first line of `file` (no more than HEADER_BYTES); undefined when it has no newline yet, and "" for a
- * line that is not UTF-8 or too long (which no seal checks).
- */
-function firstLine(file: string): string | undefined {
-  let handle: Deno.FsFile | undefined;
-  try {
-    handle = Deno.openSync(file, { read: true });
-    const buffer = new Uint8Array(HEADER_BYTES);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const read = handle.readSync(buffer.subarray(filled));
-      if (read === null || read === 0) break;
-      filled += read;
-    }
-    const newline = buffer.subarray(0, filled).indexOf(0x0a);
-    if (newline < 0) return filled === buffer.length ? "" : undefined;
-    return new TextDecoder("utf-8", { fatal: true }).decode(buffer.subarray(0, newline));
-  } catch {
-    return "";
-  } finally {
-    handle?.close();
   }
 }
