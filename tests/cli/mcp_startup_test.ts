@@ -146,3 +146,17 @@ Deno.test("tern -p waits for the servers until they are ready, whatever the task
   assertEquals(model.requests.length, 1);
   assert(toolNames(model.requests[0]).includes("mcp__local__echo"), toolNames(model.requests[0]).join(","));
 });
+
+Deno.test("tern -p /mcp in a project whose servers are not trusted says why none runs", async () => {
+  await using project = await mcpProject();
+  await using model = await startFakeModel([{ text: "unused" }]);
+  const env = { TERN_BASE_URL: model.url, TERN_API_KEY: "k", TERN_MODEL: "fake" };
+  const run = await runTern({ cwd: project.root, args: ["-p", "/mcp"], env });
+  assertEquals(run.code, 0, run.stderr);
+  assertStringIncludes(run.stdout, "No MCP servers running");
+  assertStringIncludes(
+    run.stdout,
+    "ignored .mcp.json (1 server): this project's settings are not trusted yet",
+  );
+  assertEquals(model.requests.length, 0);
+});

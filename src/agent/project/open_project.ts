@@ -80,8 +80,8 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
     diagnostics: setUpDiagnostics({ root, sandbox: config.sandbox, trust, ...lsp, env, warn }),
     // The trusted servers start last, once all that is said at the start has been said; nothing waits here.
     mcp: trust.mcp && files.mcp.config
-      ? { hub: await startHub(files.mcp.config.servers, servers), notes: [] }
-      : { notes: [] },
+      ? { hub: await startHub(files.mcp.config.servers, servers), notes: files.mcp.notes }
+      : { notes: [...files.mcp.notes, ...(supplies.mcp && untrusted ? [untrusted] : [])] },
   });
 }
 
