@@ -2,7 +2,6 @@
  * Image files for the model: a PNG, JPEG, GIF or WebP inside the root, read through the path guard like any
  * file, recognised by its bytes (not its name), measured from its header, and refused over 5 MB.
  */
-import { Buffer } from "node:buffer";
 import { extname } from "node:path";
 import { readCapped, resolveForRead, withCleanErrors } from "./path_guard.ts";
 import { changedError, showPath } from "./path_basics.ts";
@@ -64,7 +63,7 @@ export async function readImageFile(root: string, path: string): Promise<ImageFi
       "binary",
     );
   }
-  return { rel, ...sniffed, bytes: bytes.length, data: Buffer.from(bytes).toString("base64") };
+  return { rel, ...sniffed, bytes: bytes.length, data: bytes.toBase64() };
 }
 
 /** "PNG image, 800×600 pixels, 12.1 KB". */

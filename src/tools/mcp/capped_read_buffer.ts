@@ -4,14 +4,14 @@
  * first MAX_LINE_BYTES and its last TAIL_BYTES, drops the middle, and answers the request it belonged to with
  * the start of its text and a note, so the call gets a cut result and the server lives on.
  */
-import { Buffer } from "node:buffer";
-
 /** Bytes of one message read whole; a longer one is cut. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 /** Bytes of a cut message kept from its end: where a JSON-RPC answer's `id` often is. */
 const TAIL_BYTES = 64 * 1024;
 /** Characters of a cut result's text passed on (tern's tool-result cap cuts it further). */
 const KEPT_TEXT_CHARS = 256 * 1024;
+/** As Buffer's toString("utf8"): a leading byte-order mark is kept, not eaten (a line with one is not JSON). */
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** What the transport reads messages with (the SDK's ReadBuffer's shape). */
 export interface MessageReader {
@@ -23,10 +23,10 @@ export interface MessageReader {
 /** A line-by-line JSON-RPC reader that cuts over-long messages instead of failing on them. */
 export class CappedReadBuffer implements MessageReader {
   readonly #maxLine: number;
-  #line: Buffer[] = [];
+  #line: Uint8Array[] = [];
   #lineBytes = 0;
   /** The end of a line that passed the cap (its head is in #line). */
-  #tail: Buffer = Buffer.alloc(0);
+  #tail = new Uint8Array(0);
   #ready: (string | { cut: string; tail: string; bytes: number })[] = [];
 
   constructor(options: { maxLineBytes?: number } = {}) {
@@ -35,7 +35,9 @@ export class CappedReadBuffer implements MessageReader {
 
   /** Takes the next bytes of the stream; never throws. */
   append(chunk: Uint8Array): void {
-    let rest = Buffer.from(chunk);
+    // A plain view of the chunk (the SDK hands a Buffer, whose slice() shares memory): what is kept of it
+    // is copied out by slice(), so the chunk's memory may be reused.
+    let rest = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     while (rest.length > 0) {
       const newline = rest.indexOf(0x0a);
       const piece = newline === -1 ? rest : rest.subarray(0, newline);
@@ -58,32 +60,42 @@ export class CappedReadBuffer implements MessageReader {
   clear(): void {
     this.#line = [];
     this.#lineBytes = 0;
-    this.#tail = Buffer.alloc(0);
+    this.#tail = new Uint8Array(0);
     this.#ready = [];
   }
 
-  #add(piece: Buffer): void {
+  #add(piece: Uint8Array): void {
     const room = this.#maxLine - Math.min(this.#lineBytes, this.#maxLine);
-    if (room > 0) this.#line.push(Buffer.from(piece.subarray(0, room)));
+    if (room > 0) this.#line.push(piece.slice(0, room));
     if (piece.length > room) {
-      const over = piece.subarray(room);
-      const joined = Buffer.concat([this.#tail, over]);
-      this.#tail = Buffer.from(joined.subarray(Math.max(0, joined.length - TAIL_BYTES)));
+      const joined = concat([this.#tail, piece.subarray(room)]);
+      this.#tail = joined.slice(Math.max(0, joined.length - TAIL_BYTES));
     }
     this.#lineBytes += piece.length;
   }
 
   #finishLine(): void {
-    const head = Buffer.concat(this.#line).toString("utf8");
+    const head = UTF8.decode(concat(this.#line));
     if (this.#lineBytes <= this.#maxLine) {
       if (head.trim() !== "") this.#ready.push(head);
     } else {
-      this.#ready.push({ cut: head, tail: this.#tail.toString("utf8"), bytes: this.#lineBytes });
+      this.#ready.push({ cut: head, tail: UTF8.decode(this.#tail), bytes: this.#lineBytes });
     }
     this.#line = [];
     this.#lineBytes = 0;
-    this.#tail = Buffer.alloc(0);
+    this.#tail = new Uint8Array(0);
   }
+}
+
+/** The `parts` one after another, in new memory. */
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 /**

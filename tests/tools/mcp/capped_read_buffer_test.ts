@@ -51,3 +51,12 @@ Deno.test("CappedReadBuffer drops an over-long message without an id, and reads 
   assertEquals([dropped.id, dropped.method], [undefined, "notifications/message"]);
   assertEquals(next, { jsonrpc: "2.0", id: 3, result: {} });
 });
+
+Deno.test("CappedReadBuffer keeps a copy of what it holds: the caller may reuse a chunk's memory", () => {
+  const reader = new CappedReadBuffer({ maxLineBytes: 1000 });
+  const chunk = encode('{"jsonrpc":"2.0","id":4,"result":{"a":1}');
+  reader.append(chunk);
+  chunk.fill(0x20);
+  reader.append(encode("}\n"));
+  assertEquals(readAll(reader), [{ jsonrpc: "2.0", id: 4, result: { a: 1 } }]);
+});
