@@ -77,10 +77,12 @@ export function undoDeadClaims(
 /** Empty folders at protected files' names that no living command relies on: put away. */
 function sweepFileNames(root: string, held: (name: string) => boolean): string[] {
   const said: string[] = [];
-  const names: string[] = [...SANDBOX_PROTECTED.files];
-  for (const entry of Deno.readDirSync(root)) {
-    if (isEnvFileName(entry.name) && !names.includes(entry.name)) names.push(entry.name);
-  }
+  // Only under the root's own folders can there be an empty folder at those names (`.vscode/tasks.json` is
+  // under `.vscode`): one listing, not a failed stat per name at every start.
+  const folders = new Set<string>();
+  for (const entry of Deno.readDirSync(root)) if (entry.isDirectory) folders.add(entry.name);
+  const names = new Set<string>(SANDBOX_PROTECTED.files.filter((name) => folders.has(name.split("/")[0])));
+  for (const name of folders) if (isEnvFileName(name)) names.add(name);
   for (const name of names) {
     const path = join(root, name);
     if (held(name) || !isEmptyFolder(path)) continue;

@@ -124,13 +124,14 @@ Deno.test("at start an empty folder at a protected file's name that no tern reli
   await using p = await tempProject({ "a.txt": "a\n", "Jenkinsfile/keep.txt": "the user's\n" });
   await Deno.mkdir(join(p.root, ".env"));
   await Deno.mkdir(join(p.root, ".env.local"));
+  await Deno.mkdir(join(p.root, ".vscode/tasks.json"), { recursive: true });
   useSandboxClaims((dir) => stateDir(dir, "sandbox"));
   try {
     const said = await sweepSandboxLeftovers(p.root);
     assertEquals(
       said,
       "a tern that ended mid-command left changes, undone: put away the empty folder .env, " +
-        "put away the empty folder .env.local",
+        "put away the empty folder .vscode/tasks.json, put away the empty folder .env.local",
     );
     assertEquals(await Deno.readTextFile(join(p.root, "Jenkinsfile/keep.txt")), "the user's\n");
   } finally {
