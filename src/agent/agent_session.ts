@@ -230,11 +230,12 @@ export class AgentSession {
     this.#parts.prompts.cancel();
   }
 
-  /** Ends the session: the running prompt and hooks are cancelled, every background process is killed. */
+  /** Ends the session: the running prompt and hooks cancelled, background processes killed, a snapshot finished. */
   async close(): Promise<void> {
     this.cancel();
     this.#parts.closing.abort();
     for (const line of await this.background.killAll()) this.#options.onNotice?.(line);
+    await this.#snapshots?.settled();
   }
 
   /** Moves to another model or provider for the next prompt; logged as a `model_change` entry. */

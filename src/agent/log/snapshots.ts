@@ -144,6 +144,14 @@ export class Snapshots {
     return this.#serial(() => this.#restore(tree, keep));
   }
 
+  /**
+   * Resolves once no operation is in flight: a session closes after its last background snapshot, so no
+   * git of tern's is left writing the shadow repository (or its index.lock) once tern has exited.
+   */
+  async settled(): Promise<void> {
+    await this.#queue;
+  }
+
   /** Runs `operation` after the one in flight (a snapshot taken in the background at a turn's end). */
   #serial<T>(operation: () => Promise<T>): Promise<T> {
     const next = this.#queue.then(operation, operation);

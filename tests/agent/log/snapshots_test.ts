@@ -112,3 +112,18 @@ Deno.test("the shadow git runs nothing, even when its own config names an fsmoni
     "bytes back as they were: no filter, no eol",
   );
 });
+
+testNeeding(
+  ["git"],
+  "Snapshots.settled() resolves only after the snapshot in flight has been taken",
+  async () => {
+    await using project = await tempProject({ "a.txt": "A\n" });
+    const snapshots = (await Snapshots.open(project.root))!;
+    let taken = false;
+    // As a turn's end starts one in the background, and the session closes right after.
+    snapshots.take().then(() => taken = true);
+    await snapshots.settled();
+    assert(taken, "settled before the snapshot was taken");
+    assertEquals(await exists(`${project.root}/.tern/local/snapshots/git/index.lock`), false);
+  },
+);
