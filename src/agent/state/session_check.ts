@@ -8,7 +8,8 @@
  * Files are still checked line by line on load (session_load.ts): this check is what says it at start.
  */
 import { join } from "node:path";
-import { openJson, openLine, sealJson, type StateSeal } from "./seal.ts";
+import { openLine, type StateSeal } from "./seal.ts";
+import { readChecked, writeChecked } from "./checked_record.ts";
 import { sessionLabel } from "../log/_session_file_seal.ts";
 import { boundStatePath } from "./tern_dir.ts";
 
@@ -45,7 +46,7 @@ export function unsealedSessions(root: string, seal: StateSeal): string[] {
     }
   } catch { /* unreadable folder: nothing is read from it either */ }
   // Kept only when all passed: a file that could not be moved aside is said again at the next start.
-  if (failed.length === 0 && upTo > since) remember(record, seal, upTo);
+  if (failed.length === 0 && upTo > since) writeChecked(record, seal, CHECKED_FILE, { upTo });
   return failed;
 }
 
@@ -59,24 +60,8 @@ function changedAt(path: string): number | undefined {
 }
 
 function checkedUpTo(file: string, seal: StateSeal): number {
-  try {
-    const upTo = openJson(seal, CHECKED_FILE, Deno.readTextFileSync(file))?.upTo;
-    return typeof upTo === "number" ? upTo : -Infinity;
-  } catch {
-    return -Infinity;
-  }
-}
-
-/** Keeps `upTo` (written beside, then renamed over: a reader sees the old record or the new). */
-function remember(file: string, seal: StateSeal, upTo: number): void {
-  const temp = `${file}.${crypto.randomUUID()}.tmp`;
-  try {
-    Deno.writeTextFileSync(temp, sealJson(seal, CHECKED_FILE, { upTo }), { createNew: true, mode: 0o600 });
-    Deno.renameSync(temp, file);
-  } catch {
-    // Not kept: the next start reads the files again.
-    Deno.remove(temp).catch(() => {});
-  }
+  const upTo = readChecked(file, seal, CHECKED_FILE)?.upTo;
+  return typeof upTo === "number" ? upTo : -Infinity;
 }
 
 /**
