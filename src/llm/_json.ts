@@ -57,16 +57,3 @@ export function jsonParts(body: Json, key: string, items: readonly Uint8Array[])
   parts.push(encoder.encode(`${text === "" && parts.length === 0 ? "{" : text}}`));
   return parts;
 }
-
-/** The bytes of `parts` in one array. */
-export function joinedBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-}

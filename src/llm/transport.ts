@@ -6,7 +6,7 @@
 import { readSseEvents, type SseEvent } from "./sse.ts";
 import { type AssistantTurn, type ChatRequest, type LlmClient, LlmError, type StreamEvent } from "./types.ts";
 import type { Wire, WireAssembler, WireRequest } from "./wire.ts";
-import { joinedBytes } from "./_json.ts";
+import { joinedBytes } from "../bytes.ts";
 import { ByteBuffer } from "./_byte_buffer.ts";
 
 /** Where and how to send requests, whatever the wire. */

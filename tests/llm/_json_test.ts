@@ -1,5 +1,6 @@
 import { assertEquals } from "../support/assert.ts";
-import { joinedBytes, jsonParts } from "../../src/llm/_json.ts";
+import { jsonParts } from "../../src/llm/_json.ts";
+import { joinedBytes } from "../../src/bytes.ts";
 
 const encoder = new TextEncoder();
 const item = (value: unknown) => encoder.encode(`,${JSON.stringify(value)}`);

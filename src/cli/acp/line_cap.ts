@@ -3,6 +3,7 @@
  * dropped as they come, and once it ends the editor gets a JSON-RPC error (with the request's id when its
  * first bytes name one) while the connection lives on.
  */
+import { joinedBytes } from "../../bytes.ts";
 
 /** The longest line taken (a prompt is capped at 1 MB; embedded files and history fit well inside). */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
@@ -85,12 +86,5 @@ function requestId(head: Uint8Array): string | number | null {
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return parts.length === 1 ? parts[0] : joinedBytes(parts);
 }

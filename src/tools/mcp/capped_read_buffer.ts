@@ -4,6 +4,7 @@
  * first MAX_LINE_BYTES and its last TAIL_BYTES, drops the middle, and answers the request it belonged to with
  * the start of its text and a note, so the call gets a cut result and the server lives on.
  */
+import { joinedBytes } from "../../bytes.ts";
 /** Bytes of one message read whole; a longer one is cut. */
 export const MAX_LINE_BYTES = 8 * 1024 * 1024;
 /** Bytes of a cut message kept from its end: where a JSON-RPC answer's `id` often is. */
@@ -68,14 +69,14 @@ export class CappedReadBuffer implements MessageReader {
     const room = this.#maxLine - Math.min(this.#lineBytes, this.#maxLine);
     if (room > 0) this.#line.push(piece.slice(0, room));
     if (piece.length > room) {
-      const joined = concat([this.#tail, piece.subarray(room)]);
+      const joined = joinedBytes([this.#tail, piece.subarray(room)]);
       this.#tail = joined.slice(Math.max(0, joined.length - TAIL_BYTES));
     }
     this.#lineBytes += piece.length;
   }
 
   #finishLine(): void {
-    const head = UTF8.decode(concat(this.#line));
+    const head = UTF8.decode(joinedBytes(this.#line));
     if (this.#lineBytes <= this.#maxLine) {
       if (head.trim() !== "") this.#ready.push(head);
     } else {
@@ -85,17 +86,6 @@ export class CappedReadBuffer implements MessageReader {
     this.#lineBytes = 0;
     this.#tail = new Uint8Array(0);
   }
-}
-
-/** The `parts` one after another, in new memory. */
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 /**
