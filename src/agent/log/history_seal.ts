@@ -3,9 +3,8 @@
  * `{"prompt":"…","seal":"…"}`. A recalled prompt is sent as the user's own, so a line tern did not write
  * here (a `git pull` can put a whole file there) is never offered.
  */
-import { openLine, sealLine, type StateSeal } from "../state/seal.ts";
+import { openLine, readSealedFile, sealLine, type StateSeal, writeSealedFile } from "../state/seal.ts";
 import { boundStatePath } from "../state/tern_dir.ts";
-import { readChecked, writeChecked } from "../state/checked_record.ts";
 import { join } from "node:path";
 
 /** The history file's name in the state folder. */
@@ -41,23 +40,28 @@ const CHECKED_FILE = "history-checked.json";
  */
 export function historyIsSealed(root: string, seal: StateSeal): boolean {
   const state = boundStatePath(root);
-  const file = boundStatePath(root, HISTORY_FILE);
-  if (state === undefined || file === undefined) return true;
+  if (state === undefined) return true;
+  let info: Deno.FileInfo;
   try {
-    const info = Deno.lstatSync(file);
-    if (!info.isFile) return false;
-    const now = { ino: info.ino, size: info.size, ctime: info.ctime?.getTime() ?? null };
-    const record = join(state, CHECKED_FILE);
-    if (now.ctime !== null && sameFacts(readChecked(record, seal, CHECKED_FILE), now)) return true;
-    const lines = Deno.readTextFileSync(file).split("\n").slice(0, -1);
+    info = Deno.lstatSync(join(state, HISTORY_FILE));
+  } catch {
+    return true; // no history yet
+  }
+  if (!info.isFile) return false;
+  const now = { ino: info.ino, size: info.size, ctime: info.ctime?.getTime() ?? null };
+  if (now.ctime !== null && sameFacts(readSealedFile(seal, state, CHECKED_FILE), now)) return true;
+  try {
+    const lines = Deno.readTextFileSync(join(state, HISTORY_FILE)).split("\n").slice(0, -1);
     if (!lines.every((line) => historyEntry(seal, line) !== undefined)) return false;
-    if (now.ctime !== null && now.ctime < Math.floor(Date.now() / 1000) * 1000) {
-      writeChecked(record, seal, CHECKED_FILE, now);
-    }
-    return true;
   } catch {
     return false;
   }
+  if (now.ctime !== null && now.ctime < Math.floor(Date.now() / 1000) * 1000) {
+    try {
+      writeSealedFile(seal, state, CHECKED_FILE, now);
+    } catch { /* checked again next time */ }
+  }
+  return true;
 }
 
 function sameFacts(record: Record<string, unknown> | undefined, now: Record<string, unknown>): boolean {

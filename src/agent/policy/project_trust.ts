@@ -9,9 +9,8 @@
  * code or loosen approval (endpoint, MCP config, allow rules, hooks): when any of that changes, the question
  * comes again.
  */
-import { join } from "node:path";
 import { boundStatePath, stateDir } from "../state/tern_dir.ts";
-import { openJson, sealJson, stateSeal } from "../state/seal.ts";
+import { openJson, stateSeal, writeSealedFile } from "../state/seal.ts";
 
 /** Where the decision is kept, inside tern's state folder. */
 const TRUST_FILE = "trust.json";
@@ -228,9 +227,7 @@ function remember(root: string, decision: Decision): void {
     const dir = stateDir(root, "");
     const seal = stateSeal(root);
     if (seal === undefined) return;
-    const temp = join(dir, `${TRUST_FILE}.${crypto.randomUUID()}.tmp`);
-    Deno.writeTextFileSync(temp, sealJson(seal, TRUST_FILE, { version: 4, ...decision }));
-    Deno.renameSync(temp, join(dir, TRUST_FILE));
+    writeSealedFile(seal, dir, TRUST_FILE, { version: 4, ...decision });
   } catch {
     // Not remembering only means asking again next time.
   }

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { boundStatePath, stateDir } from "../state/tern_dir.ts";
-import { openJson, sealJson, stateSeal } from "../state/seal.ts";
+import { openJson, stateSeal, writeSealedFile } from "../state/seal.ts";
 
 /** The record's file name inside the state folder (also its seal's label). */
 export const RECORD_FILE = "worktrees.json";
@@ -56,9 +56,7 @@ export function writeRecord(root: string, record: WorktreeRecord): void {
   const dir = stateDir(root, "");
   const seal = stateSeal(root);
   if (seal === undefined) throw new Error("tern keeps no state in this project");
-  const temp = join(dir, `${RECORD_FILE}.${crypto.randomUUID()}.tmp`);
-  Deno.writeTextFileSync(temp, sealJson(seal, RECORD_FILE, { version: 1, worktrees: record }));
-  Deno.renameSync(temp, join(dir, RECORD_FILE));
+  writeSealedFile(seal, dir, RECORD_FILE, { version: 1, worktrees: record });
 }
 
 /** The real path of `.tern/local/worktrees/` (made when missing; each level checked by `stateDir`). */

@@ -6,10 +6,9 @@
  * it is (it may be your edit), used for nothing and said at each start, until `tern config sign` shows
  * what it grants and seals it once you say yes. "Always allow" answers are written sealed.
  */
-import { join } from "node:path";
 import { type LoadedSettings, OWN_SETTINGS_PATH, settingsData } from "../../config/project_settings.ts";
 import { describeHook } from "../../config/hook_settings.ts";
-import { moveAside, openJson, sealJson, stateSeal } from "./seal.ts";
+import { moveAside, openJson, stateSeal, writeSealedFile } from "./seal.ts";
 import { boundStatePath, stateDir } from "./tern_dir.ts";
 
 const FILE = "settings.json";
@@ -80,9 +79,7 @@ export function writeOwnSettings(root: string, data: Record<string, unknown>): v
   const dir = stateDir(root, "");
   const seal = stateSeal(root);
   if (seal === undefined) throw new Error("tern's state folder has no key");
-  const temp = join(dir, `${FILE}.${crypto.randomUUID()}.tmp`);
-  Deno.writeTextFileSync(temp, sealJson(seal, FILE, data));
-  Deno.renameSync(temp, join(dir, FILE));
+  writeSealedFile(seal, dir, FILE, data);
 }
 
 /**

@@ -138,6 +138,41 @@ export function sealJson(seal: StateSeal, label: string, data: Record<string, un
 }
 
 /**
+ * Writes `data` sealed as `name` to `dir`/`name` through a temp file and a rename, so a reader sees the old
+ * file or the new, never half of one; throws when it cannot (the temp file is not left behind).
+ */
+export function writeSealedFile(
+  seal: StateSeal,
+  dir: string,
+  name: string,
+  data: Record<string, unknown>,
+): void {
+  const temp = join(dir, `${name}.${crypto.randomUUID()}.tmp`);
+  try {
+    Deno.writeTextFileSync(temp, sealJson(seal, name, data));
+    Deno.renameSync(temp, join(dir, name));
+  } catch (error) {
+    try {
+      Deno.removeSync(temp);
+    } catch { /* never made */ }
+    throw error;
+  }
+}
+
+/** The data of the sealed JSON state file `dir`/`name` (sealed as its name); undefined when missing or not sealed. */
+export function readSealedFile(
+  seal: StateSeal,
+  dir: string,
+  name: string,
+): Record<string, unknown> | undefined {
+  try {
+    return openJson(seal, name, Deno.readTextFileSync(join(dir, name)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The data of a sealed JSON state file, its seal taken off; undefined when it is not JSON or the seal does
  * not check. The seal covers the members as parsed (re-serialised), so whitespace may change, nothing else.
  */

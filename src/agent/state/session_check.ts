@@ -8,8 +8,7 @@
  * Files are still checked line by line on load (session_load.ts): this check is what says it at start.
  */
 import { join } from "node:path";
-import { openLine, type StateSeal } from "./seal.ts";
-import { readChecked, writeChecked } from "./checked_record.ts";
+import { openLine, readSealedFile, type StateSeal, writeSealedFile } from "./seal.ts";
 import { sessionLabel } from "../log/_session_file_seal.ts";
 import { boundStatePath } from "./tern_dir.ts";
 
@@ -17,16 +16,14 @@ import { boundStatePath } from "./tern_dir.ts";
 const CHECKED_FILE = "sessions-checked.json";
 /** The first line of a session file is read up to this many bytes. */
 const HEADER_BYTES = 64 * 1024;
-/** Most first lines fit in one small read; a longer one is read on up to HEADER_BYTES. */
-const FIRST_READ = 4 * 1024;
 
 /** Session files (relative to the state folder) changed since the last check whose first line is not sealed. */
 export function unsealedSessions(root: string, seal: StateSeal): string[] {
   const state = boundStatePath(root);
   if (state === undefined) return [];
   const dir = join(state, "sessions");
-  const record = join(state, CHECKED_FILE);
-  const since = checkedUpTo(record, seal);
+  const recorded = readSealedFile(seal, state, CHECKED_FILE)?.upTo;
+  const since = typeof recorded === "number" ? recorded : -Infinity;
   const failed: string[] = [];
   let upTo = since;
   try {
@@ -34,7 +31,8 @@ export function unsealedSessions(root: string, seal: StateSeal): string[] {
       if (!item.name.endsWith(".jsonl")) continue;
       const path = join(dir, item.name);
       const changed = changedAt(path);
-      // Equal times are read again: a file written in the same millisecond as the last check is not skipped.
+      // Equal times are read again: Deno gives ctime in whole seconds, and a file changed in the last
+      // check's second is not skipped.
       if (changed !== undefined && changed < since) continue;
       const label = sessionLabel(item.name.slice(0, -".jsonl".length));
       const header = item.isFile ? firstLine(path) : "";
@@ -46,7 +44,7 @@ export function unsealedSessions(root: string, seal: StateSeal): string[] {
     }
   } catch { /* unreadable folder: nothing is read from it either */ }
   // Kept only when all passed: a file that could not be moved aside is said again at the next start.
-  if (failed.length === 0 && upTo > since) writeChecked(record, seal, CHECKED_FILE, { upTo });
+  if (failed.length === 0 && upTo > since) keep(seal, state, { upTo });
   return failed;
 }
 
@@ -59,9 +57,11 @@ function changedAt(path: string): number | undefined {
   }
 }
 
-function checkedUpTo(file: string, seal: StateSeal): number {
-  const upTo = readChecked(file, seal, CHECKED_FILE)?.upTo;
-  return typeof upTo === "number" ? upTo : -Infinity;
+/** Keeps the record; one not kept only means the next start reads the files again. */
+function keep(seal: StateSeal, state: string, data: Record<string, unknown>): void {
+  try {
+    writeSealedFile(seal, state, CHECKED_FILE, data);
+  } catch { /* read again next time */ }
 }
 
 /**
@@ -72,28 +72,19 @@ function firstLine(file: string): string | undefined {
   let handle: Deno.FsFile | undefined;
   try {
     handle = Deno.openSync(file, { read: true });
-    let buffer = new Uint8Array(FIRST_READ);
+    const buffer = new Uint8Array(HEADER_BYTES);
     let filled = 0;
-    let newline = -1;
-    while (newline < 0 && filled < HEADER_BYTES) {
-      if (filled === buffer.length) buffer = grown(buffer);
+    while (filled < buffer.length) {
       const read = handle.readSync(buffer.subarray(filled));
       if (read === null || read === 0) break;
-      newline = buffer.subarray(filled, filled + read).indexOf(0x0a);
-      if (newline >= 0) newline += filled;
       filled += read;
     }
-    if (newline < 0) return filled >= HEADER_BYTES ? "" : undefined;
+    const newline = buffer.subarray(0, filled).indexOf(0x0a);
+    if (newline < 0) return filled === buffer.length ? "" : undefined;
     return new TextDecoder("utf-8", { fatal: true }).decode(buffer.subarray(0, newline));
   } catch {
     return "";
   } finally {
     handle?.close();
   }
-}
-
-function grown(buffer: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
-  const bigger = new Uint8Array(Math.min(buffer.length * 4, HEADER_BYTES));
-  bigger.set(buffer);
-  return bigger;
 }
