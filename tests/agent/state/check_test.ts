@@ -2,27 +2,15 @@ import { assert, assertEquals, assertStringIncludes } from "../../support/assert
 import { checkOwnState } from "../../../src/agent/state/check.ts";
 import { sealJson, sealLine, StateSeal, stateSeal } from "../../../src/agent/state/seal.ts";
 import { stateDir } from "../../../src/agent/state/tern_dir.ts";
-import { Conversation } from "../../../src/agent/log/conversation.ts";
 import { listSessions } from "../../../src/agent/log/session_list.ts";
 import { loadSession } from "../../../src/agent/log/session_load.ts";
-import { SessionWriter } from "../../../src/agent/log/session_writer.ts";
 import { decideProjectTrust } from "../../../src/agent/policy/project_trust.ts";
 import { PromptHistory } from "../../../src/cli/input/prompt_history.ts";
 import { tempProject } from "../../support/temp_project.ts";
-
-const META = { tern: "test", provider: "deepseek", model: "m", api: "chat" };
+import { META, ownSession } from "./_helpers.ts";
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.lstat(path).then(() => true, () => false);
-}
-
-/** A session tern wrote here, with one prompt; returns its id. */
-function ownSession(root: string, text: string): string {
-  const conversation = new Conversation({ systemPrompt: "s" });
-  const writer = new SessionWriter(root, { meta: META });
-  writer.attach(conversation);
-  conversation.append({ kind: "user", text });
-  return writer.id;
 }
 
 Deno.test("checkOwnState() leaves what tern sealed here and says nothing", async () => {

@@ -6,21 +6,11 @@ import { assert, assertEquals, assertStringIncludes } from "../../support/assert
 import { checkOwnState } from "../../../src/agent/state/check.ts";
 import { openJson, sealJson, sealLine, StateSeal, stateSeal } from "../../../src/agent/state/seal.ts";
 import { stateDir } from "../../../src/agent/state/tern_dir.ts";
-import { Conversation } from "../../../src/agent/log/conversation.ts";
-import { SessionWriter } from "../../../src/agent/log/session_writer.ts";
 import { historyLine } from "../../../src/agent/log/history_seal.ts";
 import { tempProject } from "../../support/temp_project.ts";
+import { META, ownSession } from "./_helpers.ts";
 
-const META = { tern: "test", provider: "deepseek", model: "m", api: "chat" };
 const FAR = Date.UTC(2999, 0, 1);
-
-function ownSession(root: string, text: string): string {
-  const conversation = new Conversation({ systemPrompt: "s" });
-  const writer = new SessionWriter(root, { meta: META });
-  writer.attach(conversation);
-  conversation.append({ kind: "user", text });
-  return writer.id;
-}
 
 /** A session file whose header a forger sealed (a git pull's, say); returns its name. */
 function plantedSession(root: string, id = "29991231-235959-beef"): string {
