@@ -165,8 +165,10 @@ export function readSealedFile(
   dir: string,
   name: string,
 ): Record<string, unknown> | undefined {
+  const file = join(dir, name);
   try {
-    return openJson(seal, name, Deno.readTextFileSync(join(dir, name)));
+    // Only a regular file is read: a FIFO planted at the name (an archive can hold one) would block.
+    return Deno.lstatSync(file).isFile ? openJson(seal, name, Deno.readTextFileSync(file)) : undefined;
   } catch {
     return undefined;
   }

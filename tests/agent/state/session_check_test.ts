@@ -116,3 +116,27 @@ Deno.test("a planted or forged record of the history check skips nothing", async
   Deno.writeTextFileSync(record, sealJson(forger, "history-checked.json", facts));
   assertStringIncludes(checkOwnState(project.root) ?? "", ".tern/local/history");
 });
+
+Deno.test("a FIFO planted at a check's record does not block the start: the check reads on", async () => {
+  await using project = await tempProject();
+  ownSession(project.root, "mine");
+  const planted = plantedSession(project.root);
+  const state = stateDir(project.root, "");
+  for (const name of ["sessions-checked.json", "history-checked.json"]) {
+    const made = await new Deno.Command("mkfifo", { args: [`${state}/${name}`] }).output();
+    assert(made.success, "mkfifo made the FIFO");
+  }
+  // In a process of its own, bounded: a check that opened the FIFO would wait there for a writer forever.
+  const check = new URL("../../../src/agent/state/check.ts", import.meta.url).href;
+  const script = `import { checkOwnState } from "${check}"; console.log(checkOwnState(${
+    JSON.stringify(project.root)
+  }));`;
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--quiet", script],
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(30_000),
+  }).output();
+  assert(run.success, new TextDecoder().decode(run.stderr));
+  assertStringIncludes(new TextDecoder().decode(run.stdout), `.tern/local/sessions/${planted}`);
+});
