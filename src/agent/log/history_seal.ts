@@ -30,7 +30,7 @@ export function historyLine(seal: StateSeal, entry: string): string {
 }
 
 /** The sealed record of the history file as it was when every line last checked. */
-const CHECKED_FILE = "history-checked.json";
+export const HISTORY_CHECKED = "history-checked.json";
 
 /**
  * Whether every whole line of the history file of `root` is sealed here (a torn last one is forgiven).
@@ -49,7 +49,7 @@ export function historyIsSealed(root: string, seal: StateSeal): boolean {
   }
   if (!info.isFile) return false;
   const now = { ino: info.ino, size: info.size, ctime: info.ctime?.getTime() ?? null };
-  if (now.ctime !== null && sameFacts(readSealedFile(seal, state, CHECKED_FILE), now)) return true;
+  if (now.ctime !== null && sameFacts(readSealedFile(seal, state, HISTORY_CHECKED), now)) return true;
   try {
     const lines = Deno.readTextFileSync(join(state, HISTORY_FILE)).split("\n").slice(0, -1);
     if (!lines.every((line) => historyEntry(seal, line) !== undefined)) return false;
@@ -58,7 +58,7 @@ export function historyIsSealed(root: string, seal: StateSeal): boolean {
   }
   if (now.ctime !== null && now.ctime < Math.floor(Date.now() / 1000) * 1000) {
     try {
-      writeSealedFile(seal, state, CHECKED_FILE, now);
+      writeSealedFile(seal, state, HISTORY_CHECKED, now);
     } catch { /* checked again next time */ }
   }
   return true;

@@ -10,14 +10,14 @@
  * on load.
  */
 import { join } from "node:path";
-import { HISTORY_FILE, historyIsSealed } from "../log/history_seal.ts";
+import { HISTORY_CHECKED, HISTORY_FILE, historyIsSealed } from "../log/history_seal.ts";
 import { claimKey, moveAside, openJson, type StateSeal } from "./seal.ts";
 import { snapshotsSealed } from "../log/snapshot_seal.ts";
-import { unsealedSessions } from "./session_check.ts";
+import { SESSIONS_CHECKED, unsealedSessions } from "./session_check.ts";
 import { boundStatePath, STATE_DIR } from "./tern_dir.ts";
 
-/** Whole JSON files, each sealed as its own name. */
-const JSON_FILES = ["trust.json", "ignored.json", "worktrees.json"];
+/** Whole JSON files, each sealed as its own name (a check record that fails is moved aside like the rest). */
+const JSON_FILES = ["trust.json", "ignored.json", "worktrees.json", SESSIONS_CHECKED, HISTORY_CHECKED];
 
 /** Checks tern's state in `root`, moves aside what is not sealed here; one line for the user, or undefined. */
 export function checkOwnState(root: string): string | undefined {

@@ -13,7 +13,7 @@ import { sessionLabel } from "../log/_session_file_seal.ts";
 import { boundStatePath } from "./tern_dir.ts";
 
 /** The sealed record of how far the session files were checked (ms since the epoch, of their ctimes). */
-const CHECKED_FILE = "sessions-checked.json";
+export const SESSIONS_CHECKED = "sessions-checked.json";
 /** The first line of a session file is read up to this many bytes. */
 const HEADER_BYTES = 64 * 1024;
 
@@ -22,7 +22,7 @@ export function unsealedSessions(root: string, seal: StateSeal): string[] {
   const state = boundStatePath(root);
   if (state === undefined) return [];
   const dir = join(state, "sessions");
-  const recorded = readSealedFile(seal, state, CHECKED_FILE)?.upTo;
+  const recorded = readSealedFile(seal, state, SESSIONS_CHECKED)?.upTo;
   const since = typeof recorded === "number" ? recorded : -Infinity;
   const failed: string[] = [];
   let upTo = since;
@@ -60,7 +60,7 @@ function changedAt(path: string): number | undefined {
 /** Keeps the record; one not kept only means the next start reads the files again. */
 function keep(seal: StateSeal, state: string, data: Record<string, unknown>): void {
   try {
-    writeSealedFile(seal, state, CHECKED_FILE, data);
+    writeSealedFile(seal, state, SESSIONS_CHECKED, data);
   } catch { /* read again next time */ }
 }
 

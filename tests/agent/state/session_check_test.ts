@@ -46,7 +46,9 @@ Deno.test("a planted or forged record of the session check skips nothing", async
   ) {
     const planted = plantedSession(project.root);
     Deno.writeTextFileSync(record, text);
-    assertStringIncludes(checkOwnState(project.root) ?? "", `.tern/local/sessions/${planted}`);
+    const said = checkOwnState(project.root) ?? "";
+    assertStringIncludes(said, `.tern/local/sessions/${planted}`);
+    assertStringIncludes(said, ".tern/local/sessions-checked.json"); // the forged record moved aside too
   }
 });
 
@@ -114,7 +116,9 @@ Deno.test("a planted or forged record of the history check skips nothing", async
   const forger = new StateSeal(new Uint8Array(32).fill(7));
   const record = `${stateDir(project.root, "")}/history-checked.json`;
   Deno.writeTextFileSync(record, sealJson(forger, "history-checked.json", facts));
-  assertStringIncludes(checkOwnState(project.root) ?? "", ".tern/local/history");
+  const said = checkOwnState(project.root) ?? "";
+  assertStringIncludes(said, ".tern/local/history (to");
+  assertStringIncludes(said, ".tern/local/history-checked.json"); // the forged record moved aside too
 });
 
 Deno.test("a FIFO planted at a check's record does not block the start: the check reads on", async () => {
