@@ -10,11 +10,11 @@ import { ByteBuffer } from "./_byte_buffer.ts";
 
 /**
  * Tool-call ids that mean nothing to the model: random tokens (OpenAI's `call_` + 24 characters, DeepSeek's
- * `call_00_…`) or UUIDs. Ids that may (Kimi's `weather_0`, Mistral's nine characters, which its API checks)
- * are never touched.
+ * `call_00_…`, tern's own `tern_…` for a server's missing or repeated id: llm/call_id.ts) or UUIDs. Ids that
+ * may (Kimi's `weather_0`, Mistral's nine characters, which its API checks) are never touched.
  */
 const OPAQUE_ID =
-  /^(?:call_[A-Za-z0-9_]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+  /^(?:call_[A-Za-z0-9_]{16,}|tern_[A-Za-z0-9]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /** The numbering so far: the messages it covers, their renamed forms, and the names given and kept. */
 interface Numbering {

@@ -2,6 +2,7 @@ import { assert, assertEquals, assertStrictEquals } from "../support/assert.ts";
 import { shortIdsMemo, WireMessages } from "../../src/llm/_chat_memo.ts";
 import { chatWire, toWireMessage } from "../../src/llm/chat_completions.ts";
 import type { ChatRequest, Message } from "../../src/llm/types.ts";
+import { randomCallId } from "../../src/llm/call_id.ts";
 
 const opaque = (n: number) => `call_${String(n).padStart(24, "x")}`;
 
@@ -49,6 +50,21 @@ Deno.test("shortIdsMemo() numbers afresh when a new kept id is a name it already
   // A compaction or an undo: other messages than the ones before; the result is a fresh numbering's.
   const other = history([opaque(7)]);
   assertEquals(memo(other), shortIdsMemo()(other));
+});
+
+Deno.test("shortIdsMemo() shortens the ids tern gave calls whose server id was missing or repeated", () => {
+  // A server that numbers every answer's calls from 0 again: the loop renames each repeat (tern_ + 24).
+  const renamed = [randomCallId("tern_"), randomCallId("tern_")];
+  assertEquals(ids(shortIdsMemo()(history(["call_0", ...renamed]))), [
+    "call_0",
+    "call_0",
+    "c1",
+    "c1",
+    "c2",
+    "c2",
+  ]);
+  // Only that exact shape: a server's own tern_-named id of another length is its own, kept.
+  assertEquals(ids(shortIdsMemo()(history(["tern_1"]))), ["tern_1", "tern_1"]);
 });
 
 Deno.test("WireMessages keeps one wire form per message and echo rule, and its JSON after a comma", () => {
