@@ -10,7 +10,7 @@
  */
 import { join } from "node:path";
 import { stateDir } from "../state/tern_dir.ts";
-import { GIT_STARTS_NOTHING } from "../../git/user_git.ts";
+import { GIT_STARTS_NOTHING } from "../project/user_git.ts";
 import { sealSnapshots, snapshotsSealed } from "./snapshot_seal.ts";
 
 /**

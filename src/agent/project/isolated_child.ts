@@ -6,7 +6,7 @@
  * that changed nothing leaves no worktree and no branch behind.
  */
 import { relative } from "node:path";
-import { userGit } from "../../git/user_git.ts";
+import { userGit } from "./user_git.ts";
 import type { ChildPlace } from "../loop/sub_agents.ts";
 import type { NewSessionOptions, ProjectChoices } from "./project.ts";
 import type { AgentSession } from "../agent_session.ts";

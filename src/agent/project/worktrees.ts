@@ -8,7 +8,7 @@
  * (worktree_record.ts) are listed, reused or removed.
  */
 import { join } from "node:path";
-import { userGit } from "../../git/user_git.ts";
+import { userGit } from "./user_git.ts";
 import { TERN_GITIGNORE } from "../state/tern_dir.ts";
 import { claimState } from "../state/claim_state.ts";
 import { checkOwnState } from "../state/check.ts";
