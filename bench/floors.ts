@@ -53,7 +53,7 @@ async function cpuPerRun(program: string, args: string[], cwd: string): Promise<
 }
 
 /** The bare and the full bwrap argv of `echo 1` in `root` (no network); undefined without bubblewrap. */
-async function bwrapArgvs(root: string): Promise<{ bare: string[]; full: string[] } | undefined> {
+export async function bwrapArgvs(root: string): Promise<{ bare: string[]; full: string[] } | undefined> {
   const probe = await detectBubblewrap();
   if (!probe.available) return undefined;
   const shell = ["--new-session", "--as-pid-1", "--", "bash", "-c", "echo 1"];

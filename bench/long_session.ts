@@ -8,6 +8,7 @@
 import type { ScriptedTurn } from "../tests/support/fake_model_server.ts";
 import { marksPerRequest, measureRun, median } from "./_tern_run.ts";
 import type { Row } from "./_rows.ts";
+import { rssFloorMb, rssFloorRows } from "./rss_floor.ts";
 
 const TURNS = 1000;
 const WINDOW = 20;
@@ -75,6 +76,7 @@ export async function longSessionRows(): Promise<Row[]> {
         target: 100,
         before: BEFORE.rss,
       },
+      ...rssFloorRows(await rssFloorMb(root, TURNS), marks.at(-1)!.peakRssMb, TURNS),
       { name: "tern -c on it, wall (one more turn)", unit: "s", value: resume.continued },
       { name: "  a fresh one-turn run, wall", unit: "s", value: resume.fresh },
       { name: "  -c minus fresh", unit: "s", value: resume.continued - resume.fresh, target: 0.5 },

@@ -19,6 +19,7 @@ import {
 } from "./_tern_run.ts";
 import { printRows, type Row } from "./_rows.ts";
 import { floorRows, type Floors, medianFloors, sampleFloors } from "./floors.ts";
+import { rssFloorMb, rssFloorRows } from "./rss_floor.ts";
 
 const RUNS = 7;
 const TURNS = 20;
@@ -190,6 +191,7 @@ export async function turnRows(): Promise<Row[]> {
       },
       // Issue 31: tern's own peak resident memory when the last of the 20 command turns is answered.
       { name: "peak RSS of 20 command turns", unit: "MB", value: commands.peakRssMb, target: 60 },
+      ...rssFloorRows(await rssFloorMb(root, TURNS), commands.peakRssMb, TURNS),
       {
         name: "CPU per extra read_file turn",
         unit: "ms",
