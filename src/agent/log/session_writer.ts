@@ -42,6 +42,8 @@ export class SessionWriter {
   #name?: string;
   /** A name given before the file exists: written after the header. */
   #pendingName?: string;
+  /** A loaded file may end in a torn line (a tern killed mid-write): the first append ends it first. */
+  #mayBeTorn = false;
 
   /** A writer for a new session (`meta` given) or for continuing a loaded one. */
   constructor(root: string, start: { meta: SessionMeta; id?: string } | { loaded: LoadedSession }) {
@@ -51,6 +53,7 @@ export class SessionWriter {
       this.#path = start.loaded.path;
       this.#headerLine = JSON.stringify(start.loaded.header);
       this.#name = start.loaded.name;
+      this.#mayBeTorn = true;
       for (const [real, snapshot] of start.loaded.files) {
         this.#written.set(real, { snapshot, json: JSON.stringify(snapshot) });
       }
@@ -79,7 +82,7 @@ export class SessionWriter {
       return;
     }
     const line = JSON.stringify({ type: "name", name } satisfies Line);
-    Deno.writeTextFileSync(this.#path, this.#sealed([line]), { append: true });
+    this.#append(this.#path, this.#sealed([line]));
   }
 
   /** Appends every later entry of `conversation` (and the files it has seen) to the session file. */
@@ -142,8 +145,20 @@ export class SessionWriter {
     if (this.#header) this.#headerLine = JSON.stringify(this.#header);
     const header = this.#header ? [this.#headerLine!] : [];
     const text = this.#sealed([...header, ...lines.map((line) => JSON.stringify(line))]);
-    Deno.writeTextFileSync(this.#path, text, { append: true });
+    this.#append(this.#path, text);
     this.#header = undefined;
+  }
+
+  /**
+   * Appends `text` to the file at `path`. Once, for a loaded file, a last line without its newline is ended
+   * first: appended onto it, the next line would be lost with it at the next load.
+   */
+  #append(path: string, text: string): void {
+    if (this.#mayBeTorn) {
+      this.#mayBeTorn = false;
+      if (!endsLine(path)) text = `\n${text}`;
+    }
+    Deno.writeTextFileSync(path, text, { append: true });
   }
 
   /** The lines as written: each with its seal, one a line. */
@@ -152,6 +167,23 @@ export class SessionWriter {
     if (this.#seal === undefined) throw new Error("tern's state folder has no key");
     const label = sessionLabel(this.id);
     return bodies.map((body) => sealLine(this.#seal!, label, body) + "\n").join("");
+  }
+}
+
+/** Whether the file at `path` is empty or ends with a newline; true when it cannot be read (the append says). */
+function endsLine(path: string): boolean {
+  let file: Deno.FsFile | undefined;
+  try {
+    file = Deno.openSync(path, { read: true });
+    const size = file.statSync().size;
+    if (size === 0) return true;
+    file.seekSync(size - 1, Deno.SeekMode.Start);
+    const last = new Uint8Array(1);
+    return file.readSync(last) !== 1 || last[0] === 0x0a;
+  } catch {
+    return true;
+  } finally {
+    file?.close();
   }
 }
 

@@ -31,6 +31,26 @@ Deno.test("SessionWriter writes a header and one line per entry; loadSession() r
   assertEquals(await Deno.readTextFile(`${project.root}/.tern/local/.gitignore`), "*\n");
 });
 
+Deno.test("continuing a session whose last line was torn ends that line first: the next entries are kept", async () => {
+  await using project = await tempProject();
+  const { writer } = record(project.root, [{ kind: "user", text: "hi" }]);
+  // A tern killed mid-write leaves half a line, with no newline.
+  await Deno.writeTextFile(writer.path!, '{"type":"entry","entry":{"kind":"us', { append: true });
+  const loaded = await loadSession(project.root, writer.id);
+  assertEquals(loaded.repairs, ["ignored a torn last line"]);
+  const conversation = new Conversation({ systemPrompt: "s", entries: loaded.entries });
+  new SessionWriter(project.root, { loaded }).attach(conversation);
+  conversation.append({ kind: "user", text: "again" });
+  conversation.append({ kind: "assistant", message: { role: "assistant", content: "kept" } });
+  const again = await loadSession(project.root, writer.id);
+  assertEquals(again.entries.map((entry) => entry.kind === "user" ? entry.text : entry.kind), [
+    "hi",
+    "again",
+    "assistant",
+  ]);
+  assertEquals(again.repairs, ["skipped line 3: not sealed by tern in this directory"]);
+});
+
 Deno.test("a run that never appends leaves no session file", async () => {
   await using project = await tempProject();
   const { writer } = record(project.root, []);
