@@ -63,18 +63,21 @@ async function firstSession(
     }
   };
   const loaded = await chooseSession(root, { ...args, repl: !headless }, ask);
-  for (const repair of loaded.repairs) console.error(`tern: session ${loaded.header.id}: ${repair}`);
   return args.fork ? await forkedSession(root, loaded) : loaded;
 }
 
-/** `--fork`: the copy to continue, said on stderr; the original is left as it is. */
+/**
+ * `--fork`: the copy to continue, said on stderr; the original is left as it is. The copy carries what
+ * loading the original left out, which the door says with the session's other start-up lines.
+ */
 async function forkedSession(root: string, loaded: LoadedSession): Promise<LoadedSession> {
   const { forkSession } = await import("../agent/log/session_fork.ts");
   const copy = forkSession(root, loaded);
   console.error(
     `tern: forked session ${loaded.header.id} into ${copy.header.id}; the original is left as it is`,
   );
-  return copy;
+  const repairs = loaded.repairs.map((repair) => `${repair} (in the original, ${loaded.header.id})`);
+  return { ...copy, repairs: [...repairs, ...copy.repairs] };
 }
 
 /** `tern -r` on a terminal: the sessions as a menu (arrows and Enter, or a digit); Esc picks none. */

@@ -138,6 +138,9 @@ export class Project {
     for (const rule of rules.invalid) {
       choices.warn(`a permission rule "${rule}" is not a rule like "edit_file(src/**)"`);
     }
+    // What loading the saved session had to leave out, said here for every door (-c, -r, ACP's load).
+    const resumed = options.resume;
+    for (const repair of resumed?.repairs ?? []) choices.warn(`session ${resumed?.header.id}: ${repair}`);
     const servers = (): readonly McpServer[] => [
       ...this.mcp.hub?.servers ?? [],
       ...options.ownServers?.servers ?? [],
