@@ -8,6 +8,7 @@ import type { Conversation, Entry } from "./conversation.ts";
 import { stateDir } from "../state/tern_dir.ts";
 import { sealLine, type StateSeal, stateSeal } from "../state/seal.ts";
 import { sessionLabel } from "./_session_file_seal.ts";
+import { endsLine } from "../../fs/line_end.ts";
 import {
   type LoadedSession,
   newSessionId,
@@ -167,23 +168,6 @@ export class SessionWriter {
     if (this.#seal === undefined) throw new Error("tern's state folder has no key");
     const label = sessionLabel(this.id);
     return bodies.map((body) => sealLine(this.#seal!, label, body) + "\n").join("");
-  }
-}
-
-/** Whether the file at `path` is empty or ends with a newline; true when it cannot be read (the append says). */
-function endsLine(path: string): boolean {
-  let file: Deno.FsFile | undefined;
-  try {
-    file = Deno.openSync(path, { read: true });
-    const size = file.statSync().size;
-    if (size === 0) return true;
-    file.seekSync(size - 1, Deno.SeekMode.Start);
-    const last = new Uint8Array(1);
-    return file.readSync(last) !== 1 || last[0] === 0x0a;
-  } catch {
-    return true;
-  } finally {
-    file?.close();
   }
 }
 

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { boundStatePath, STATE_DIR, stateDir } from "../../agent/state/tern_dir.ts";
 import { stateSeal } from "../../agent/state/seal.ts";
 import { historyEntry, historyLine } from "../../agent/log/history_seal.ts";
+import { endsLine } from "../../fs/line_end.ts";
 
 /** Entries kept; older ones are dropped when the file is rewritten. */
 const MAX_ENTRIES = 1000;
@@ -55,7 +56,9 @@ export class PromptHistory {
       const file = join(stateDir(this.#root, ""), "history");
       const seal = stateSeal(this.#root);
       if (seal === undefined) return;
-      if (this.#entries.length > MAX_ENTRIES * 2) {
+      // Written anew when long, or when it ends in half a line (a tern killed mid-append): a line appended
+      // onto that would be unsealed, and the start-up check would move the whole history aside.
+      if (this.#entries.length > MAX_ENTRIES * 2 || !endsLine(file)) {
         this.#entries = this.#entries.slice(-MAX_ENTRIES);
         Deno.writeTextFileSync(file, this.#entries.map((e) => historyLine(seal, e)).join(""));
       } else {

@@ -133,3 +133,16 @@ Deno.test("an unsealed session with no newline is never loaded, nor moved while 
   assertEquals(checkOwnState(project.root), undefined, "no whole first line: left for its writer");
   assertEquals((await listSessions(project.root)).length, 1);
 });
+
+Deno.test("a prompt added after a torn history line keeps the history: the next start moves nothing aside", async () => {
+  await using project = await tempProject();
+  (await PromptHistory.load(project.root)).add("first");
+  // A tern killed mid-append leaves half a line, with no newline.
+  await Deno.writeTextFile(`${project.root}/.tern/local/history`, '{"prompt":"hal', { append: true });
+  assertEquals(checkOwnState(project.root), undefined);
+  const history = await PromptHistory.load(project.root);
+  assertEquals(history.entries(), ["first"]);
+  history.add("second");
+  assertEquals(checkOwnState(project.root), undefined);
+  assertEquals((await PromptHistory.load(project.root)).entries(), ["first", "second"]);
+});
