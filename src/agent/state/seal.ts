@@ -147,9 +147,14 @@ export function writeSealedFile(
   name: string,
   data: Record<string, unknown>,
 ): void {
+  replaceStateFile(dir, name, sealJson(seal, name, data));
+}
+
+/** `text` as the whole of `dir`/`name`, through a temp file renamed over it: a crash leaves the old or the new. */
+export function replaceStateFile(dir: string, name: string, text: string): void {
   const temp = join(dir, `${name}.${crypto.randomUUID()}.tmp`);
   try {
-    Deno.writeTextFileSync(temp, sealJson(seal, name, data));
+    Deno.writeTextFileSync(temp, text);
     Deno.renameSync(temp, join(dir, name));
   } catch (error) {
     try {

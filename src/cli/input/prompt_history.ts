@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { boundStatePath, STATE_DIR, stateDir } from "../../agent/state/tern_dir.ts";
-import { stateSeal } from "../../agent/state/seal.ts";
+import { replaceStateFile, stateSeal } from "../../agent/state/seal.ts";
 import { historyEntry, historyLine } from "../../agent/log/history_seal.ts";
 import { endsLine } from "../../fs/line_end.ts";
 
@@ -53,14 +53,15 @@ export class PromptHistory {
     this.#entries.push(entry);
     if (this.#root === undefined) return;
     try {
-      const file = join(stateDir(this.#root, ""), "history");
+      const dir = stateDir(this.#root, "");
+      const file = join(dir, "history");
       const seal = stateSeal(this.#root);
       if (seal === undefined) return;
       // Written anew when long, or when it ends in half a line (a tern killed mid-append): a line appended
       // onto that would be unsealed, and the start-up check would move the whole history aside.
       if (this.#entries.length > MAX_ENTRIES * 2 || !endsLine(file)) {
         this.#entries = this.#entries.slice(-MAX_ENTRIES);
-        Deno.writeTextFileSync(file, this.#entries.map((e) => historyLine(seal, e)).join(""));
+        replaceStateFile(dir, "history", this.#entries.map((e) => historyLine(seal, e)).join(""));
       } else {
         Deno.writeTextFileSync(file, historyLine(seal, entry), { append: true });
       }

@@ -145,4 +145,9 @@ Deno.test("a prompt added after a torn history line keeps the history: the next 
   history.add("second");
   assertEquals(checkOwnState(project.root), undefined);
   assertEquals((await PromptHistory.load(project.root)).entries(), ["first", "second"]);
+  // Written anew through a temp file renamed over it (a crash leaves the old or the new), none left behind.
+  const left = [...Deno.readDirSync(`${project.root}/.tern/local`)].filter((entry) =>
+    entry.name.endsWith(".tmp")
+  );
+  assertEquals(left, []);
 });
