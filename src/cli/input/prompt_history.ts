@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { boundStatePath, STATE_DIR, stateDir } from "../../agent/state/tern_dir.ts";
 import { replaceStateFile, stateSeal } from "../../agent/state/seal.ts";
-import { historyEntry, historyLine } from "../../agent/log/history_seal.ts";
+import { HISTORY_FILE, historyEntry, historyLine } from "../../agent/log/history_seal.ts";
 import { endsLine } from "../../fs/line_end.ts";
 
 /** Entries kept; older ones are dropped when the file is rewritten. */
@@ -29,7 +29,7 @@ export class PromptHistory {
   static async load(root?: string): Promise<PromptHistory> {
     if (root === undefined) return new PromptHistory([], undefined);
     const entries: string[] = [];
-    const file = boundStatePath(root, "history");
+    const file = boundStatePath(root, HISTORY_FILE);
     const seal = stateSeal(root);
     try {
       if (file !== undefined && seal !== undefined && (await Deno.lstat(file)).isFile) {
@@ -54,14 +54,14 @@ export class PromptHistory {
     if (this.#root === undefined) return;
     try {
       const dir = stateDir(this.#root, "");
-      const file = join(dir, "history");
+      const file = join(dir, HISTORY_FILE);
       const seal = stateSeal(this.#root);
       if (seal === undefined) return;
       // Written anew when long, or when it ends in half a line (a tern killed mid-append): a line appended
       // onto that would be unsealed, and the start-up check would move the whole history aside.
       if (this.#entries.length > MAX_ENTRIES * 2 || !endsLine(file)) {
         this.#entries = this.#entries.slice(-MAX_ENTRIES);
-        replaceStateFile(dir, "history", this.#entries.map((e) => historyLine(seal, e)).join(""));
+        replaceStateFile(dir, HISTORY_FILE, this.#entries.map((e) => historyLine(seal, e)).join(""));
       } else {
         Deno.writeTextFileSync(file, historyLine(seal, entry), { append: true });
       }
