@@ -236,3 +236,31 @@ Deno.test("tern sessions shows a session's text inert: a prompt with escape code
   assertEquals(bad.code, 2);
   assertEquals(bad.stderr.includes("\u001b"), false, "the headless list in the error is inert too");
 });
+
+Deno.test("a -r naming no session ends the run before anything is said or started: no trust notes, no MCP server", async () => {
+  const server = { command: "bash", args: ["-c", "touch started; sleep 5"], sandbox: false };
+  await using project = await tempProject({ ".mcp.json": JSON.stringify({ mcpServers: { local: server } }) });
+  await using model = await startFakeModel([{ text: "a" }]);
+  const first = await runTern({ cwd: project.root, args: ["-p", "x"], env: env(model.url) });
+  assertStringIncludes(first.stderr, "tern: ignored .mcp.json (1 server)"); // untrusted: not started
+  for (const trust of [[], ["--trust-project"]]) {
+    const args = ["-r", "nope", "-p", "x", ...trust];
+    const bad = await runTern({ cwd: project.root, args, env: env(model.url) });
+    assertEquals([bad.code, bad.stderr.trim()], [
+      2,
+      "tern: no session 'nope' in this project; tern --resume lists them",
+    ]);
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300)); // a server started late would have touched it
+  assertEquals(await exists(`${project.root}/started`), false);
+  assertEquals(model.requests.length, 1);
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

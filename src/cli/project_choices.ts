@@ -7,6 +7,7 @@ import type { CliArgs } from "./args.ts";
 import { UsageError } from "./usage_error.ts";
 import { VERSION } from "./version.ts";
 import type { ProjectChoices } from "../agent/project/open_project.ts";
+import type { FirstSession, SessionPicker } from "../agent/log/session_choice.ts";
 import type { AgentSession } from "../agent/agent_session.ts";
 import type { Project } from "../agent/project/project.ts";
 import { unknownTools } from "../agent/loop/required_tools.ts";
@@ -38,6 +39,19 @@ export function projectChoices(args: CliArgs, interactive: boolean): ProjectChoi
       advise: adviseOnLlmProblem, // failures name the flags and variables that fix them
     },
   };
+}
+
+/**
+ * The saved session `-c`, `-r [ID]` and `--fork` ask for, or undefined for a new one; `pick` asks when `-r`
+ * names none, `repl`: `-c` takes the latest REPL conversation.
+ */
+export function firstSessionChoice(
+  args: CliArgs,
+  pick: SessionPicker,
+  repl = false,
+): FirstSession | undefined {
+  if (!args.continue && args.resume === undefined) return undefined;
+  return { continue: args.continue, resume: args.resume, fork: args.fork, repl, pick };
 }
 
 /** The `--fallback` value as a switch request; a malformed one is bad usage (exit 2). */

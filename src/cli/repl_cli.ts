@@ -16,6 +16,11 @@ import { recapLines } from "./render/recap.ts";
 import { statusLine } from "./render/status_line.ts";
 import { slashCommands } from "./commands/table.ts";
 import { replNudges } from "./notify/repl_nudge.ts";
+import type { FrontEnd } from "../agent/project/front_end.ts";
+import type { FirstSession } from "../agent/log/session_choice.ts";
+import type { SessionSummary } from "../agent/log/session_list.ts";
+import type { CliArgs } from "./args.ts";
+import { checkRequiredTools, firstSessionChoice } from "./project_choices.ts";
 
 /** What the command line adds to the REPL. */
 export interface ReplCliOptions {
@@ -25,11 +30,31 @@ export interface ReplCliOptions {
   notifyCommand?: string;
 }
 
+/** `tern` on a terminal (or with its input piped): the front end the core runs (agent/project/front_end.ts). */
+export class ReplFrontEnd implements FrontEnd {
+  readonly kind = "repl";
+  readonly first?: FirstSession;
+  readonly #options: ReplCliOptions;
+
+  constructor(args: CliArgs) {
+    this.#options = { firstPrompt: args.firstPrompt, notifyCommand: args.notifyCommand };
+    // `-c` takes the latest REPL conversation; `-r` alone asks (the picker loaded only then).
+    const pick = async (sessions: SessionSummary[]) =>
+      (await import("./pick_session.ts")).pickSession(sessions);
+    this.first = firstSessionChoice(args, pick, true);
+  }
+
+  run(project: Project, session: AgentSession): Promise<number> {
+    checkRequiredTools(project, session);
+    return runReplCli(project, session, this.#options);
+  }
+}
+
 /**
  * Runs the REPL on `session` of `project` until the user leaves; resolves with the exit code. After
  * `/worktree NAME` it goes on in that worktree: a project opened through the door, closed here at the end.
  */
-export async function runReplCli(
+async function runReplCli(
   project: Project,
   session: AgentSession,
   options: ReplCliOptions = {},

@@ -23,16 +23,24 @@ import { startHub } from "../../tools/mcp/hub_start.ts";
 import { fromProject, runHooks, trustedAgents } from "./trust_applied.ts";
 import { Project, type ProjectChoices } from "./project.ts";
 import { type ProjectFiles, readProject } from "./project_files.ts";
+import { chooseFirstSession, type FirstSession } from "../log/session_choice.ts";
 
 export type { ProjectChoices };
 
 /**
  * Opens the project at `root` (a real path) as `choices` say; throws a ConfigError (exit 2 on the command
  * line) for what cannot work, such as a project's `.env` pointing the user's key at an untrusted endpoint.
+ * `first`: the saved session the command line chose, loaded as soon as tern's own state is claimed (a
+ * wrong id, or none picked, ends the run before anything is asked or started).
  */
-export async function openProject(root: string, choices: ProjectChoices): Promise<Project> {
+export async function openProject(
+  root: string,
+  choices: ProjectChoices,
+  first?: FirstSession,
+): Promise<Project> {
   const { env, warn } = choices;
   const swept = claimOwnState(root, warn);
+  const resumed = first && await chooseFirstSession(root, first, warn);
   const config = await loadConfig({ args: choices.configArgs, env, root });
   for (const warning of config.warnings) warn(warning);
   // Started now, awaited when needed: the sandbox probe (a bwrap start) and the project's own files.
@@ -64,6 +72,7 @@ export async function openProject(root: string, choices: ProjectChoices): Promis
   const servers = { root, sandbox: config.sandbox, trusted: trust.project };
   return new Project({
     root,
+    resumed,
     config,
     files,
     trust,

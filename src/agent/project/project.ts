@@ -69,6 +69,7 @@ export interface NewSessionOptions {
 
 interface ProjectParts {
   root: string;
+  resumed?: LoadedSession;
   config: Config;
   files: ProjectFiles;
   trust: ProjectTrust;
@@ -89,6 +90,8 @@ interface ProjectParts {
 /** One project, opened once: see the module comment. */
 export class Project {
   readonly root: string;
+  /** The saved session the command line chose to continue (`-c`, `-r`, `--fork`), loaded by the door. */
+  readonly resumed?: LoadedSession;
   readonly config: Config;
   /** The one trust decision for what the project supplies. */
   readonly trust: ProjectTrust;
@@ -108,7 +111,8 @@ export class Project {
 
   constructor(parts: ProjectParts) {
     this.#parts = parts;
-    ({ root: this.root, config: this.config, trust: this.trust, mcp: this.mcp } = parts);
+    ({ root: this.root, resumed: this.resumed, config: this.config, trust: this.trust, mcp: this.mcp } =
+      parts);
     ({ sandbox: this.sandbox, commands: this.commands, agents: this.agents } = parts);
     this.hookNotes = parts.hooks.notes;
   }

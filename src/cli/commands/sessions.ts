@@ -5,9 +5,8 @@ import {
   pruneSessions,
   type SessionSummary,
 } from "../../agent/log/session_list.ts";
-import { type LoadedSession, SessionError } from "../../agent/log/session_file.ts";
-import { loadSession } from "../../agent/log/session_load.ts";
-import { findSession } from "../../agent/log/session_names.ts";
+import { SessionError } from "../../agent/log/session_file.ts";
+import { chooseSession } from "../../agent/log/session_choice.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";
 import { recapLines } from "../render/recap.ts";
 import { statusLine } from "../render/status_line.ts";
@@ -23,43 +22,18 @@ function listLine(session: SessionSummary, i: number): string {
   return `${String(i + 1).padStart(2)}. ${terminalSafe(describeSession(typed))}`;
 }
 
-/** How a run asked for a session: the latest (`-c`), an id, or "" to pick one from a list. */
-export interface SessionChoice {
-  continue?: boolean;
-  resume?: string;
-  /**
-   * The REPL asks: `continue` takes the latest REPL conversation, passing over `-p` runs (the latest of
-   * either when there is no REPL one). Without it, the latest of either.
-   */
-  repl?: boolean;
+/** The list a person picks a session from: numbered lines, newest first. */
+export function sessionLines(sessions: readonly SessionSummary[]): string[] {
+  return sessions.map(listLine);
 }
 
 /**
- * Loads the session the user chose. `resume: ""` shows the list and asks (via `ask`, which is absent
- * headless: then it is a SessionError naming the ids). A name, a number from the list (newest first), an id
- * or an id's unique prefix picks one (session_names.ts).
+ * Where nobody can be asked (headless): `-r` without an id is a SessionError naming the latest ids, so the
+ * next run can name one.
  */
-export async function chooseSession(
-  root: string,
-  choice: SessionChoice,
-  ask?: (list: string[]) => Promise<string | null>,
-): Promise<LoadedSession> {
-  const sessions = await listSessions(root);
-  if (sessions.length === 0) throw new SessionError("no saved session in this project yet");
-  const latest = (choice.repl && sessions.find((session) => session.frontEnd !== "headless")) || sessions[0];
-  let id = choice.continue ? latest.id : choice.resume ?? "";
-  if (id === "") {
-    const list = sessions.slice(0, 20).map(listLine);
-    if (ask === undefined) {
-      throw new SessionError(`--resume needs a session id here; the latest ones:\n${list.join("\n")}`);
-    }
-    const answer = (await ask(list))?.trim();
-    if (!answer) throw new SessionError("no session chosen");
-    id = answer;
-  }
-  const found = findSession(sessions, id);
-  if ("problem" in found) throw new SessionError(found.problem);
-  return await loadSession(root, found.id);
+export function pickNone(sessions: SessionSummary[]): Promise<string | null> {
+  const list = sessionLines(sessions).join("\n");
+  return Promise.reject(new SessionError(`--resume needs a session id here; the latest ones:\n${list}`));
 }
 
 /** `/resume [ID|N]`: continue a saved session in place of the current conversation. */

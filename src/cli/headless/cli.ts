@@ -1,7 +1,10 @@
 /** `tern -p`: the task from the arguments (or stdin), signals that cancel it, and the headless printer. */
 import type { AgentSession } from "../../agent/agent_session.ts";
 import type { Project } from "../../agent/project/project.ts";
+import type { FrontEnd } from "../../agent/project/front_end.ts";
+import type { FirstSession } from "../../agent/log/session_choice.ts";
 import type { CliArgs } from "../args.ts";
+import { checkRequiredTools, firstSessionChoice } from "../project_choices.ts";
 import { sandboxLine } from "../render/sandbox_words.ts";
 import { type HeadlessOptions, runHeadless } from "./run.ts";
 import { headlessTask } from "./input.ts";
@@ -10,8 +13,30 @@ import { errorEvent } from "./stream_json.ts";
 import { streamSink } from "../render/sink.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 
+/** `-p` and `--input-format`: the front end the core runs (agent/project/front_end.ts). */
+export class HeadlessFrontEnd implements FrontEnd {
+  readonly kind = "headless";
+  readonly first?: FirstSession;
+  readonly #args: CliArgs;
+
+  constructor(args: CliArgs) {
+    this.#args = args;
+    // Nobody can be asked which session: `-r` without an id names the latest ones instead (the list's
+    // module loaded only then).
+    this.first = firstSessionChoice(
+      args,
+      async (sessions) => (await import("../commands/sessions.ts")).pickNone(sessions),
+    );
+  }
+
+  run(project: Project, session: AgentSession): Promise<number> {
+    checkRequiredTools(project, session);
+    return runHeadlessCli(project, session, this.#args);
+  }
+}
+
 /** Runs the headless task(s) of `-p` and `--input-format` on `session`; resolves with the exit code. */
-export async function runHeadlessCli(
+async function runHeadlessCli(
   project: Project,
   session: AgentSession,
   args: CliArgs,
