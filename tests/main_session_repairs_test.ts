@@ -35,7 +35,7 @@ Deno.test("a resumed session's repairs are said by -c, by --fork (naming the ori
   assertEquals(resumed.stdout.trim(), "Hello.");
   // The torn line was ended before the next one: the prompt after it is still there at the next load.
   const third = await runTern({ cwd: project.root, args: ["-c", "-p", "third"], env: env(model.url) });
-  assertStringIncludes(third.stderr, `tern: session ${id}: skipped line 5: not sealed`);
+  assertStringIncludes(third.stderr, `tern: session ${id}: skipped line 5: cut off mid-write`);
   const prompts = (model.requests.at(-1)!.messages as { role: string; content: string }[])
     .filter((message) => message.role === "user").map((message) => message.content);
   assertEquals(prompts, ["say hi", "again", "third"]);
@@ -48,7 +48,7 @@ Deno.test("a resumed session's repairs are said by -c, by --fork (naming the ori
   assertEquals(forked.code, 0, forked.stderr);
   assertStringIncludes(
     forked.stderr,
-    `skipped line 5: not sealed by tern in this directory (in the original, ${id})`,
+    `skipped line 5: cut off mid-write (a tern stopped while writing it) (in the original, ${id})`,
   );
 
   await using tern = await startAcp(project.root, [], env(model.url));
@@ -67,5 +67,5 @@ Deno.test("a resumed session's repairs are said by -c, by --fork (naming the ori
       });
       assertEquals(next.stopReason, "end_turn");
     });
-  assertStringIncludes(tern.stderr(), `session ${id}: skipped line 5: not sealed`);
+  assertStringIncludes(tern.stderr(), `session ${id}: skipped line 5: cut off mid-write`);
 });

@@ -7,15 +7,21 @@ import { openLine, type StateSeal } from "../state/seal.ts";
 /** What a row whose seal fails is reported as. */
 export const NOT_SEALED = "not sealed by tern in this directory";
 
+/**
+ * What a row that is not JSON at all, before the last, is reported as: a line a tern killed mid-append left,
+ * which the next write to the file ended (session_writer.ts) so that its own line stays whole.
+ */
+export const TORN = "cut off mid-write (a tern stopped while writing it)";
+
 /** What the lines of session `id` are sealed as. */
 export function sessionLabel(id: string): string {
   return `session:${id}`;
 }
 
 /**
- * The rows with their seals checked and taken off; a row whose seal fails becomes unreadable. Only a last
- * row that is not JSON at all (a crash mid-append) stays as it is, to be said as torn; without a seal, the
- * rows are returned as they are (plain JSON lines).
+ * The rows with their seals checked and taken off; a row whose seal fails becomes unreadable. A row that is
+ * not JSON at all is torn (a crash mid-append): the last stays as it is, to be said as torn, an earlier one
+ * is said as TORN; without a seal, the rows are returned as they are (plain JSON lines).
  */
 export function unsealedRows(
   rows: (string | { unreadable: string })[],
@@ -27,7 +33,8 @@ export function unsealedRows(
     if (typeof row !== "string") return row;
     const body = openLine(seal, label, row);
     if (body !== undefined) return body;
-    return i === rows.length - 1 && !isJson(row) ? row : { unreadable: NOT_SEALED };
+    if (isJson(row)) return { unreadable: NOT_SEALED };
+    return i === rows.length - 1 ? row : { unreadable: TORN };
   });
 }
 

@@ -48,7 +48,7 @@ Deno.test("continuing a session whose last line was torn ends that line first: t
     "again",
     "assistant",
   ]);
-  assertEquals(again.repairs, ["skipped line 3: not sealed by tern in this directory"]);
+  assertEquals(again.repairs, ["skipped line 3: cut off mid-write (a tern stopped while writing it)"]);
 });
 
 Deno.test("a run that never appends leaves no session file", async () => {

@@ -103,6 +103,16 @@ Deno.test("a session line without this directory's seal is skipped on load and n
   assertEquals(loaded.entries, [{ kind: "user", text: "mine" }]);
   assertEquals(loaded.repairs, ["skipped line 3: not sealed by tern in this directory"]);
   assert(stateSeal(project.root));
+  // A planted line that is not JSON reads as torn, and is skipped all the same; JSON after it still needs
+  // its seal.
+  await Deno.writeTextFile(file, '{"type":"entry","entry":{\n' + injected + "\n", { append: true });
+  const again = await loadSession(project.root, id);
+  assertEquals(again.entries, [{ kind: "user", text: "mine" }]);
+  assertEquals(again.repairs, [
+    "skipped line 3: not sealed by tern in this directory",
+    "skipped line 4: cut off mid-write (a tern stopped while writing it)",
+    "skipped line 5: not sealed by tern in this directory",
+  ]);
 });
 
 Deno.test("the prompt history offers only lines sealed here", async () => {
