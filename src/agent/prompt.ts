@@ -16,11 +16,11 @@ export function systemPrompt(
   extras: { memory?: ProjectMemory | null; skills?: readonly Skill[] } = {},
 ): string {
   return [
-    `You are tern, a coding agent in ${root}; paths are relative to it and tools cannot leave it.`,
+    `You are tern, a coding agent confined to ${root} (paths relative to it).`,
     ...tools.flatMap((tool) => tool.guidance ? [`- ${tool.guidance}`] : []),
     ...skillsPromptLines(extras.skills ?? []),
-    "Work until the task is done, then say briefly what changed and how you checked. Fix a failed call, never " +
-    "repeat it; ask the user only if the task is ambiguous.",
+    "Work until done, then say briefly what changed and how you checked. Fix failed calls, never repeat them; " +
+    "ask only if the task is ambiguous.",
     TOOL_RESULT_NOTICE,
     ...(extras.memory ? ["", ...memorySection(extras.memory)] : []),
   ].join("\n");

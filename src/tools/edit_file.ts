@@ -26,9 +26,8 @@ import {
 } from "./tool.ts";
 
 // What an ambiguous or missing match needs (more context, replace_all, a fresh read) its error says.
-const description = `Replace old_text (copied from read_file minus line numbers; must match exactly \
-once) with new_text in the file at path. Several: edits [{old_text, new_text, replace_all?}] in order, all or \
-nothing.`;
+const description = `Replace old_text (copied from read_file minus line numbers; unique) with new_text in \
+path, or edits [{old_text,new_text,replace_all?}] in order, all or nothing.`;
 
 const editItem = {
   type: "object",

@@ -42,9 +42,8 @@ export const MAX_TIMEOUT_MS = 600_000;
 export const MAX_OUTPUT_BYTES = 8 * MAX_SPILL_CHARS;
 
 // A refusal, a timeout and a sandbox failure each say in their result what to do next (not repeated here).
-const description = `Run a bash command in the project root; returns stdout+stderr (and the exit code \
-if not 0). No stdin; timeout_ms default ${DEFAULT_TIMEOUT_MS}. Sandboxed if possible: no network, writes \
-only in the project.`;
+const description = `Run bash command in the project root: stdout+stderr, exit code if not 0. No stdin; \
+timeout_ms default ${DEFAULT_TIMEOUT_MS}. Sandboxed if possible: no network, writes only in the project.`;
 
 const parameters = {
   type: "object",

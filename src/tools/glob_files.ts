@@ -13,7 +13,7 @@ import { type Tool, type ToolContext, ToolError, type ToolResult } from "./tool.
 export const DEFAULT_MAX_FILES = 200;
 
 // What .gitignore hides and where max_results cut the list, a result says when it matters.
-const description = `Find files under path matching pattern (e.g. **/*.ts); at most max_results.`;
+const description = `Up to max_results files under path matching pattern (e.g. **/*.ts).`;
 
 const parameters = {
   type: "object",

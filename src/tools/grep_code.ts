@@ -17,9 +17,8 @@ export const DEFAULT_MAX_MATCHES = 100;
 export const MAX_GREP_LINE_CHARS = 300;
 
 // The output's form (path:line:text), a cut at max_results and what .gitignore hides show in the result.
-const description = `Search files under path for pattern, a ripgrep regex (plain text with literal; \
-case_sensitive default true), in files matching glob (*.ts, !*.md); context_lines around matches; at \
-most max_results.`;
+const description = `Up to max_results matches ±context_lines of pattern (ripgrep regex; literal: plain \
+text; case_sensitive default true) under path; glob filters files (*.ts, !*.md).`;
 
 const parameters = {
   type: "object",

@@ -17,7 +17,7 @@ const MAX_ENTRY_CHARS = 300;
 const MAX_LISTING_CHARS = 40_000;
 
 // Directories end with "/" in the listing, which shows it.
-const description = `List the directory at path (default ".").`;
+const description = `List path (default ".").`;
 
 const parameters = {
   type: "object",

@@ -19,12 +19,11 @@ export const MAX_LINES = 2000;
 export const MAX_PAGE_CHARS = 24_000;
 
 // The lines come numbered (the output shows it, and edit_file's description says to drop the numbers).
-const description = `Read the text file at path from line offset, at most limit lines (default \
-${MAX_LINES}).`;
+const description = `Read text file path: limit lines (default ${MAX_LINES}) from line offset.`;
 
 /** The description for a model that reads images (a text-only model's requests keep the one above). */
-const imageDescription = `${description.replace("the text file", "the file").slice(0, -1)}; an image comes \
-back as the image.`;
+const imageDescription = `${description.replace("text file", "file").slice(0, -1)}; an image comes back as \
+the image.`;
 
 const parameters = {
   type: "object",

@@ -31,8 +31,7 @@ const MAX_DESCRIPTION_CHARS = 80;
 
 function describe(agents: readonly AgentSummary[]): string {
   const base =
-    "A sub-agent (read-only tools) does a job from your prompt alone (say what its answer must hold) " +
-    "and returns the answer; calls run in parallel.";
+    "Read-only sub-agent that sees only prompt (say what its answer must hold); calls run in parallel.";
   if (agents.length === 0) return base;
   return [base, "Agents:", ...agents.map((agent) => `- ${agent.name}: ${agent.description}`)].join("\n");
 }

@@ -21,8 +21,7 @@ export const MAX_PLAN_STEPS = 30;
 
 const MAX_STEP_CHARS = 200;
 
-const description =
-  "Replace the plan shown to the user, one step per line: [ ] to do, [>] doing (one at most), [x] done.";
+const description = "Show plan to the user, a step per line: [ ] to do, [>] doing (max 1), [x] done.";
 
 const parameters = {
   type: "object",

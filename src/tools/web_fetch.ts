@@ -18,7 +18,8 @@ export const FETCH_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 5;
 const DEFAULT_MAX_CHARS = 100_000;
 
-const description = "Fetch an http(s) url (HTML as markdown), at most max_chars.";
+// That HTML comes as markdown, the page shows; a cut page says where it was cut.
+const description = "Fetch up to max_chars of an http(s) url.";
 
 const parameters = {
   type: "object",

@@ -17,7 +17,7 @@ import {
   type ToolResult,
 } from "./tool.ts";
 
-const description = `Write content as the whole file at path, creating its directories.`;
+const description = `Write content to path (whole file; creates dirs).`;
 
 const parameters = {
   type: "object",

@@ -361,7 +361,7 @@ Deno.test("executeCommand() refuses deny-listed commands as a speed bump, withou
 
 Deno.test("executeCommand() describes the sandbox, the network flag, the timeout and the silent success", () => {
   const { description, parameters } = createExecuteCommandTool();
-  assertMatch(description, /the exit code if not 0/);
+  assertMatch(description, /exit code if not 0/);
   assertMatch(description, /timeout_ms default 60000/);
   assertMatch(description, /no network, writes only in the project/);
   const network = (parameters.properties as Record<string, { type: string; description: string }>).network;
