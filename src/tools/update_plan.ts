@@ -21,7 +21,7 @@ export const MAX_PLAN_STEPS = 30;
 
 const MAX_STEP_CHARS = 200;
 
-const description = "Show plan to the user, a step per line: [ ] to do, [>] doing (max 1), [x] done.";
+const description = "Set the plan the user sees, a step per line: [ ] to do, [>] doing (max 1), [x] done.";
 
 const parameters = {
   type: "object",
