@@ -6,7 +6,7 @@
  * set. One edit waits at most `waitMs` (default WAIT_MS); past it the result says the diagnostics were not
  * ready, and the server goes on in the background.
  */
-import { extname, join, relative } from "node:path";
+import { extname, join, relative } from "../../fs/path.ts";
 import type { FileDiagnostics } from "../tool.ts";
 import type { LspClient } from "./lsp_client.ts";
 import type { Diagnostic } from "./pull.ts";
