@@ -21,6 +21,10 @@ export function bundleArgs(outdir: string): string[] {
     "--platform",
     "deno",
     "--code-splitting",
+    // Minified, names kept (the classes and functions that errors and stack traces name): V8 keeps the
+    // source of every chunk it loads in the heap, and parses it at each start.
+    "--minify",
+    "--keep-names",
     "--outdir",
     outdir,
     `${ROOT}main.ts`,

@@ -1,4 +1,4 @@
-/** tern's command-line options as node:util parseArgs reads them: one row an option. */
+/** tern's command-line options as strict_parse.ts reads them: one row an option. */
 
 /** Every option tern knows, with its type and short name; a new flag is one row here and one setter in args.ts. */
 export const OPTIONS = {

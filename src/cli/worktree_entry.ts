@@ -1,5 +1,5 @@
 /** `tern -w NAME`: the worktree made (or found), said on stderr, and made the current directory. */
-import { relative } from "node:path";
+import { relative } from "../fs/path.ts";
 import { openWorktree } from "../agent/project/worktrees.ts";
 import { warn } from "./project_choices.ts";
 

@@ -2,7 +2,7 @@
  * A small `.env` reader: `KEY=VALUE` lines, an optional `export ` prefix, `#` comments, single quotes
  * (literal) and double quotes (with `\n`, `\r`, `\t`, `\"`, `\\` escapes). Values are one line each.
  */
-import { join } from "node:path";
+import { join } from "../fs/path.ts";
 
 /** The variables read from a `.env` file and the lines that could not be read. */
 export interface DotenvResult {

@@ -6,7 +6,7 @@
  * project in tern's state folder (`settings.json` there, sealed: agent/state/own_settings.ts reads and writes
  * it).
  */
-import { join, sep } from "node:path";
+import { join, sep } from "../fs/path.ts";
 import { type HookConfig, type HookSource, parseHooks, parseStatusLine } from "./hook_settings.ts";
 
 /** Where the project's settings live, relative to the root. */

@@ -3,7 +3,7 @@
  * startup files, direnv), hold secrets (.env), or that tern reads as its own configuration (.tern/, .mcp.json,
  * project memory, skills). The file tools ask before writing them; the shell sandbox mounts them read-only.
  */
-import { posix } from "node:path";
+import { posix } from "../fs/path.ts";
 
 const GIT = "git's own data: hooks and config there run code on your next git command";
 const CI = "a CI configuration: it runs on push, often with the repository's secrets";

@@ -1,6 +1,6 @@
 /** Atomic file replacement: write a temp file beside the target, then rename it over the target. */
 
-import { basename, dirname, relative, sep } from "node:path";
+import { basename, dirname, relative, sep } from "./path.ts";
 import { createThroughWall } from "./file_wall.ts";
 import { changedError, showPath } from "./path_basics.ts";
 import { ToolError } from "./tool_error.ts";

@@ -10,6 +10,7 @@
 import { CLEAN_BASH, helperEnv } from "./helper_script.ts";
 import { SCRIPT } from "./_file_helper_script.ts";
 import { type PipeReader, pipeReader } from "./pipe_reads.ts";
+import { after } from "../timer.ts";
 
 /** What reading an entry through the helper gave: its identity and bytes, or why not. */
 export type HelperRead =
@@ -166,7 +167,7 @@ export class FileHelper {
     const answer = this.#queue.then(async () => {
       if (this.#dead) throw new Error("the file helper is gone");
       // An answer never takes long: one that does not come means the helper is stuck, and it is let go.
-      const timer = setTimeout(() => this.#abandon(), ANSWER_TIMEOUT_MS);
+      const timer = after(ANSWER_TIMEOUT_MS, () => this.#abandon());
       try {
         await this.#writer.write(request);
         const line = await this.#until(10);
@@ -179,7 +180,7 @@ export class FileHelper {
         this.#abandon();
         throw error;
       } finally {
-        clearTimeout(timer);
+        timer.clear();
       }
     });
     this.#queue = answer.catch(() => {}).finally(() => {

@@ -7,6 +7,7 @@
  * write: the same program and the same checks, only not kept.
  */
 import { FileHelper } from "./file_helper.ts";
+import { after, type Timer } from "../timer.ts";
 import { ToolError } from "./tool_error.ts";
 
 /** Why writes are refused, in one line, once the wall cannot hold. */
@@ -20,7 +21,7 @@ interface Wall {
   /** The running helper, or null while none runs. */
   helper: FileHelper | null;
   /** The timer of the start not yet made (see openFileWall). */
-  deferred?: ReturnType<typeof setTimeout>;
+  deferred?: Timer;
   restarts: number;
   /** Told once of a restart and of a refusal (stderr, through the project's front end). */
   onNotice: (line: string) => void;
@@ -41,14 +42,12 @@ export function openFileWall(onNotice: (line: string) => void): void {
     return;
   }
   wall = { helper: null, restarts: 0, onNotice };
-  const timer = setTimeout(startHelper, 0);
-  Deno.unrefTimer(timer);
-  wall.deferred = timer;
+  wall.deferred = after(0, startHelper);
 }
 
 function startHelper(): void {
   if (!wall || wall.deferred === undefined) return;
-  clearTimeout(wall.deferred);
+  wall.deferred.clear();
   wall.deferred = undefined;
   wall.helper = FileHelper.start();
   if (wall.helper === null) refuse(NO_PERL);
@@ -134,7 +133,7 @@ async function createOnce(args: string[], data: Uint8Array): Promise<{ code: num
 
 /** Ends the helper (at exit, or at the end of a test that opened the wall); it can be opened again. */
 export async function closeFileWall(): Promise<void> {
-  clearTimeout(wall?.deferred);
+  wall?.deferred?.clear();
   const helper = wall?.helper;
   wall = undefined;
   await helper?.close();

@@ -2,7 +2,7 @@
  * Image files for the model: a PNG, JPEG, GIF or WebP inside the root, read through the path guard like any
  * file, recognised by its bytes (not its name), measured from its header, and refused over 5 MB.
  */
-import { extname } from "node:path";
+import { extname } from "./path.ts";
 import { readCapped, resolveForRead, withCleanErrors } from "./path_guard.ts";
 import { changedError, showPath } from "./path_basics.ts";
 import { openNoBlock, verifyOpened } from "./opened_file.ts";

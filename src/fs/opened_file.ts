@@ -2,7 +2,7 @@
  * Opening a file without following its last name or blocking on it, and proving afterwards, from inside its
  * directory, that the open file is the one at the real path inside the root (a swapped parent refused).
  */
-import { basename, dirname } from "node:path";
+import { basename, dirname } from "./path.ts";
 import { helperScript } from "./helper_script.ts";
 import { fileHelper } from "./file_wall.ts";
 import { ToolError } from "./tool_error.ts";

@@ -1,5 +1,5 @@
 /** The words and the one test every file check shares: how a path is shown, and whether it is inside. */
-import { isAbsolute, relative, sep } from "node:path";
+import { isAbsolute, relative, sep } from "./path.ts";
 import { ToolError } from "./tool_error.ts";
 
 /** Shows a model-given path in an error without flooding it (5,000 characters) or hiding control bytes. */

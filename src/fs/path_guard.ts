@@ -1,6 +1,6 @@
 /** Resolves model-given paths inside the project root and refuses everything else, before touching it. */
 
-import { join, relative, resolve, sep } from "node:path";
+import { join, relative, resolve, sep } from "./path.ts";
 import { ToolError } from "./tool_error.ts";
 import { changedError, isInside, showPath } from "./path_basics.ts";
 import { refuseSecretEnv } from "./secret_env.ts";

@@ -1,5 +1,5 @@
 /** The `.env` files that hold keys: no tool reads them, whatever a name or a link says. */
-import { basename } from "node:path";
+import { basename } from "./path.ts";
 import { ToolError } from "./tool_error.ts";
 import { showPath } from "./path_basics.ts";
 

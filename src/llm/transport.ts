@@ -8,6 +8,7 @@ import { type AssistantTurn, type ChatRequest, type LlmClient, LlmError, type St
 import type { Wire, WireAssembler, WireRequest } from "./wire.ts";
 import { joinedBytes } from "../bytes.ts";
 import { ByteBuffer } from "./_byte_buffer.ts";
+import { after, type Timer } from "../timer.ts";
 
 /** Where and how to send requests, whatever the wire. */
 const encoder = new TextEncoder();
@@ -36,7 +37,7 @@ export interface TransportOptions {
 /** A watchdog that aborts its signal when not fed in time; `stop` clears the timer. */
 class Watchdog {
   readonly #controller = new AbortController();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: Timer | undefined;
   /** Set when the timer fired: which wait ran out. */
   expired: string | undefined;
 
@@ -46,14 +47,14 @@ class Watchdog {
 
   arm(ms: number, what: string): void {
     this.stop();
-    this.#timer = setTimeout(() => {
+    this.#timer = after(ms, () => {
       this.expired = `${what} within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`;
       this.#controller.abort(new Error(this.expired));
-    }, ms);
+    });
   }
 
   stop(): void {
-    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#timer = undefined;
   }
 }

@@ -3,7 +3,7 @@
  * (hook matchers, permission rules, hook scripts reading `tool_input.file_path`) work unchanged. MCP tools
  * are `mcp__<server>__<tool>` in both. Claude Code tools tern lacks (NotebookEdit) map to none.
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../fs/path.ts";
 
 /** Claude Code's name → tern's tool (undefined: tern has no such tool). */
 const TERN_NAME: Readonly<Record<string, string | undefined>> = {

@@ -1,6 +1,6 @@
 /** glob_files: find files in the project by a glob pattern on their paths. */
 
-import { posix } from "node:path";
+import { posix } from "../fs/path.ts";
 import { resolvePath } from "../fs/path_guard.ts";
 import { showPath } from "../fs/path_basics.ts";
 import { rulesFor } from "./search/gitignore_rules.ts";

@@ -1,6 +1,6 @@
 /** list_dir: list a directory's entries, marking directories, symlinks and special files. */
 
-import { join, relative, resolve } from "node:path";
+import { join, relative, resolve } from "../fs/path.ts";
 import { OutsideRootError, resolvePath } from "../fs/path_guard.ts";
 import { showPath } from "../fs/path_basics.ts";
 import { cutLine, truncateMiddle } from "./_truncate.ts";

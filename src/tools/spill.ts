@@ -1,6 +1,6 @@
 /** Long tool output never floods the context: the full text goes to a file, the model gets head, tail and path. */
 
-import { join } from "node:path";
+import { join } from "../fs/path.ts";
 import { atomicWrite } from "../fs/atomic_write.ts";
 import { resolvePath } from "../fs/path_guard.ts";
 import { safeIndex } from "./_truncate.ts";

@@ -3,7 +3,7 @@
  * history, so each line is rebuilt field by field from what its kind allows: a line claiming a role the log
  * has no kind for (`role: "system"`), an unknown kind, or a field of the wrong type is skipped, never sent.
  */
-import { isAbsolute, posix } from "node:path";
+import { isAbsolute, posix } from "../../fs/path.ts";
 import type { FileSnapshot } from "../../fs/file_tracker.ts";
 import type { ImageMediaType, ImagePart, ToolCall, Usage, WireApi } from "../../llm/types.ts";
 import type { CutOutput } from "./compact.ts";

@@ -5,7 +5,7 @@
  */
 import { openLine, readSealedFile, sealLine, type StateSeal, writeSealedFile } from "../state/seal.ts";
 import { boundStatePath } from "../state/tern_dir.ts";
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 
 /** The history file's name in the state folder. */
 export const HISTORY_FILE = "history";

@@ -5,7 +5,7 @@
  * only from tern's own bound state folder; every line carries its seal (seal.ts: an HMAC keyed by this
  * directory's secret, bound to the file's id), checked on load: a file a `git pull` wrote there is never resumed.
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import type { FileSnapshot } from "../../tools/tool.ts";
 import type { Entry } from "./conversation.ts";
 import { STATE_DIR } from "../state/tern_dir.ts";

@@ -2,7 +2,7 @@
  * Forking a saved session (`tern -r ID --fork`, `/fork [N]`): a new session file with a new id that starts
  * as a copy of the original, whole or cut after its first N prompts; the original file is never written.
  */
-import { join, relative } from "node:path";
+import { join, relative } from "../../fs/path.ts";
 import type { Entry } from "./conversation.ts";
 import { type LoadedSession, newSessionId, SessionError, type SessionHeader } from "./session_file.ts";
 import { parseSession } from "./session_load.ts";

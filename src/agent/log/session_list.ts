@@ -1,5 +1,5 @@
 /** The project's saved sessions: listed newest first (`/sessions`, `tern -r`), described in one line, pruned. */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { boundStatePath } from "../state/tern_dir.ts";
 import { isSessionId } from "./_session_file_lines.ts";
 import { stateSeal } from "../state/seal.ts";

@@ -4,7 +4,7 @@
  * resumed history is valid for every provider. Every line is checked (`_session_file_lines.ts`) and, read
  * from disk, must carry its seal.
  */
-import { basename, join, relative } from "node:path";
+import { basename, join, relative } from "../../fs/path.ts";
 import type { FileSnapshot } from "../../tools/tool.ts";
 import type { Entry } from "./conversation.ts";
 import { boundStatePath } from "../state/tern_dir.ts";

@@ -2,7 +2,7 @@
  * Writing a session file as the conversation grows: created with the first entry, each line sealed and written
  * with one synchronous append; written anew from the whole log when the file vanished.
  */
-import { join, relative } from "node:path";
+import { join, relative } from "../../fs/path.ts";
 import type { FileSnapshot, FileTracker } from "../../tools/tool.ts";
 import type { Conversation, Entry } from "./conversation.ts";
 import { stateDir } from "../state/tern_dir.ts";

@@ -8,7 +8,7 @@
  * folder (`tern-seal.json`, which git never reads), so the folder is made whole and published by one rename.
  */
 import { hex, sha256 } from "../state/sha256.ts";
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { openJson, sealJson, stateSeal } from "../state/seal.ts";
 import { boundStatePath } from "../state/tern_dir.ts";
 

@@ -8,7 +8,7 @@
  * conversion from the project's `.gitattributes` (only the config tern writes is read, and only while its
  * seal holds: snapshot_seal.ts).
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { stateDir } from "../state/tern_dir.ts";
 import { GIT_STARTS_NOTHING } from "../project/user_git.ts";
 import { sealSnapshots, snapshotsSealed } from "./snapshot_seal.ts";

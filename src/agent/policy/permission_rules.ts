@@ -5,7 +5,7 @@
  * For file tools it is a glob over the paths the call touches (`src/**`). Pure: reading and saving the file
  * is config's job.
  */
-import { posix } from "node:path";
+import { posix } from "../../fs/path.ts";
 import type { ApprovalRequest } from "./approval_request.ts";
 import { loadPicomatch } from "../../fs/glob_matcher.ts";
 import { type Executed, executedCommands } from "../../tools/shell/executed_commands.ts";

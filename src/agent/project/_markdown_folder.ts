@@ -4,7 +4,7 @@
  * read only when tern's permission flags allow it. Symlinked files are skipped, so no file can pull text from
  * outside its folder.
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 
 /** A Markdown file as read: where it is shown from (".tern/agents/x.md", "~/.config/tern/agents/x.md"), and its text. */
 export interface MarkdownFile {

@@ -5,7 +5,7 @@
  * changes are committed on the worktree's branch and the branch and a capped diff stat come back; a child
  * that changed nothing leaves no worktree and no branch behind.
  */
-import { relative } from "node:path";
+import { relative } from "../../fs/path.ts";
 import { userGit } from "./user_git.ts";
 import type { ChildPlace } from "../loop/sub_agents.ts";
 import type { NewSessionOptions, ProjectChoices } from "./project.ts";

@@ -5,7 +5,7 @@
  * absolute, `..`, a symlink out), `.env` files, a cycle, more than 5 imports deep, and anything once the
  * memory cap is reached. A mention of no file (`@octocat`, `@types/node`) stays text, as does one in code.
  */
-import { posix } from "node:path";
+import { posix } from "../../fs/path.ts";
 import { readTextFile } from "../../fs/path_guard.ts";
 import { SecretFileError } from "../../fs/secret_env.ts";
 import { ToolError } from "../../fs/tool_error.ts";

@@ -5,7 +5,7 @@
  * the folder at its place is still that folder: a link or a replacement planted there is left alone. Several
  * tern processes may make worktrees at once: every change runs under a lock on `.tern/local/worktrees/.lock`.
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { boundStatePath, stateDir } from "../state/tern_dir.ts";
 import { openJson, stateSeal, writeSealedFile } from "../state/seal.ts";
 

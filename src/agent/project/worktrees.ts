@@ -7,7 +7,7 @@
  * through the same door (its own trust question, state and sessions). Only worktrees in tern's sealed record
  * (worktree_record.ts) are listed, reused or removed.
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { userGit } from "./user_git.ts";
 import { TERN_GITIGNORE } from "../state/tern_dir.ts";
 import { claimState } from "../state/claim_state.ts";

@@ -9,7 +9,7 @@
  * are checked by their first line here (those changed since the last check: session_check.ts), every line
  * on load.
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { HISTORY_CHECKED, HISTORY_FILE, historyIsSealed } from "../log/history_seal.ts";
 import { claimKey, moveAside, openJson, type StateSeal } from "./seal.ts";
 import { snapshotsSealed } from "../log/snapshot_seal.ts";

@@ -2,7 +2,7 @@
  * tern's claim on its state folder at start: a `.tern/local/` that is not tern's own is moved aside, and state
  * files older versions kept elsewhere in `.tern/` are named once (the names said are kept, sealed).
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { openJson, sealJson, stateSeal } from "./seal.ts";
 import { boundStatePath, STATE_DIR, stateDir, stateStatus, TERN_DIR } from "./tern_dir.ts";
 import { existsNoFollow } from "../../fs/path_basics.ts";

@@ -12,7 +12,7 @@
  * string. Deno's `createHmac` gives the same digest (a test checks) at 3 to 10 times the cost per line.
  */
 import { hex, sha256 } from "./sha256.ts";
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { boundIdentity, namesIdentity, STATE_DIR, stateDir, stateStatus } from "./tern_dir.ts";
 
 /** The key's file in the state folder. */

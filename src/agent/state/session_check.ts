@@ -7,7 +7,7 @@
  * sealed in `sessions-checked.json`; one that is missing, or does not check, means every file is read.
  * Files are still checked line by line on load (session_load.ts): this check is what says it at start.
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { openLine, readSealedFile, type StateSeal, writeSealedFile } from "./seal.ts";
 import { sessionLabel } from "../log/_session_file_seal.ts";
 import { boundStatePath } from "./tern_dir.ts";

@@ -7,7 +7,7 @@
  * not match is never read: `claimState()` (claim_state.ts) moves it aside at start and says so once. The permission flags
  * need no change for this (`--allow-read=. --allow-write=.` already cover it, in a compiled binary too).
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { isInside } from "../../fs/path_basics.ts";
 
 /** The folder tern keeps its files in, relative to the project root. */

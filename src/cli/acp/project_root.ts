@@ -3,7 +3,7 @@
  * It must be an absolute path to a readable directory at or below the directory `tern acp` was started in,
  * since that directory is what the process's permission flags (and so the sandbox) allow.
  */
-import { isAbsolute } from "node:path";
+import { isAbsolute } from "../../fs/path.ts";
 import { isInside } from "../../fs/path_basics.ts";
 
 /** A cwd that cannot be a project root; the message says why and what to do. */

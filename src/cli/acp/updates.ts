@@ -3,7 +3,7 @@
  * and status, their content (diffs for edits, the output of commands), and a saved conversation replayed
  * for `session/load`.
  */
-import { isAbsolute, join } from "node:path";
+import { isAbsolute, join } from "../../fs/path.ts";
 import type * as acp from "@agentclientprotocol/sdk";
 import type { AgentEvent } from "../../agent/events.ts";
 import type { Entry } from "../../agent/log/conversation.ts";

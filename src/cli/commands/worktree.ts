@@ -4,7 +4,7 @@
  * through the door: its own trust question, state and sessions); elsewhere it says how to work there.
  * `/worktree` alone lists the ones tern made.
  */
-import { relative } from "node:path";
+import { relative } from "../../fs/path.ts";
 import { listWorktrees, openWorktree, WorktreeError } from "../../agent/project/worktrees.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";
 import type { SlashCommand, SlashOutcome } from "./types.ts";

@@ -1,5 +1,5 @@
 /** `tern worktrees` (the ones tern made: branch, changes, last session) and `tern worktrees remove NAME`. */
-import { relative } from "node:path";
+import { relative } from "../../fs/path.ts";
 import { describeSession, listSessions } from "../../agent/log/session_list.ts";
 import { listWorktrees, removeWorktree, type WorktreeStatus } from "../../agent/project/worktrees.ts";
 import { terminalSafe } from "../render/terminal_safe.ts";

@@ -1,5 +1,5 @@
 /** Tab completion at the prompt: slash command names at the start, `@path` mentions anywhere. */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { resolvePath } from "../../fs/path_guard.ts";
 import type { Completer, Completion } from "./line_editor.ts";
 

@@ -4,7 +4,7 @@
  * line a `git pull` wrote there, is never read (see agent/tern_dir.ts and agent/state_seal.ts): a recalled
  * prompt is sent as the user's own.
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { boundStatePath, STATE_DIR, stateDir } from "../../agent/state/tern_dir.ts";
 import { replaceStateFile, stateSeal } from "../../agent/state/seal.ts";
 import { HISTORY_FILE, historyEntry, historyLine } from "../../agent/log/history_seal.ts";

@@ -1,5 +1,5 @@
 /** The REPL's approval prompt: shows what a call will do (its tool's preview: a diff, the whole command), then asks. */
-import { styleText } from "node:util";
+import { styleText } from "../render/style.ts";
 import type { ApprovalAnswer, AskHuman, Assessment } from "../../agent/policy/approval.ts";
 import type { ApprovalRequest } from "../../agent/policy/approval_request.ts";
 import { suggestRules } from "../../agent/policy/permission_rules.ts";
@@ -174,7 +174,7 @@ export function approvalView(
   options: { useColor: boolean },
 ): string {
   const paint = (color: "yellow" | "dim" | "bold", text: string) =>
-    options.useColor ? styleText(color, text, { validateStream: false }) : text;
+    options.useColor ? styleText(color, text) : text;
   const lines: string[] = [];
   const preview = request.inspection.preview;
   if (preview?.kind === "command") {

@@ -3,7 +3,7 @@
  * highlighted one, and Esc, Ctrl-C or Ctrl-D cancel (every time: the terminal is always given back).
  */
 import process from "node:process";
-import { styleText } from "node:util";
+import { styleText } from "../render/style.ts";
 import { InputDecoder, type InputKey } from "../input/input_keys.ts";
 
 /** One choice; a disabled one is shown greyed with why and cannot be picked. */
@@ -69,7 +69,7 @@ class ChoiceRead<T> {
   }
 
   #paint(color: "cyan" | "gray" | "bold", text: string): string {
-    return this.#useColor ? styleText(color, text, { validateStream: false }) : text;
+    return this.#useColor ? styleText(color, text) : text;
   }
 
   #draw(): void {

@@ -1,5 +1,5 @@
 /** Unified diffs for the terminal: coloured, capped, safe to print, and their "+N −M lines" summary. */
-import { styleText } from "node:util";
+import { styleText } from "./style.ts";
 import type { StructuredPatchHunk } from "diff";
 import { terminalSafe } from "./terminal_safe.ts";
 import { diffFailure, loadedDiff } from "../../text_diff.ts";
@@ -54,8 +54,7 @@ export function formatDiffSummary(stat: DiffStat): string {
  * terminal-safe; a trailing CR is not shown (it would return the cursor to the line start).
  */
 export function renderDiff(path: string, oldText: string, newText: string, options: DiffViewOptions): string {
-  const paint = (color: Color, text: string) =>
-    options.useColor ? styleText(color, text, { validateStream: false }) : text;
+  const paint = (color: Color, text: string) => options.useColor ? styleText(color, text) : text;
   const name = terminalSafe(path);
   const header = [
     paint("bold", `--- ${options.newFile ? "/dev/null" : `a/${name}`}`),

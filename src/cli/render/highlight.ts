@@ -4,10 +4,10 @@
  * bounded time, before its answer can draw a code block; headless runs never load it. Code drawn before it
  * has loaded (the bound passed, or the package could not be loaded) is shown uncoloured.
  */
-import { styleText } from "node:util";
+import { type Style, styleText } from "./style.ts";
 import type { HighlightJs } from "./_load_highlight.js";
 
-type Color = Parameters<typeof styleText>[0];
+type Color = Style;
 
 let highlighter: HighlightJs | undefined;
 let loading: Promise<void> | undefined;
@@ -90,9 +90,7 @@ export function htmlToAnsi(html: string): string {
       const text = decodeEntities(part);
       const color = stack.at(-1);
       // Colour each line apart so a line never starts inside another line's colour.
-      out += color
-        ? text.split("\n").map((l) => l && styleText(color, l, { validateStream: false })).join("\n")
-        : text;
+      out += color ? text.split("\n").map((l) => l && styleText(color, l)).join("\n") : text;
     }
   }
   return out;

@@ -4,7 +4,7 @@
  * ended), styled and wrapped to the width. Nothing printed is ever redrawn, so scrollback stays whole.
  * Parsing is marked's lexer; everything from the model is made terminal-safe before it is styled.
  */
-import { styleText } from "node:util";
+import { type Style, styleText } from "./style.ts";
 import type { Token, Tokens } from "marked";
 import { terminalSafe } from "./terminal_safe.ts";
 import { decodeEntities, highlightCode, loadHighlighter } from "./highlight.ts";
@@ -13,7 +13,7 @@ import { npmPackage } from "../../npm.ts";
 
 const { lexer } = await npmPackage("marked");
 
-type Color = Parameters<typeof styleText>[0];
+type Color = Style;
 
 /** How blocks are drawn: `width` in cells; without `color`, structure only (no SGR codes). */
 export interface MarkdownOptions {
@@ -71,7 +71,7 @@ export function renderMarkdown(text: string, options: MarkdownOptions): string {
 }
 
 function paint(options: MarkdownOptions, color: Color, text: string): string {
-  return options.color && text !== "" ? styleText(color, text, { validateStream: false }) : text;
+  return options.color && text !== "" ? styleText(color, text) : text;
 }
 
 /** One block as lines (no trailing newlines); undefined for blocks that print nothing (space, definitions). */

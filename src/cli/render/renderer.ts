@@ -1,5 +1,5 @@
 /** Turns AgentEvents into what a person reads in the terminal: streamed text, tool lines, usage, a spinner. */
-import { styleText } from "node:util";
+import { stdoutTakesColor, styleText } from "./style.ts";
 import type { AgentEvent } from "../../agent/events.ts";
 import type { MarkdownOptions, MarkdownStream } from "./markdown.ts";
 import { callLine, fit, type Paint, resultLine, tailLines } from "./tool_lines.ts";
@@ -244,7 +244,11 @@ export class Renderer {
     this.#tailRows = 0;
   }
 
+  /** Styles show only where standard output takes colour too, as node:util's styleText decided before. */
+  #colors?: boolean;
+
   #paint(color: Color, text: string): string {
-    return this.#options.useColor ? styleText(color, text) : text;
+    this.#colors ??= this.#options.useColor && stdoutTakesColor();
+    return this.#colors ? styleText(color, text) : text;
   }
 }

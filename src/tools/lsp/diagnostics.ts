@@ -6,7 +6,7 @@
  * set. One edit waits at most `waitMs` (default WAIT_MS); past it the result says the diagnostics were not
  * ready, and the server goes on in the background.
  */
-import { extname, join, relative } from "node:path";
+import { extname, join, relative } from "../../fs/path.ts";
 import type { FileDiagnostics } from "../tool.ts";
 import type { LspClient } from "./lsp_client.ts";
 import type { Diagnostic } from "./pull.ts";
@@ -14,6 +14,7 @@ import { compareErrors, type DiagnosticsOutcome } from "./report.ts";
 import { languageId, type LspSettings, serversFor, type ServerSpec } from "./servers.ts";
 import { sandboxWords } from "../mcp/server_sandbox.ts";
 import { findPrograms, insideRoot, type SpawnOptions } from "./server_process.ts";
+import { after } from "../../timer.ts";
 
 /** Longest wait of one edit for its diagnostics, in milliseconds. */
 export const WAIT_MS = 3000;
@@ -81,13 +82,13 @@ export class LspDiagnostics implements DiagnosticsService {
     const ext = extname(path).toLowerCase();
     if (this.#closed || this.#none.has(ext)) return undefined;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.options.waitMs ?? WAIT_MS);
+    const timer = after(this.options.waitMs ?? WAIT_MS, () => controller.abort());
     try {
       return await this.#check(path, ext, change, controller.signal);
     } catch (error) {
       return { state: "not_ready", server: "lsp", why: (error as Error).message.slice(0, 200) };
     } finally {
-      clearTimeout(timer);
+      timer.clear();
     }
   }
 

@@ -4,7 +4,7 @@
  * down (`shutdown`, `exit`, then a kill) at the end. Every wait has a deadline: a slow or hung server costs an
  * edit at most that long.
  */
-import { basename } from "node:path";
+import { basename } from "../../fs/path.ts";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { RpcConnection } from "./jsonrpc.ts";
 import { type SpawnOptions, spawnServer } from "./server_process.ts";

@@ -6,7 +6,7 @@
  * sandbox, and does not start at all where nothing can confine it (it may run the project's code: a
  * workspace's own TypeScript, a build script).
  */
-import { dirname, isAbsolute, relative } from "node:path";
+import { dirname, isAbsolute, relative } from "../../fs/path.ts";
 import { childEnv } from "../shell/child_env.ts";
 import { bwrapArgs, detectBubblewrap, type SandboxDetector, type SandboxProbe } from "../shell/sandbox.ts";
 import type { SandboxMode } from "../../config/settings.ts";

@@ -4,7 +4,7 @@
  * `.tern/settings.json` names, or one found inside the project (a `node_modules/.bin` on PATH), is the
  * project's program: it runs only once the project is trusted.
  */
-import { extname } from "node:path";
+import { extname } from "../../fs/path.ts";
 
 /** One language server: how to start it and the files it checks. */
 export interface ServerSpec {

@@ -4,7 +4,7 @@
  */
 
 import type { Ignore } from "ignore";
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { npmPackage } from "../../npm.ts";
 
 /** A .gitignore larger than this is not a real one; it is skipped rather than read. */

@@ -1,6 +1,6 @@
 /** The two search engines behind grep_code, ripgrep and a built-in one, yielding the very same events. */
 
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { isSecretEnvName } from "../../fs/secret_env.ts";
 import { type LineEvent, runRipgrep, type SearchSpec } from "./ripgrep.ts";
 import type { GitignoreRules } from "./gitignore_rules.ts";

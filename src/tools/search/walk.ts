@@ -3,7 +3,7 @@
  * `--sort path` order), honouring .gitignore files, never following symlinks, never opening special files.
  */
 
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { type GitignoreRules, ignoredInWalk, type RuleChain } from "./gitignore_rules.ts";
 import { comparePaths } from "./path_order.ts";
 

@@ -5,6 +5,7 @@
 import { OutputText } from "./output_text.ts";
 import type { OutputSink, Stop } from "./run_contract.ts";
 import { pipeReader } from "../../fs/pipe_reads.ts";
+import { after, type Timer } from "../../timer.ts";
 
 /** A pipe being read: done when it ended, `cancel` stops reading it, `text` its decoder and counts. */
 export interface Capture {
@@ -32,9 +33,9 @@ export function capture(stream: ReadableStream<Uint8Array>, into: OutputSink, af
 
 /** Resolves "late" after `ms`, unless cleared first. */
 export function delay(ms: number): { wait: Promise<"late">; clear(): void } {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const wait = new Promise<"late">((resolve) => timer = setTimeout(() => resolve("late"), ms));
-  return { wait, clear: () => clearTimeout(timer) };
+  let timer: Timer | undefined;
+  const wait = new Promise<"late">((resolve) => timer = after(ms, () => resolve("late")));
+  return { wait, clear: () => timer?.clear() };
 }
 
 /** How long output may keep flowing after the command exits (stray background writers) before they are killed. */
@@ -67,7 +68,7 @@ export function stopOnce(kill: () => unknown, options: { signal: AbortSignal; ti
     why = reason;
     kill();
   };
-  const timer = setTimeout(() => stop("timeout"), options.timeoutMs);
+  const timer = after(options.timeoutMs, () => stop("timeout"));
   const onAbort = () => stop("cancel");
   options.signal.addEventListener("abort", onAbort);
   return {
@@ -76,7 +77,7 @@ export function stopOnce(kill: () => unknown, options: { signal: AbortSignal; ti
       return why;
     },
     dispose() {
-      clearTimeout(timer);
+      timer.clear();
       options.signal.removeEventListener("abort", onAbort);
     },
   };

@@ -6,6 +6,7 @@
 import { HeadTail, MAX_OUTPUT_CHARS, safeIndex } from "../_truncate.ts";
 import { TAIL_LINES, type ToolUpdate } from "../tool.ts";
 import { Redactor } from "./redact.ts";
+import { after, type Timer } from "../../timer.ts";
 
 /** Characters of output kept for the spill file at most (its first and last halves); the rest is counted. */
 export const MAX_SPILL_CHARS = 2 * 1024 * 1024;
@@ -27,7 +28,7 @@ export class LiveTail {
   #recent = "";
   #sent = "";
   #sentAt = Number.NEGATIVE_INFINITY;
-  #timer?: ReturnType<typeof setTimeout>;
+  #timer?: Timer;
   #ended = false;
   readonly #onUpdate: (update: ToolUpdate) => void;
   readonly #now: () => number;
@@ -45,13 +46,13 @@ export class LiveTail {
     this.#recent = recent.length > TAIL_KEEP_CHARS ? recent.slice(-TAIL_KEEP_CHARS) : recent;
     const wait = this.#sentAt + UPDATE_INTERVAL_MS - this.#now();
     if (wait <= 0) return this.#report();
-    this.#timer ??= setTimeout(() => this.#report(), wait);
+    this.#timer ??= after(wait, () => this.#report());
   }
 
   /** Stops reporting: no update follows, and no timer is left behind. */
   end(): void {
     this.#ended = true;
-    clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#timer = undefined;
   }
 
@@ -66,7 +67,7 @@ export class LiveTail {
   }
 
   #report(): void {
-    clearTimeout(this.#timer);
+    this.#timer?.clear();
     this.#timer = undefined;
     const tail = this.lines();
     const key = tail.join("\n");

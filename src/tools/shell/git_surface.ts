@@ -8,7 +8,7 @@
  * and undone (git_tame.ts). Everything here is a stat or a small read, cached by the files' identities: no
  * process is started.
  */
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "../../fs/path.ts";
 import { entryAt, type Listings } from "./protected_check.ts";
 import { gitlinksIn } from "./git_index.ts";
 import { gitDirOf, tameNested, tameRepository } from "./git_tame.ts";

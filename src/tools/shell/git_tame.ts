@@ -4,7 +4,7 @@
  * hooks other than git's samples, a config beyond what `git init` and `git remote add` write, and the files
  * that would lead git to another config are removed. A gitdir file that leads out of the project is removed.
  */
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "../../fs/path.ts";
 import { isInside } from "../../fs/path_basics.ts";
 
 /** Config files larger than this are not read: removed whole. */

@@ -11,7 +11,7 @@
  * in this tern process or another (sandbox_claims.ts). The git surface beyond `.git/config` and `.git/hooks`
  * (hooks folder, includes, nested repositories) is guarded too (git_surface.ts).
  */
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "../../fs/path.ts";
 import { isEnvFileName, SANDBOX_PROTECTED, SHELL_STARTUP_FILES } from "../../config/protected_paths.ts";
 import {
   entryAt,

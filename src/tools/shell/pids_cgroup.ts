@@ -6,7 +6,7 @@
  * a process (a bash and a mkdir, then a bash and an rmdir, were four programs a run); where the helper is
  * off, the script below does.
  */
-import { dirname } from "node:path";
+import { dirname } from "../../fs/path.ts";
 import { helperScript } from "../../fs/helper_script.ts";
 import { fileHelper } from "../../fs/file_wall.ts";
 

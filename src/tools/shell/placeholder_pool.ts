@@ -6,7 +6,7 @@
  * which the front end names (`usePlaceholderPool`); without one, bwrap makes them and tern removes them.
  * Nothing is taken from the pool on trust: an entry is used only while it is a real, empty folder.
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 
 /** Where a project's pool is, or undefined where it keeps none; may throw (taken as none). */
 type PoolLocator = (root: string) => string | undefined;

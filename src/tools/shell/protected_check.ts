@@ -4,7 +4,7 @@
  * away is put back, what appeared is removed, and the caller tells the model and the user which paths those
  * were. The read-only binds should leave nothing to do; this catches any trick they miss.
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../fs/path.ts";
 import { isEnvFileName, SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
 import { isInside } from "../../fs/path_basics.ts";
 import { tameRepository } from "./git_tame.ts";

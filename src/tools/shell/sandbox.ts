@@ -3,7 +3,7 @@
  * arguments that confine a command, and the answers the CLI banner and the approval policy need.
  */
 
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "../../fs/path.ts";
 import { helperEnv } from "../../fs/helper_script.ts";
 import { SHELL_STARTUP_FILES } from "../../config/protected_paths.ts";
 import type { SandboxMode } from "../tool.ts";

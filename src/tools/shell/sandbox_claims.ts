@@ -7,7 +7,7 @@
  * tamed). The files live in tern's state folder (`.tern/local/sandbox`, read-only inside the sandbox); where a
  * project has none, claims are kept in this process only. Cost: an open, a lock, a write per command.
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import type { GitSurface } from "./git_surface.ts";
 
 /** What one running command relies on and what must be undone when it ends (plain data, kept as JSON). */

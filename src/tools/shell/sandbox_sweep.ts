@@ -4,7 +4,7 @@
  * on them), the files git would read that no mount covered are removed, nested repositories are tamed
  * (git_surface.ts), and no empty folder is left at a protected file's name (`.env`, `AGENTS.md`...).
  */
-import { join } from "node:path";
+import { join } from "../../fs/path.ts";
 import { isEnvFileName, SANDBOX_PROTECTED } from "../../config/protected_paths.ts";
 import { stowPlaceholder } from "./placeholder_pool.ts";
 import { undoGitSurface } from "./git_surface.ts";

@@ -5,7 +5,7 @@
  * planted config; at each change in those folders `alsoCheck` runs too (a gitlink staged in the index is
  * tamed then, not at the command's end). A window of microseconds stays between a write and its undoing.
  */
-import { dirname, join } from "node:path";
+import { dirname, join } from "../../fs/path.ts";
 import { existsNoFollow } from "../../fs/path_basics.ts";
 
 /** A running watch; `stop()` ends it and resolves with one phrase per removal. */
