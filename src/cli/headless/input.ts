@@ -3,6 +3,7 @@
  * attached as context: `cat build.log | tern -p "why does this fail?"`. A stdin that stays open and silent
  * (a harness that never closes it) is given up after STDIN_WAIT_MS, with a note, instead of hanging.
  */
+import { after, type Timer } from "../../timer.ts";
 
 /** Piped input kept at most; past it, the end is kept (logs end with what matters). */
 export const MAX_STDIN_CHARS = 256 * 1024;
@@ -48,13 +49,13 @@ async function readAll(
   let text = "";
   let cut = false;
   const decoder = new TextDecoder();
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: Timer | undefined;
   try {
     const timeout = new Promise<"timeout">((resolve) => {
-      if (Number.isFinite(waitMs)) timer = setTimeout(() => resolve("timeout"), waitMs);
+      if (Number.isFinite(waitMs)) timer = after(waitMs, () => resolve("timeout"));
     });
     const first = await Promise.race([reader.read(), timeout]);
-    clearTimeout(timer);
+    timer?.clear();
     if (first === "timeout") {
       reader.cancel().catch(() => {});
       return { text: "", cut: false, gaveUp: true };
@@ -67,7 +68,7 @@ async function readAll(
       }
     }
   } finally {
-    clearTimeout(timer);
+    timer?.clear();
     reader.releaseLock();
   }
   text += decoder.decode();

@@ -5,6 +5,7 @@
  * answers a pending approval question (an answer to no question asked is reported and dropped). A line that is neither is reported and skipped; EOF ends the run once
  * the queued messages are done, and answers every question still waiting with "no answer".
  */
+import { after } from "../../timer.ts";
 import type { ApprovalAnswer } from "../../agent/policy/approval.ts";
 import { type StreamMessage, userLine } from "./user_line.ts";
 
@@ -53,13 +54,13 @@ export class StreamInput {
     if (this.#ended || signal?.aborted) return Promise.resolve(null);
     return new Promise((resolve) => {
       const finish = (value: ApprovalAnswer | null) => {
-        clearTimeout(timer);
+        timer.clear();
         signal?.removeEventListener("abort", onAbort);
         this.#answerWaiters.delete(id);
         resolve(value);
       };
       const onAbort = () => finish(null);
-      const timer = setTimeout(() => finish(null), timeoutMs);
+      const timer = after(timeoutMs, () => finish(null));
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#answerWaiters.set(id, finish);
     });
