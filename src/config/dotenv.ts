@@ -2,7 +2,6 @@
  * A small `.env` reader: `KEY=VALUE` lines, an optional `export ` prefix, `#` comments, single quotes
  * (literal) and double quotes (with `\n`, `\r`, `\t`, `\"`, `\\` escapes). Values are one line each.
  */
-import { join } from "../fs/path.ts";
 
 /** The variables read from a `.env` file and the lines that could not be read. */
 export interface DotenvResult {
@@ -36,7 +35,7 @@ export function parseDotenv(text: string, fileName = ".env"): DotenvResult {
 export async function loadDotenv(root: string): Promise<DotenvResult> {
   let text: string;
   try {
-    text = await Deno.readTextFile(join(root, ".env"));
+    text = await Deno.readTextFile(`${root}/.env`); // root: a real, absolute path
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { values: {}, warnings: [] };
     const reason = error instanceof Error ? error.message : String(error);
